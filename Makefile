@@ -1,0 +1,53 @@
+# Brag Event — developer tasks (GNU make).
+
+VENV=.venv
+PY=$(VENV)/bin/python
+PYTHON3?=python3
+
+.DEFAULT_GOAL := help
+
+.PHONY: help install run test lint typecheck format bench clean
+
+help:
+	@echo "make run        install, migrate, load demo data (if available), serve on 127.0.0.1:8000"
+	@echo "make test       lint + typecheck + pytest"
+	@echo "make lint       ruff check and ruff format --check"
+	@echo "make typecheck  mypy"
+	@echo "make format     ruff format and ruff check --fix"
+	@echo "make bench      run the engine benchmark (python -m bench.engine)"
+	@echo "make clean      remove the venv, caches and db.sqlite3"
+
+# Re-install whenever pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON3) -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -e '.[dev,bench]'
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(PY) manage.py migrate
+	$(PY) manage.py help load_demo >/dev/null 2>&1 && $(PY) manage.py load_demo || true
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: install lint typecheck
+	$(PY) -m pytest
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+typecheck: install
+	$(PY) -m mypy
+
+format: install
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+bench: install
+	$(PY) -m bench.engine
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis *.egg-info db.sqlite3
+	find . -path ./.git -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,19 @@
+from django.test import Client
+
+
+def test_landing_page_renders(client: Client) -> None:
+    response = client.get("/")
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Brag Event" in body
+    assert 'lang="en-GB"' in body
+    assert 'name="viewport"' in body
+    assert "css/site.css" in body
+
+
+def test_landing_page_loads_nothing_from_the_internet(client: Client) -> None:
+    body = client.get("/").content.decode()
+
+    assert "http://" not in body
+    assert "https://" not in body
