@@ -1,0 +1,74 @@
+"""Command line: ``python -m brag_event.engine replay FILE`` and friends.
+
+Exit codes: 0 success; 1 the hand history is illegal or invalid (a JSON error is printed);
+2 usage or file errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .cards import evaluate
+from .errors import EngineError
+from .history import dump, load_history, outcome_dict, replay
+
+
+def _print(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m brag_event.engine", description="The Three Card Brag rules engine."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_replay = sub.add_parser("replay", help="replay a brag-hh/1 hand history, print the outcome")
+    p_replay.add_argument("file", help="the hand history (JSON), or - for standard input")
+    p_legal = sub.add_parser("legal", help="replay a history and list what is legal next")
+    p_legal.add_argument("file")
+    p_norm = sub.add_parser("normalize", help="replay a history and print it back canonically")
+    p_norm.add_argument("file")
+    p_eval = sub.add_parser("evaluate", help="rank a three-card hand, e.g. 'As 10d 3c'")
+    p_eval.add_argument("cards", nargs="+")
+    args = parser.parse_args(argv)
+
+    try:
+        if args.command == "evaluate":
+            value = evaluate(" ".join(args.cards))
+            _print(
+                {"category": value.category, "strength": value.strength, "hand": value.describe()}
+            )
+            return 0
+        try:
+            text = _read(args.file)
+        except OSError as err:
+            _print({"error": {"code": "io_error", "message": str(err)}})
+            return 2
+        state = replay(load_history(text))
+    except EngineError as err:
+        _print({"error": err.to_dict()})
+        return 1
+    if args.command == "replay":
+        _print(outcome_dict(state))
+    elif args.command == "legal":
+        _print(
+            {
+                "to_act": state.to_act,
+                "phase": state.phase,
+                "legal_actions": [a.to_dict() for a in state.legal_actions()],
+            }
+        )
+    else:
+        _print(dump(state))
+    return 0

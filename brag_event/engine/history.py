@@ -1,0 +1,228 @@
+"""``brag-hh/1``: one JSON document that describes a hand completely (RULES §5).
+
+:func:`load_history` validates a document into a :class:`HandHistory`; :func:`replay` plays it
+through the state machine (feeding the shown cards when the betting ends); :func:`dump` writes a
+state back as a document; :func:`outcome_dict` is what the CLI prints.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .cards import cards_str, parse_cards
+from .errors import EngineError, IllegalAction
+from .rules import Rules
+from .state import ACTIONS, SHOWING, Action, HandState, SeatSetup
+
+FORMAT: Final = "brag-hh/1"
+_TOP_KEYS: Final = {"format", "rules", "dealer", "seats", "carried", "actions", "cards", "meta"}
+_ACTION_KEYS: Final = {"seat", "action", "amount", "hand", "cards"}
+_SEAT_KEYS: Final = {"seat", "player", "stack", "sitting_out"}
+
+
+@dataclass(frozen=True, slots=True)
+class HandHistory:
+    """A validated ``brag-hh/1`` document."""
+
+    rules: Rules
+    dealer: int
+    seats: tuple[SeatSetup, ...]
+    carried_pot: int
+    carried_seat: int | None
+    actions: tuple[Action, ...]
+    cards: Mapping[int, str]
+    meta: Mapping[str, Any]
+
+    def start(self) -> HandState:
+        """The hand after the antes, before any action."""
+        return HandState(
+            self.rules,
+            self.dealer,
+            self.seats,
+            carried_pot=self.carried_pot,
+            carried_seat=self.carried_seat,
+        )
+
+
+def _bad(problem: str, index: int | None = None) -> EngineError:
+    return EngineError("invalid_history", index=index, problem=problem)
+
+
+def _int(value: Any) -> bool:
+    return type(value) is int
+
+
+def load_history(data: str | bytes | Mapping[str, Any]) -> HandHistory:
+    """Validate a ``brag-hh/1`` document (JSON text or parsed). Raises :class:`EngineError`
+    (``invalid_history``, ``invalid_rules``, ``invalid_card``, ``duplicate_card`` …)."""
+    if isinstance(data, str | bytes):
+        try:
+            data = json.loads(data)
+        except (ValueError, UnicodeDecodeError) as err:
+            raise _bad(f"not JSON ({err})") from None
+    if not isinstance(data, Mapping):
+        raise _bad("the document must be a JSON object")
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise _bad(f"unknown field {unknown[0]!r}")
+    if data.get("format") != FORMAT:
+        raise _bad(f"format must be {FORMAT!r}")
+    for key in ("rules", "dealer", "seats", "actions"):
+        if key not in data:
+            raise _bad(f"{key} is required")
+    rules = Rules.from_dict(data["rules"])
+    dealer = data["dealer"]
+    if not _int(dealer):
+        raise _bad("dealer must be a seat number")
+    seats_raw = data["seats"]
+    if not isinstance(seats_raw, list) or not seats_raw:
+        raise _bad("seats must be a non-empty list")
+    seats: list[SeatSetup] = []
+    for i, s in enumerate(seats_raw):
+        if type(s) is not dict and not isinstance(s, Mapping):
+            raise _bad(f"seats[{i}] must be an object")
+        if not s.keys() <= _SEAT_KEYS:
+            extra = sorted(set(s) - _SEAT_KEYS)
+            raise _bad(f"seats[{i}] has an unknown field {extra[0]!r}")
+        seat, player, stack = s.get("seat"), s.get("player", ""), s.get("stack")
+        sitting_out = s.get("sitting_out", False)
+        if type(seat) is not int or type(stack) is not int or not isinstance(player, str):
+            raise _bad(f"seats[{i}] needs a seat number, a player name and a whole stack")
+        if not isinstance(sitting_out, bool):
+            raise _bad(f"seats[{i}].sitting_out must be true or false")
+        seats.append(SeatSetup(seat, player, stack, sitting_out))
+    carried = data.get("carried") or {"pot": 0, "seat": None}
+    if not isinstance(carried, Mapping) or set(carried) - {"pot", "seat"}:
+        raise _bad("carried must be an object with pot and seat")
+    carried_pot = carried.get("pot", 0)
+    carried_seat = carried.get("seat")
+    if not _int(carried_pot) or (carried_seat is not None and not _int(carried_seat)):
+        raise _bad("carried.pot must be a whole number and carried.seat a seat number or null")
+    actions_raw = data["actions"]
+    if not isinstance(actions_raw, list):
+        raise _bad("actions must be a list")
+    actions = tuple(_action(a, i) for i, a in enumerate(actions_raw))
+    cards = _cards(data.get("cards") or {}, {s.seat for s in seats})
+    meta = data.get("meta") or {}
+    if not isinstance(meta, Mapping):
+        raise _bad("meta must be an object")
+    return HandHistory(
+        rules, dealer, tuple(seats), carried_pot, carried_seat, actions, cards, dict(meta)
+    )
+
+
+def _action(raw: Any, index: int) -> Action:
+    if type(raw) is not dict and not isinstance(raw, Mapping):
+        raise _bad("each action must be an object", index)
+    if not raw.keys() <= _ACTION_KEYS:
+        extra = sorted(set(raw) - _ACTION_KEYS)
+        raise _bad(f"unknown field {extra[0]!r} in an action", index)
+    kind = raw.get("action")
+    if not isinstance(kind, str):
+        raise _bad("each action needs an 'action' name", index)
+    if kind not in ACTIONS:
+        raise IllegalAction("unknown_action", index=index, action=kind)
+    seat = raw.get("seat")
+    if kind == "showdown":
+        if seat is not None:
+            raise _bad("an agreed showdown has no seat", index)
+    elif type(seat) is not int:
+        raise _bad(f"'{kind}' needs a seat number", index)
+    amount = raw.get("amount")
+    if amount is not None and type(amount) is not int:
+        raise _bad("amount must be a whole number", index)
+    hand = raw.get("hand")
+    if hand is not None and not isinstance(hand, str):
+        raise _bad("hand must be 'old' or 'new'", index)
+    cards = raw.get("cards")
+    if cards is not None and not isinstance(cards, str):
+        raise _bad("cards must be card text such as 'As 10d 3c'", index)
+    return Action(kind, seat, amount, hand, cards)
+
+
+def _cards(raw: Any, seats: set[int]) -> dict[int, str]:
+    if not isinstance(raw, Mapping):
+        raise _bad("cards must be an object of seat → card text")
+    out: dict[int, str] = {}
+    owner: dict[int, int] = {}
+    for key, text in raw.items():
+        try:
+            seat = int(key)
+        except (TypeError, ValueError):
+            raise _bad(f"cards key {key!r} is not a seat number") from None
+        if seat not in seats:
+            raise _bad(f"cards are given for seat {seat}, which is not at the table")
+        if not isinstance(text, str):
+            raise _bad(f"cards of seat {seat} must be card text")
+        parsed = parse_cards(text, 3)
+        for c in parsed:
+            if c in owner:
+                raise EngineError(
+                    "card_already_shown", card=cards_str([c]), other=f"seat {owner[c]}"
+                )
+            owner[c] = seat
+        out[seat] = cards_str(parsed)
+    return out
+
+
+def replay(history: HandHistory | str | bytes | Mapping[str, Any]) -> HandState:
+    """Play a hand history through the engine. Illegal actions raise :class:`IllegalAction`
+    with ``index`` set; the shown cards are entered as soon as the betting ends."""
+    hh = history if isinstance(history, HandHistory) else load_history(history)
+    state = hh.start()
+    cards = hh.cards
+    apply = state.apply
+    for index, action in enumerate(hh.actions):
+        try:
+            apply(action)
+        except EngineError as err:
+            raise err.with_index(index) from None
+        if state.phase == SHOWING:
+            _feed_cards(state, cards, index + 1)
+    return state
+
+
+def _feed_cards(state: HandState, cards: Mapping[int, str], index: int) -> None:
+    for seat in state.cards_needed:
+        text = cards.get(seat)
+        if text is None:
+            raise EngineError("missing_cards", index=index, who=state.by_seat[seat].label)
+        try:
+            state.apply(Action("show", seat, cards=text))
+        except EngineError as err:
+            raise err.with_index(index) from None
+
+
+def dump(state: HandState, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The ``brag-hh/1`` document of a hand as played so far."""
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": state.rules.to_dict(),
+        "dealer": state.dealer,
+        "seats": [
+            {"seat": s.seat, "player": s.player, "stack": s.stack}
+            | ({"sitting_out": True} if s.sitting_out else {})
+            for s in state.seats
+        ],
+        "carried": {"pot": state.carried_in, "seat": state.carried_seat_in},
+        "actions": [a.to_dict() for a in state.log if a.action != "show"],
+        "cards": {str(p.seat): cards_str(p.cards) for p in state.players if p.cards is not None},
+    }
+    if meta:
+        doc["meta"] = dict(meta)
+    return doc
+
+
+def outcome_dict(state: HandState) -> dict[str, Any]:
+    """What ``replay`` prints: the outcome of a settled hand, or the state of an unfinished one
+    with the actions legal now."""
+    if state.outcome is not None:
+        return {"settled": True, **state.outcome.to_dict()}
+    return {
+        "settled": False,
+        "state": state.to_dict(),
+        "legal_actions": [a.to_dict() for a in state.legal_actions()],
+    }
