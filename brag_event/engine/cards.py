@@ -236,16 +236,24 @@ class HandValue:
             return NotImplemented
         return self.strength == other.strength
 
-    def __lt__(self, other: HandValue) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
         return self.strength < other.strength
 
-    def __le__(self, other: HandValue) -> bool:
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
         return self.strength <= other.strength
 
-    def __gt__(self, other: HandValue) -> bool:
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
         return self.strength > other.strength
 
-    def __ge__(self, other: HandValue) -> bool:
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
         return self.strength >= other.strength
 
     def __hash__(self) -> int:

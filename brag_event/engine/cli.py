@@ -21,10 +21,10 @@ def _print(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def _read(path: str) -> str:
+def _read(path: str) -> bytes:
     if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as fh:
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as fh:
         return fh.read()
 
 
@@ -55,7 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError as err:
             _print({"error": {"code": "io_error", "message": str(err)}})
             return 2
-        state = replay(load_history(text))
+        history = load_history(text)
+        state = replay(history)
     except EngineError as err:
         _print({"error": err.to_dict()})
         return 1
@@ -70,5 +71,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             }
         )
     else:
-        _print(dump(state))
+        _print(dump(state, meta=history.meta))
     return 0

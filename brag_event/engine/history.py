@@ -105,7 +105,7 @@ def load_history(data: str | bytes | Mapping[str, Any]) -> HandHistory:
     if not isinstance(actions_raw, list):
         raise _bad("actions must be a list")
     actions = tuple(_action(a, i) for i, a in enumerate(actions_raw))
-    cards = _cards(data.get("cards") or {}, {s.seat for s in seats})
+    cards = _cards(data.get("cards") or {}, {s.seat: s.player for s in seats})
     meta = data.get("meta") or {}
     if not isinstance(meta, Mapping):
         raise _bad("meta must be an object")
@@ -134,6 +134,8 @@ def _action(raw: Any, index: int) -> Action:
     amount = raw.get("amount")
     if amount is not None and type(amount) is not int:
         raise _bad("amount must be a whole number", index)
+    if amount is None and kind in ("bet", "see"):
+        raise _bad(f"'{kind}' needs the amount paid", index)
     hand = raw.get("hand")
     if hand is not None and not isinstance(hand, str):
         raise _bad("hand must be 'old' or 'new'", index)
@@ -143,7 +145,7 @@ def _action(raw: Any, index: int) -> Action:
     return Action(kind, seat, amount, hand, cards)
 
 
-def _cards(raw: Any, seats: set[int]) -> dict[int, str]:
+def _cards(raw: Any, seats: Mapping[int, str]) -> dict[int, str]:
     if not isinstance(raw, Mapping):
         raise _bad("cards must be an object of seat → card text")
     out: dict[int, str] = {}
@@ -157,12 +159,15 @@ def _cards(raw: Any, seats: set[int]) -> dict[int, str]:
             raise _bad(f"cards are given for seat {seat}, which is not at the table")
         if not isinstance(text, str):
             raise _bad(f"cards of seat {seat} must be card text")
-        parsed = parse_cards(text, 3)
+        try:
+            parsed = parse_cards(text, 3)
+        except EngineError as err:
+            raise EngineError(err.code, seat=seat, **err.details) from None
         for c in parsed:
             if c in owner:
-                raise EngineError(
-                    "card_already_shown", card=cards_str([c]), other=f"seat {owner[c]}"
-                )
+                other = owner[c]
+                label = f"{seats[other]} (seat {other})" if seats[other] else f"seat {other}"
+                raise EngineError("card_already_shown", seat=seat, card=cards_str([c]), other=label)
             owner[c] = seat
         out[seat] = cards_str(parsed)
     return out
@@ -170,7 +175,9 @@ def _cards(raw: Any, seats: set[int]) -> dict[int, str]:
 
 def replay(history: HandHistory | str | bytes | Mapping[str, Any]) -> HandState:
     """Play a hand history through the engine. Illegal actions raise :class:`IllegalAction`
-    with ``index`` set; the shown cards are entered as soon as the betting ends."""
+    with ``index`` set. When the betting ends, the hands needed are taken from ``cards``; a
+    ``show`` action in the list may supply them instead. Cards still missing at the end are a
+    ``missing_cards`` error."""
     hh = history if isinstance(history, HandHistory) else load_history(history)
     state = hh.start()
     cards = hh.cards
@@ -180,8 +187,11 @@ def replay(history: HandHistory | str | bytes | Mapping[str, Any]) -> HandState:
             apply(action)
         except EngineError as err:
             raise err.with_index(index) from None
-        if state.phase == SHOWING:
-            _feed_cards(state, cards, index + 1)
+        if state.phase == SHOWING and cards:
+            _feed_cards(state, cards, index)
+    if state.phase == SHOWING:
+        missing = state.cards_needed[0]
+        raise EngineError("missing_cards", index=len(hh.actions), who=state.by_seat[missing].label)
     return state
 
 
@@ -189,7 +199,7 @@ def _feed_cards(state: HandState, cards: Mapping[int, str], index: int) -> None:
     for seat in state.cards_needed:
         text = cards.get(seat)
         if text is None:
-            raise EngineError("missing_cards", index=index, who=state.by_seat[seat].label)
+            continue
         try:
             state.apply(Action("show", seat, cards=text))
         except EngineError as err:

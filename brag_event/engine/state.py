@@ -280,6 +280,12 @@ class HandState:
         return self.players[self.turn].seat
 
     @property
+    def shuffle_before_deal(self) -> bool:
+        """Whether the dealer shuffles before dealing this hand: before a table's first deal
+        (the previous hand's outcome says so for every later deal, see ``Outcome.shuffle``)."""
+        return self.first_deal
+
+    @property
     def is_settled(self) -> bool:
         return self.phase == SETTLED
 
@@ -506,14 +512,14 @@ class HandState:
                 raise IllegalAction("cards_required", seats=self._labels(self.cards_needed))
             self._show(p, a.cards, do)
             return
-        if kind == "show":
-            raise IllegalAction("cards_not_needed", who=p.label)
         if self.phase == CHOOSING:
             if kind != "discard" or seat not in self.must_choose:
                 who = self.by_seat[self.must_choose[0]]
                 raise IllegalAction("choose_hand_first", who=who.label, purpose=self._purpose())
             self._choose(p, a.hand, do)
             return
+        if kind == "show":
+            raise IllegalAction("cards_not_needed", who=p.label)
         pending = self.pending
         if pending is not None and (pending is not p or kind not in ("keep", "discard")):
             raise IllegalAction("decision_pending", who=pending.label, hand=pending.looked)
