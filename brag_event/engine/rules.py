@@ -65,9 +65,28 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: Any) -> Rules:
-        """Build rules from a JSON object; unknown keys and missing required keys are errors."""
+        """Build rules from a JSON object; unknown keys and missing required keys are errors.
+
+        Every hand of a day has the same rules, so valid rule sets are remembered (they are
+        immutable); a rule set with unhashable values simply skips the memo."""
         if not isinstance(data, dict):
             _bad("rules must be an object")
+        try:
+            # The type is part of the key: True == 1 and 5 == 5.0, but only one is valid.
+            key = tuple((k, type(v), v) for k, v in sorted(data.items(), key=_first))
+            hash(key)
+        except TypeError:
+            return cls._from_dict(data)
+        cached = _MEMO.get(key)
+        if cached is None:
+            cached = cls._from_dict(data)
+            if len(_MEMO) >= 256:
+                _MEMO.clear()
+            _MEMO[key] = cached
+        return cached
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> Rules:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -79,6 +98,13 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+_MEMO: dict[tuple[tuple[str, type, Any], ...], Rules] = {}
+
+
+def _first(item: tuple[Any, Any]) -> str:
+    return str(item[0])
 
 
 def _bad(problem: str) -> NoReturn:

@@ -264,3 +264,17 @@ def test_cli_normalize_keeps_meta() -> None:
     normal = json.loads(cli("normalize", str(FIXTURES / "classic_open_five.json")).stdout)
     assert normal["meta"] == doc("classic_open_five.json")["meta"]
     assert normal["rules"]["see_cost"] == "double"  # every option written out
+
+
+def test_remembered_rules_never_let_a_wrongly_typed_value_through() -> None:
+    good = {"ante": 5, "min_bet": 5, "max_bet": 20, "max_raise": 20, "blind_allowed": True}
+    from brag_event.engine import Rules
+
+    assert Rules.from_dict(dict(good)).blind_allowed is True
+    assert Rules.from_dict(dict(good)) is Rules.from_dict(dict(good))
+    for key, value in (("blind_allowed", 1), ("ante", 5.0), ("ante", True)):
+        with pytest.raises(EngineError) as err:
+            Rules.from_dict({**good, key: value})
+        assert err.value.code == "invalid_rules"
+    with pytest.raises(EngineError):
+        Rules.from_dict({**good, "ante": [5]})  # unhashable: validated, not remembered
