@@ -47,6 +47,12 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "brag_event.core",
+    "brag_event.events",
+    "brag_event.players",
+    "brag_event.tables",
+    "brag_event.hands",
+    "brag_event.ledger",
+    "brag_event.audit",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,118 @@
+"""Events and their days. A day carries the rules of RULES §2; a hand copies them when it starts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from brag_event.engine import Rules
+
+RULE_FIELDS = (
+    "ante",
+    "min_bet",
+    "max_bet",
+    "max_raise",
+    "house_fee",
+    "table_min",
+    "table_max",
+    "seats",
+    "blind_allowed",
+    "see_cost",
+    "pot_limit",
+    "rake_percent",
+    "rake_cap",
+    "cover_allowed",
+    "rebuy_needs_consent",
+    "rebuy_pays_fee",
+)
+
+
+class Event(models.Model):
+    name = models.CharField(max_length=120, unique=True)
+    currency = models.CharField(
+        max_length=12, default="MB", help_text="Label of the money, e.g. MB"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Day(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="days")
+    number = models.PositiveSmallIntegerField()
+    date = models.DateField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+
+    ante = models.PositiveIntegerField(help_text="Paid by every dealt-in player before the deal")
+    min_bet = models.PositiveIntegerField(help_text="Smallest first bet of a hand (open terms)")
+    max_bet = models.PositiveIntegerField(help_text="Largest first bet of a hand (open terms)")
+    max_raise = models.PositiveIntegerField(help_text="Largest increase over the current stake")
+    house_fee = models.PositiveIntegerField(help_text="Paid to the house on every buy-in or re-buy")
+    table_min = models.PositiveIntegerField(help_text="Least money to sit down with (after fee)")
+    table_max = models.PositiveIntegerField(help_text="Most money to sit down with (after fee)")
+    seats = models.PositiveSmallIntegerField(default=6)
+    blind_allowed = models.BooleanField(default=True)
+    see_cost = models.CharField(
+        max_length=6, choices=[("double", "double"), ("equal", "equal")], default="double"
+    )
+    pot_limit = models.BooleanField(default=False, help_text="Raises also limited to the pot")
+    rake_percent = models.PositiveSmallIntegerField(default=0)
+    rake_cap = models.PositiveIntegerField(null=True, blank=True)
+    cover_allowed = models.BooleanField(default=True)
+    rebuy_needs_consent = models.BooleanField(default=True)
+    rebuy_pays_fee = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="day_number_unique"),
+            models.CheckConstraint(condition=Q(min_bet__gte=1), name="day_min_bet_positive"),
+            models.CheckConstraint(condition=Q(min_bet__lte=F("max_bet")), name="day_min_le_max"),
+            models.CheckConstraint(
+                condition=Q(table_min__lte=F("table_max")), name="day_table_min_le_max"
+            ),
+            models.CheckConstraint(
+                condition=Q(seats__gte=2) & Q(seats__lte=10), name="day_seats_range"
+            ),
+            models.CheckConstraint(condition=Q(rake_percent__lte=100), name="day_rake_le_100"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} — day {self.number}"
+
+    def rules_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in RULE_FIELDS}
+
+    def rules(self) -> Rules:
+        return Rules(**self.rules_dict())
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class DayRulesChange(models.Model):
+    """Append-only log of every change to a day's rules."""
+
+    day = models.ForeignKey(Day, on_delete=models.PROTECT, related_name="rule_changes")
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
+    )
+    changed_at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField()
+    after = models.JSONField()
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["changed_at", "id"]

@@ -1,0 +1,116 @@
+"""Creating events and days, and changing a day's rules (logged; hands keep their frozen copy)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+
+from brag_event.audit.services import audit_record
+from brag_event.core.actors import Actor
+from brag_event.core.errors import ServiceError
+from brag_event.engine import EngineError, Rules
+
+from .models import RULE_FIELDS, Day, DayRulesChange, Event
+
+# The event sheet (seeds/004, "Three Card Brag (FLASH)"): day 1, then days 2 and 3.
+FLASH_DAYS: tuple[dict[str, Any], ...] = (
+    {"number": 1, "ante": 5, "min_bet": 5, "max_bet": 20, "max_raise": 20, "house_fee": 10,
+     "table_min": 90, "table_max": 240},
+    {"number": 2, "ante": 10, "min_bet": 10, "max_bet": 40, "max_raise": 40, "house_fee": 25,
+     "table_min": 180, "table_max": 475},
+    {"number": 3, "ante": 10, "min_bet": 10, "max_bet": 40, "max_raise": 40, "house_fee": 25,
+     "table_min": 180, "table_max": 475},
+)  # fmt: skip
+
+
+def rules_validate(values: dict[str, Any]) -> Rules:
+    """Check a full set of day rules; raise ``invalid_rules`` naming the field."""
+    unknown = sorted(set(values) - set(RULE_FIELDS))
+    if unknown:
+        raise ServiceError(
+            "invalid_rules", f"Unknown rule {unknown[0]!r}.", details={"field": unknown[0]}
+        )
+    problems = _field_problems(values)
+    if problems:
+        field, message = problems[0]
+        raise ServiceError("invalid_rules", message, details={"field": field})
+    try:
+        return Rules(**values)
+    except (EngineError, TypeError) as err:
+        message = getattr(err, "message", str(err))
+        raise ServiceError("invalid_rules", message) from None
+
+
+def _field_problems(values: dict[str, Any]) -> list[tuple[str, str]]:
+    """Plain checks with the field each one is about (for forms and the API)."""
+    out: list[tuple[str, str]] = []
+
+    def get(name: str) -> Any:
+        return values.get(name)
+
+    for name in ("ante", "min_bet", "max_bet", "max_raise", "house_fee", "table_min", "table_max"):
+        value = get(name)
+        if not isinstance(value, int) or isinstance(value, bool):
+            out.append((name, f"{name} must be a whole number."))
+        elif value < 0:
+            out.append((name, f"{name} must not be negative."))
+    if out:
+        return out
+    if get("min_bet") < 1:
+        out.append(("min_bet", "The minimum first bet must be at least 1."))
+    if get("min_bet") > get("max_bet"):
+        out.append(("max_bet", "The maximum first bet must be at least the minimum."))
+    if get("table_min") > get("table_max"):
+        out.append(("table_max", "The most money on the table must be at least the least."))
+    rake = get("rake_percent")
+    if isinstance(rake, int) and not 0 <= rake <= 100:
+        out.append(("rake_percent", "The rake is a percentage from 0 to 100."))
+    return out
+
+
+@transaction.atomic
+def event_create_flash(
+    *, name: str = "FLASH", currency: str = "MB", start: dt.date | None = None, by: Actor | None
+) -> Event:
+    """Create an event with the three days exactly as the FLASH event sheet sets them."""
+    if Event.objects.filter(name=name).exists():
+        raise ServiceError("event_exists", f"An event called {name!r} already exists.")
+    event = Event.objects.create(name=name, currency=currency)
+    for spec in FLASH_DAYS:
+        number = spec["number"]
+        date = start + dt.timedelta(days=number - 1) if start else None
+        values = {k: v for k, v in spec.items() if k != "number"}
+        Day.objects.create(event=event, number=number, date=date, **values)
+    audit_record(by=by, verb="event.create", target=str(event), data={"preset": "FLASH"})
+    return event
+
+
+@transaction.atomic
+def day_update_rules(
+    *, day: Day, changes: dict[str, Any], reason: str = "", by: Actor | None
+) -> Day:
+    """Change some of a day's rules. Hands already started keep the rules they were dealt with;
+    the change applies to hands not yet started, and it is logged."""
+    day = Day.objects.select_for_update().get(pk=day.pk)
+    if not day.is_open:
+        raise ServiceError("day_closed", f"Day {day.number} is closed; its rules are final.")
+    before = day.rules_dict()
+    after = {**before, **changes}
+    rules_validate(after)
+    if after == before:
+        return day
+    for name, value in changes.items():
+        setattr(day, name, value)
+    day.save(update_fields=list(changes))
+    DayRulesChange.objects.create(
+        day=day,
+        changed_by=by.user if by and by.user_id else None,
+        before=before,
+        after=after,
+        reason=reason[:200],
+    )
+    changed = {k: [before[k], after[k]] for k in changes if before[k] != after[k]}
+    audit_record(by=by, verb="day.rules", target=str(day), data={"changed": changed})
+    return day

@@ -1,0 +1,85 @@
+"""Hands: a frozen copy of the rules and table, and an append-only log of actions.
+
+A hand's state is always the engine's replay of its log (voided actions left out)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from brag_event.tables.models import Table
+
+
+class Hand(models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        SETTLED = "settled", "Settled"
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    dealer_seat = models.PositiveSmallIntegerField()
+    rules = models.JSONField(help_text="The day's rules, frozen when the hand started")
+    seats = models.JSONField(help_text="Seats as dealt: [{seat, player, player_id, stack, …}]")
+    carried_pot = models.BigIntegerField(default=0)
+    carried_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    shuffle_before = models.BooleanField(default=False)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
+    next_seq = models.PositiveIntegerField(default=1, help_text="Sequence of the next action")
+    result = models.JSONField(null=True, blank=True, help_text="The engine's outcome")
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    started_at = models.DateTimeField(auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status="in_progress"),
+                name="one_live_hand_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} at table {self.table.number}"
+
+
+class HandAction(models.Model):
+    """One entry of a hand's log. Append-only: a void is a separate record."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    action = models.CharField(max_length=10)
+    amount = models.BigIntegerField(null=True, blank=True)
+    hand_choice = models.CharField(max_length=3, blank=True, help_text="old/new for two hands")
+    cards = models.CharField(max_length=40, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    device = models.CharField(max_length=120, blank=True)
+    entered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seq"], name="action_seq_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.action} seat {self.seat}"
+
+
+class ActionVoid(models.Model):
+    """A supervisor's void of an action, with the reason."""
+
+    action = models.OneToOneField(HandAction, on_delete=models.PROTECT, related_name="void")
+    reason = models.CharField(max_length=200)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    voided_at = models.DateTimeField(auto_now_add=True)

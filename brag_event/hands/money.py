@@ -1,0 +1,101 @@
+"""The money a hand moves, derived from the engine alone.
+
+Both the services (to post transfers) and ``audit_ledger`` (to check them) use these functions,
+so "the ledger follows what the engine settled" is one piece of code. Places are symbols:
+``("stack", seat)``, ``("pot", index)``, ``("house",)``, ``("carried",)``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from brag_event.engine import Action, HandState, Rules, SeatSetup
+
+Place = tuple[Any, ...]
+Movement = tuple[str, Place, Place, int]  # (transfer kind, from, to, amount)
+
+
+def state_start(hand: Any) -> HandState:
+    """The engine state of a stored hand before any action."""
+    seats = [
+        SeatSetup(s["seat"], s["player"], s["stack"], s.get("sitting_out", False))
+        for s in hand.seats
+    ]
+    return HandState(
+        Rules(**hand.rules),
+        hand.dealer_seat,
+        seats,
+        carried_pot=hand.carried_pot,
+        carried_seat=hand.carried_seat,
+        first_deal=hand.shuffle_before,
+    )
+
+
+def engine_action(row: Any) -> Action:
+    """A stored action as the engine's ``Action``."""
+    return Action(
+        row.action,
+        row.seat,
+        row.amount,
+        row.hand_choice or None,
+        row.cards or None,
+    )
+
+
+def start_movements(state: HandState) -> list[Movement]:
+    out: list[Movement] = []
+    ante = state.rules.ante
+    if ante:
+        out.extend(("ante", ("stack", p.seat), ("pot", 0), ante) for p in state.players)
+    if state.carried_in:
+        out.append(("carry_in", ("carried",), ("pot", 0), state.carried_in))
+    return out
+
+
+def pots_of(state: HandState) -> list[int]:
+    return [pot.amount for pot in state.pots]
+
+
+def action_movements(before_pots: list[int], state: HandState, action: Action) -> list[Movement]:
+    """What one applied action moved: a payment into a pot, and the settlement if it settled."""
+    out: list[Movement] = []
+    for index, amount in enumerate(pots_of(state)):
+        before = before_pots[index] if index < len(before_pots) else 0
+        if amount > before:
+            out.append((action.action, ("stack", action.seat), ("pot", index), amount - before))
+    return out
+
+
+def settlement_movements(state: HandState) -> list[Movement]:
+    outcome = state.outcome
+    assert outcome is not None
+    out: list[Movement] = []
+    for result in outcome.pots:
+        if result.how == "carried":
+            out.extend(
+                ("carry", ("pot", i), ("carried",), pot.amount)
+                for i, pot in enumerate(state.pots)
+                if pot.amount
+            )
+            continue
+        if result.rake:
+            out.append(("rake", ("pot", result.index), ("house",), result.rake))
+        out.extend(
+            ("pot_won", ("pot", result.index), ("stack", seat), share)
+            for seat, share in result.shares.items()
+            if share
+        )
+    return out
+
+
+def replay_movements(hand: Any, actions: list[Any]) -> tuple[HandState, list[Movement]]:
+    """Replay a stored hand (its live, not voided, actions) and list every movement."""
+    state = state_start(hand)
+    moves = start_movements(state)
+    for row in actions:
+        before = pots_of(state)
+        action = engine_action(row)
+        state.apply(action)
+        moves.extend(action_movements(before, state, action))
+        if state.outcome is not None:
+            moves.extend(settlement_movements(state))
+    return state, moves

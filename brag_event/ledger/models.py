@@ -1,0 +1,134 @@
+"""The double-entry, append-only ledger.
+
+Every money movement is one :class:`Transfer` from one account to another of a positive amount.
+An account's balance is what came in minus what went out; the issuer's balance is therefore minus
+everything ever issued, and all balances of an event sum to zero. Corrections are reversing
+transfers that name what they reverse; nothing is updated or deleted (database triggers refuse
+it)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from brag_event.events.models import Event
+from brag_event.hands.models import Hand, HandAction
+from brag_event.players.models import Player
+from brag_event.tables.models import Seat, Table
+
+
+class Account(models.Model):
+    class Kind(models.TextChoices):
+        ISSUER = "issuer", "Issuer"
+        PLAYER = "player", "Player balance"
+        STACK = "stack", "Seat stack"
+        POT = "pot", "Pot"
+        CARRIED = "carried", "Carried pot"
+        HOUSE = "house", "House"
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="accounts")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT)
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.PROTECT)
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT)
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT)
+    pot_index = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event"], condition=Q(kind="issuer"), name="one_issuer_per_event"
+            ),
+            models.UniqueConstraint(
+                fields=["event"], condition=Q(kind="house"), name="one_house_per_event"
+            ),
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(kind="player"), name="one_balance_per_player"
+            ),
+            models.UniqueConstraint(
+                fields=["seat"], condition=Q(kind="stack"), name="one_stack_per_seat"
+            ),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(kind="carried"), name="one_carried_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["hand", "pot_index"], condition=Q(kind="pot"), name="one_account_per_pot"
+            ),
+            models.CheckConstraint(
+                name="account_kind_refs",
+                condition=(
+                    Q(kind__in=["issuer", "house"], player=None, seat=None, table=None, hand=None)
+                    | Q(kind="player", player__isnull=False, seat=None, hand=None)
+                    | Q(kind="stack", seat__isnull=False, hand=None)
+                    | Q(kind="carried", table__isnull=False, hand=None)
+                    | Q(kind="pot", hand__isnull=False, pot_index__isnull=False)
+                ),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.PLAYER:
+            return f"balance of {self.player}"
+        if self.kind == self.Kind.STACK:
+            return f"stack of {self.seat}"
+        if self.kind == self.Kind.POT:
+            return f"pot {self.pot_index} of {self.hand}"
+        if self.kind == self.Kind.CARRIED:
+            return f"carried pot of {self.table}"
+        return f"{self.get_kind_display()} of {self.event}"
+
+
+class Transfer(models.Model):
+    class Kind(models.TextChoices):
+        ISSUE = "issue", "Starting money issued"
+        BUY_IN = "buy_in", "Buy-in"
+        REBUY = "rebuy", "Re-buy"
+        HOUSE_FEE = "house_fee", "House fee"
+        ANTE = "ante", "Ante"
+        CARRY_IN = "carry_in", "Carried pot into a hand"
+        BET = "bet", "Bet"
+        SEE = "see", "See"
+        COVER = "cover", "Cover"
+        POT_WON = "pot_won", "Pot won"
+        RAKE = "rake", "Rake"
+        CARRY = "carry", "Pot carried forward"
+        LEAVE = "leave", "Left the table"
+        REVERSAL = "reversal", "Reversal"
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="transfers")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    source = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="outgoing")
+    target = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="incoming")
+    amount = models.BigIntegerField()
+    hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="transfers"
+    )
+    action = models.ForeignKey(
+        HandAction, null=True, blank=True, on_delete=models.PROTECT, related_name="transfers"
+    )
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    memo = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="transfer_amount_positive"),
+            models.CheckConstraint(
+                condition=~Q(source=F("target")), name="transfer_between_two_accounts"
+            ),
+            models.CheckConstraint(
+                condition=Q(reverses__isnull=True) | Q(kind="reversal"),
+                name="only_reversals_reverse",
+            ),
+        ]
+        indexes = [models.Index(fields=["event", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.amount}: {self.source} → {self.target}"

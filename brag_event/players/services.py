@@ -1,0 +1,66 @@
+"""Registering players and issuing their starting money."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+
+from brag_event.audit.services import audit_record
+from brag_event.core.actors import Actor
+from brag_event.core.errors import ServiceError
+from brag_event.events.models import Event
+from brag_event.ledger.models import Transfer
+from brag_event.ledger.services import account_issuer, account_player, transfer_post
+
+from .models import Player
+
+
+@transaction.atomic
+def player_register(
+    *, event: Event, name: str, starting_money: int = 0, by: Actor | None
+) -> Player:
+    clean = " ".join(str(name).split())
+    if not clean:
+        raise ServiceError("invalid_name", "A player needs a name.", details={"field": "name"})
+    if len(clean) > 80:
+        raise ServiceError("invalid_name", "A name is at most 80 characters.")
+    if (
+        not isinstance(starting_money, int)
+        or isinstance(starting_money, bool)
+        or starting_money < 0
+    ):
+        raise ServiceError(
+            "invalid_amount",
+            "Starting money must be a whole number, not negative.",
+            details={"field": "starting_money"},
+        )
+    try:
+        with transaction.atomic():
+            player = Player.objects.create(event=event, name=clean)
+    except IntegrityError:
+        raise ServiceError("player_exists", f"{clean} is already registered for {event}.") from None
+    account_player(player)
+    if starting_money:
+        player_issue_money(player=player, amount=starting_money, by=by, memo="starting money")
+    audit_record(by=by, verb="player.register", target=clean, data={"money": starting_money})
+    player.refresh_from_db()
+    return player
+
+
+@transaction.atomic
+def player_issue_money(
+    *, player: Player, amount: int, by: Actor | None, memo: str = ""
+) -> Transfer:
+    """Issue new money of the event to a player's balance."""
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+        raise ServiceError("invalid_amount", "Issue a positive whole amount.")
+    event = player.event
+    transfer = transfer_post(
+        kind=Transfer.Kind.ISSUE,
+        source=account_issuer(event),
+        target=account_player(player),
+        amount=amount,
+        by=by,
+        memo=memo or "money issued",
+    )
+    audit_record(by=by, verb="player.issue", target=player.name, data={"amount": amount})
+    return transfer

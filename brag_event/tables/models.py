@@ -1,0 +1,84 @@
+"""Tables of a day and the seats on them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from brag_event.events.models import Day
+from brag_event.players.models import Player
+
+
+class Table(models.Model):
+    day = models.ForeignKey(Day, on_delete=models.PROTECT, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    button = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Seat that deals the next hand (none: draw)"
+    )
+    shuffle_next = models.BooleanField(default=True, help_text="Shuffle before the next deal")
+    carried_pot = models.BigIntegerField(default=0, editable=False)
+    carried_seat = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    dealers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="dealer_tables"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["day", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["day", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(carried_pot__gte=0), name="table_carried_gte_0"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number} ({self.day})"
+
+
+class Seat(models.Model):
+    """One player's stay at a seat: from buy-in until they leave."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    stack = models.BigIntegerField(default=0, editable=False, help_text="Cached from the ledger")
+    buy_in = models.PositiveIntegerField(help_text="The amount bought in with (re-buys repeat it)")
+    sitting_out = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "number"],
+                condition=Q(left_at__isnull=True),
+                name="seat_taken_once",
+            ),
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(left_at__isnull=True), name="player_one_table"
+            ),
+            models.CheckConstraint(condition=Q(stack__gte=0), name="seat_stack_gte_0"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1) & Q(number__lte=10), name="seat_number_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at table {self.table.number} seat {self.number}"
+
+    @property
+    def is_seated(self) -> bool:
+        return self.left_at is None
+
+
+class RebuyConsent(models.Model):
+    """A seated player's recorded agreement to another player's re-buy."""
+
+    rebuy_seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="rebuys")
+    transfer_id = models.BigIntegerField(help_text="The re-buy transfer this consent belongs to")
+    consenting = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
+    )
+    at = models.DateTimeField(auto_now_add=True)

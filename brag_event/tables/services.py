@@ -1,0 +1,249 @@
+"""Tables and seats: buy-in, re-buy, sitting out, leaving. One transaction each, with row locks
+on the rows two tablets could race for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.utils import timezone
+
+from brag_event.audit.services import audit_record
+from brag_event.core.actors import Actor
+from brag_event.core.errors import Conflict, ServiceError
+from brag_event.events.models import Day
+from brag_event.hands.models import Hand
+from brag_event.ledger.models import Transfer
+from brag_event.ledger.services import (
+    account_house,
+    account_player,
+    account_stack,
+    transfer_post,
+)
+from brag_event.players.models import Player
+
+from .models import RebuyConsent, Seat, Table
+
+
+def _live_hand(table: Table) -> Hand | None:
+    return table.hands.filter(status=Hand.Status.IN_PROGRESS).first()
+
+
+def _in_live_hand(seat: Seat) -> bool:
+    hand = _live_hand(seat.table)
+    if hand is None:
+        return False
+    return any(s.get("seat_id") == seat.pk and s.get("dealt") for s in hand.seats)
+
+
+@transaction.atomic
+def table_create(*, day: Day, number: int | None = None, by: Actor | None) -> Table:
+    day = Day.objects.select_for_update().get(pk=day.pk)
+    if not day.is_open:
+        raise ServiceError("day_closed", f"Day {day.number} is closed.")
+    if number is None:
+        last = day.tables.order_by("-number").values_list("number", flat=True).first()
+        number = (last or 0) + 1
+    if day.tables.filter(number=number).exists():
+        raise ServiceError("table_exists", f"Table {number} already exists on day {day.number}.")
+    table = Table.objects.create(day=day, number=number)
+    audit_record(by=by, verb="table.create", target=str(table))
+    return table
+
+
+@transaction.atomic
+def seat_buy_in(
+    *, table: Table, seat_number: int, player: Player, amount: int, by: Actor | None
+) -> Seat:
+    """Sit a player down with ``amount`` (table_min..table_max); the house fee is paid on top,
+    both from the player's event balance."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    table = Table.objects.select_for_update().select_related("day").get(pk=table.pk)
+    day = table.day
+    if not day.is_open:
+        raise ServiceError("day_closed", f"Day {day.number} is closed.")
+    if player.event_id != day.event_id:
+        raise ServiceError("wrong_event", f"{player} is not registered for this event.")
+    if not isinstance(seat_number, int) or not 1 <= seat_number <= day.seats:
+        raise ServiceError(
+            "invalid_seat", f"Seats are numbered 1 to {day.seats}.", details={"field": "seat"}
+        )
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        raise ServiceError("invalid_amount", "The buy-in is a whole amount.")
+    if table.seats.filter(number=seat_number, left_at__isnull=True).exists():
+        raise Conflict("seat_taken", f"Seat {seat_number} is taken.")
+    current = Seat.objects.filter(player=player, left_at__isnull=True).select_related("table")
+    if current.exists():
+        where = current[0].table
+        raise Conflict("already_seated", f"{player} is already seated at table {where.number}.")
+    if not day.table_min <= amount <= day.table_max:
+        raise ServiceError(
+            "buy_in_out_of_range",
+            f"A buy-in is between {day.table_min} and {day.table_max}; {amount} was asked.",
+            details={"field": "amount", "min": day.table_min, "max": day.table_max},
+        )
+    fee = day.house_fee
+    if player.balance < amount + fee:
+        raise ServiceError(
+            "insufficient_balance",
+            f"{player} has {player.balance}; a buy-in of {amount} plus the house fee of {fee} "
+            f"needs {amount + fee}.",
+            details={"balance": player.balance, "needed": amount + fee},
+        )
+    seat = Seat.objects.create(table=table, number=seat_number, player=player, buy_in=amount)
+    balance = account_player(player)
+    if fee:
+        transfer_post(
+            kind=Transfer.Kind.HOUSE_FEE,
+            source=balance,
+            target=account_house(day.event),
+            amount=fee,
+            by=by,
+            memo=f"house fee, buy-in at table {table.number}",
+        )
+    transfer_post(
+        kind=Transfer.Kind.BUY_IN,
+        source=balance,
+        target=account_stack(seat),
+        amount=amount,
+        by=by,
+        memo=f"buy-in at table {table.number} seat {seat_number}",
+    )
+    audit_record(by=by, verb="seat.buy_in", target=str(seat), data={"amount": amount, "fee": fee})
+    seat.refresh_from_db()
+    return seat
+
+
+@transaction.atomic
+def seat_rebuy(*, seat: Seat, consenting: Iterable[int], by: Actor | None) -> Seat:
+    """The event sheet's re-buy: a player who has run out brings the same amount again, only
+    between hands, with every other seated player's consent recorded, paying the fee again."""
+    seat = Seat.objects.select_for_update().select_related("table__day", "player").get(pk=seat.pk)
+    table = Table.objects.select_for_update().get(pk=seat.table_id)
+    day = seat.table.day
+    player = Player.objects.select_for_update().get(pk=seat.player_id)
+    if seat.left_at is not None:
+        raise ServiceError("not_seated", f"{player} has left the table.")
+    if not day.is_open:
+        raise ServiceError("day_closed", f"Day {day.number} is closed.")
+    if _live_hand(table) is not None:
+        raise Conflict("hand_in_progress", "A re-buy is only allowed between hands.")
+    if seat.stack >= max(day.ante, 1):
+        raise ServiceError(
+            "not_run_out",
+            f"{player} still has {seat.stack} on the table; a re-buy is for a player who has "
+            "run out.",
+        )
+    others = set(
+        table.seats.filter(left_at__isnull=True)
+        .exclude(pk=seat.pk)
+        .values_list("player_id", flat=True)
+    )
+    given = set(consenting)
+    if day.rebuy_needs_consent:
+        strangers = given - others
+        if strangers:
+            raise ServiceError(
+                "invalid_consent",
+                "Only players seated at this table can consent.",
+                details={"players": sorted(strangers)},
+            )
+        missing = others - given
+        if missing:
+            names = ", ".join(
+                Player.objects.filter(pk__in=missing)
+                .order_by("name")
+                .values_list("name", flat=True)
+            )
+            raise ServiceError(
+                "consent_missing",
+                f"Every other seated player must agree to the re-buy; missing: {names}.",
+                details={"players": sorted(missing)},
+            )
+    amount = seat.buy_in
+    fee = day.house_fee if day.rebuy_pays_fee else 0
+    if player.balance < amount + fee:
+        raise ServiceError(
+            "insufficient_balance",
+            f"{player} has {player.balance}; the re-buy of {amount} plus fee {fee} needs "
+            f"{amount + fee}.",
+        )
+    balance = account_player(player)
+    if fee:
+        transfer_post(
+            kind=Transfer.Kind.HOUSE_FEE,
+            source=balance,
+            target=account_house(day.event),
+            amount=fee,
+            by=by,
+            memo=f"house fee, re-buy at table {table.number}",
+        )
+    transfer = transfer_post(
+        kind=Transfer.Kind.REBUY,
+        source=balance,
+        target=account_stack(seat),
+        amount=amount,
+        by=by,
+        memo=f"re-buy at table {table.number} seat {seat.number}",
+    )
+    for player_id in sorted(given & others):
+        RebuyConsent.objects.create(
+            rebuy_seat=seat,
+            transfer_id=transfer.pk,
+            consenting_id=player_id,
+            recorded_by=by.user if by and by.user_id else None,
+        )
+    audit_record(
+        by=by,
+        verb="seat.rebuy",
+        target=str(seat),
+        data={"amount": amount, "fee": fee, "consents": sorted(given & others)},
+    )
+    seat.refresh_from_db()
+    return seat
+
+
+@transaction.atomic
+def seat_sit_out(*, seat: Seat, sitting_out: bool, by: Actor | None) -> Seat:
+    """Sit out from the next hand on (or come back)."""
+    seat = Seat.objects.select_for_update().get(pk=seat.pk)
+    if seat.left_at is not None:
+        raise ServiceError("not_seated", "That player has left the table.")
+    if seat.sitting_out != sitting_out:
+        seat.sitting_out = sitting_out
+        seat.save(update_fields=["sitting_out"])
+        audit_record(
+            by=by, verb="seat.sit_out" if sitting_out else "seat.come_back", target=str(seat)
+        )
+    return seat
+
+
+@transaction.atomic
+def seat_leave(*, seat: Seat, by: Actor | None) -> Seat:
+    """Leave the table: the stack goes back to the player's balance."""
+    seat = Seat.objects.select_for_update().select_related("table", "player").get(pk=seat.pk)
+    table = Table.objects.select_for_update().get(pk=seat.table_id)
+    if seat.left_at is not None:
+        raise ServiceError("not_seated", f"{seat.player} has already left.")
+    if _in_live_hand(seat):
+        raise Conflict(
+            "player_in_hand", f"{seat.player} is in the hand being played; leave after it."
+        )
+    if seat.stack:
+        transfer_post(
+            kind=Transfer.Kind.LEAVE,
+            source=account_stack(seat),
+            target=account_player(seat.player),
+            amount=seat.stack,
+            by=by,
+            memo=f"left table {table.number}",
+        )
+    if table.carried_seat == seat.number:
+        # The kept blind hand is dead; the carried pot stays with the table for the next hand.
+        table.carried_seat = None
+        table.save(update_fields=["carried_seat"])
+    seat.refresh_from_db()
+    seat.left_at = timezone.now()
+    seat.save(update_fields=["left_at"])
+    audit_record(by=by, verb="seat.leave", target=str(seat), data={"stack": seat.stack})
+    return seat
