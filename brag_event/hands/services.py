@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from brag_event.audit.services import audit_record
@@ -220,17 +220,25 @@ def hand_apply_action(
     if act.action == "show" and act.seat is not None:
         shown = state.by_seat[act.seat].cards
         cards = cards_str(shown) if shown else ""
-    row = HandAction.objects.create(
-        hand=hand,
-        seq=hand.next_seq,
-        seat=act.seat,
-        action=act.action,
-        amount=act.amount,
-        hand_choice=act.hand or "",
-        cards=cards,
-        entered_by=by.user if by and by.user_id else None,
-        device=(by.device if by else "")[:120],
-    )
+    try:
+        with transaction.atomic():
+            row = HandAction.objects.create(
+                hand=hand,
+                seq=hand.next_seq,
+                seat=act.seat,
+                action=act.action,
+                amount=act.amount,
+                hand_choice=act.hand or "",
+                cards=cards,
+                entered_by=by.user if by and by.user_id else None,
+                device=(by.device if by else "")[:120],
+            )
+    except IntegrityError:  # the (hand, seq) constraint: another device got there first
+        raise Conflict(
+            "stale_sequence",
+            "Another device entered this action first; refresh and try again.",
+            details={"expected_seq": hand.next_seq + 1},
+        ) from None
     moves = action_movements(before, state, act)
     if state.outcome is not None:
         moves += settlement_movements(state)

@@ -18,7 +18,7 @@ TABLES = [
 PG_FUNCTION = """
 CREATE OR REPLACE FUNCTION brag_append_only() RETURNS trigger AS $$
 BEGIN
-    RAISE EXCEPTION 'append_only: % on % is not allowed', TG_OP, TG_TABLE_NAME
+    RAISE EXCEPTION 'append_only: %% on %% is not allowed', TG_OP, TG_TABLE_NAME
         USING ERRCODE = 'restrict_violation';
 END;
 $$ LANGUAGE plpgsql;

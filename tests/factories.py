@@ -1,0 +1,62 @@
+"""Builders for domain tests: everything goes through the services, as in production."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from brag_event.engine import HandState
+from brag_event.events.models import Day, Event
+from brag_event.events.services import event_create_flash
+from brag_event.hands.models import Hand
+from brag_event.hands.services import hand_apply_action, hand_start
+from brag_event.ledger.audit import ledger_audit
+from brag_event.players.models import Player
+from brag_event.players.services import player_register
+from brag_event.tables.models import Seat, Table
+from brag_event.tables.services import seat_buy_in, table_create
+
+NAMES = ["Andy", "Bill", "Chris", "Dan", "Eddie", "Fred"]
+
+
+@dataclass
+class World:
+    event: Event
+    day: Day
+    table: Table
+    players: list[Player]
+    seats: list[Seat]
+
+    def seat(self, number: int) -> Seat:
+        return Seat.objects.get(table=self.table, number=number, left_at__isnull=True)
+
+
+def world(n: int = 3, *, money: int = 1000, buy_in: int = 200, name: str = "FLASH") -> World:
+    event = event_create_flash(name=name, by=None)
+    day = event.days.get(number=1)
+    table = table_create(day=day, by=None)
+    players = [
+        player_register(event=event, name=NAMES[i], starting_money=money, by=None) for i in range(n)
+    ]
+    seats = [
+        seat_buy_in(table=table, seat_number=i + 1, player=p, amount=buy_in, by=None)
+        for i, p in enumerate(players)
+    ]
+    return World(event, day, table, players, seats)
+
+
+def act(hand: Hand, by: Any = None, **action: Any) -> tuple[Hand, HandState]:
+    hand.refresh_from_db()
+    hand, _row, state = hand_apply_action(
+        hand=hand, action=action, expected_seq=hand.next_seq, by=by
+    )
+    return hand, state
+
+
+def start(w: World) -> Hand:
+    return hand_start(table=w.table, by=None)
+
+
+def assert_audit_ok(event: Event) -> None:
+    report = ledger_audit(event=event)
+    assert report.ok, "\n".join(report.lines())

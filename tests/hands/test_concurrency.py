@@ -1,0 +1,120 @@
+"""Two tablets racing: threads with their own PostgreSQL connections act on one hand at once.
+Exactly one wins; the other gets a clean conflict; nothing is entered twice."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection, connections
+
+from brag_event.core.errors import Conflict, ServiceError
+from brag_event.hands.models import Hand, HandAction
+from brag_event.hands.services import hand_apply_action
+from brag_event.ledger.models import Transfer
+from brag_event.players.services import player_register
+from brag_event.tables.models import Seat
+from brag_event.tables.services import seat_buy_in, table_create
+from tests.factories import assert_audit_ok, start, world
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _postgresql_only() -> None:
+    if connection.vendor != "postgresql":
+        if os.environ.get("CI"):
+            pytest.fail("the concurrency tests must run on PostgreSQL in CI")
+        pytest.skip("row locks are tested on PostgreSQL (set DATABASE_URL)")
+
+
+def race(*jobs: Callable[[], Any]) -> list[tuple[str, Any]]:
+    barrier = threading.Barrier(len(jobs))
+    results: list[tuple[str, Any]] = []
+    lock = threading.Lock()
+
+    def run(job: Callable[[], Any]) -> None:
+        try:
+            barrier.wait(timeout=10)
+            value = job()
+            outcome: tuple[str, Any] = ("ok", value)
+        except Conflict as err:
+            outcome = ("conflict", err.code)
+        except ServiceError as err:
+            outcome = ("error", err.code)
+        except Exception as err:  # pragma: no cover - reported by the assertion below
+            outcome = ("crash", repr(err))
+        finally:
+            connections.close_all()
+        with lock:
+            results.append(outcome)
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    return results
+
+
+def apply(hand_id: int, action: dict[str, Any], seq: int) -> Callable[[], int]:
+    def job() -> int:
+        hand = Hand.objects.get(pk=hand_id)
+        _hand, row, _state = hand_apply_action(hand=hand, action=action, expected_seq=seq, by=None)
+        return row.seq
+
+    return job
+
+
+@pytest.mark.parametrize("round_", range(5))
+def test_the_same_action_from_two_tablets_is_entered_once(round_: int) -> None:
+    w = world(3, name=f"Race {round_}")
+    hand = start(w)
+    bet = {"seat": 2, "action": "bet", "amount": 5}
+    results = race(apply(hand.pk, bet, 1), apply(hand.pk, bet, 1))
+    assert sorted(r[0] for r in results) == ["conflict", "ok"], results
+    assert ("conflict", "stale_sequence") in results
+    assert HandAction.objects.filter(hand=hand).count() == 1
+    assert Transfer.objects.filter(hand=hand, kind="bet").count() == 1
+    assert_audit_ok(w.event)
+
+
+def test_two_different_actions_on_the_same_state_one_wins() -> None:
+    w = world(3)
+    hand = start(w)
+    results = race(
+        apply(hand.pk, {"seat": 2, "action": "bet", "amount": 5}, 1),
+        apply(hand.pk, {"seat": 2, "action": "fold"}, 1),
+    )
+    assert sorted(r[0] for r in results) == ["conflict", "ok"], results
+    hand.refresh_from_db()
+    assert hand.next_seq == 2
+    assert_audit_ok(w.event)
+
+
+def test_one_player_bought_in_at_two_tables_at_once_sits_once() -> None:
+    w = world(2)
+    newcomer = player_register(event=w.event, name="Zed", starting_money=1000, by=None)
+    other = table_create(day=w.day, by=None)
+
+    def buy(table_id: int) -> int:
+        from brag_event.tables.models import Table
+
+        seat = seat_buy_in(
+            table=Table.objects.get(pk=table_id),
+            seat_number=5,
+            player=newcomer,
+            amount=100,
+            by=None,
+        )
+        return seat.pk
+
+    results = race(lambda: buy(w.table.pk), lambda: buy(other.pk))
+    assert sorted(r[0] for r in results) == ["conflict", "ok"], results
+    assert Seat.objects.filter(player=newcomer, left_at__isnull=True).count() == 1
+    newcomer.refresh_from_db()
+    assert newcomer.balance == 1000 - 110
+    assert_audit_ok(w.event)
