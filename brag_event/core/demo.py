@@ -1,0 +1,345 @@
+"""Demo data: the FLASH event with players, day 1's tables, staff accounts and some hands played.
+
+Everything goes through the services (``event_create_flash``, ``player_register``,
+``table_create``, ``seat_buy_in``, ``hand_start``, ``hand_apply_action``), so the ledger, the
+action logs and the audit log are exactly what real use would leave behind. A seeded random
+number generator makes a run repeatable. Running it again when the event exists changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from typing import Any, Protocol
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import CommandError
+from django.db import transaction
+from django.utils import timezone
+
+from brag_event.core.actors import Actor
+from brag_event.core.errors import ServiceError
+from brag_event.engine import (
+    CHOOSING,
+    DECK,
+    SHOWING,
+    Card,
+    HandState,
+    LegalAction,
+    cards_str,
+    strength3,
+    value_of_strength,
+)
+from brag_event.events.models import Event
+from brag_event.events.services import event_create_flash
+from brag_event.hands.models import Hand
+from brag_event.hands.selectors import hand_state
+from brag_event.hands.services import hand_apply_action, hand_start
+from brag_event.ledger.audit import ledger_audit
+from brag_event.ledger.services import account_balance, account_house
+from brag_event.players.models import Player
+from brag_event.players.services import player_register
+from brag_event.tables.models import Table
+from brag_event.tables.services import seat_buy_in, table_create
+
+EVENT_NAME = "FLASH"
+CURRENCY = "MB"
+ADMIN_URL = "http://127.0.0.1:8000/admin/"
+PLAYERS = 24
+TABLES = 4
+STARTING_MONEY = 1_000
+STEP_CAP = 200  # actions in one hand before the loader forces it to an end
+DEVICE = "demo loader"
+
+# (username, password, group, is_staff, is_superuser, what they are)
+ACCOUNTS: tuple[tuple[str, str, str, bool, bool, str], ...] = (
+    ("organiser", "organiser-demo", "organiser", True, True, "organiser (superuser)"),
+    ("supervisor", "supervisor-demo", "supervisor", True, False, "supervisor"),
+    ("dealer1", "dealer1-demo", "dealer", False, False, "dealer, tables 1-2"),
+    ("dealer2", "dealer2-demo", "dealer", False, False, "dealer, tables 3-4"),
+)
+GROUPS = ("organiser", "supervisor", "dealer")
+TABLE_DEALER = {1: "dealer1", 2: "dealer1", 3: "dealer2", 4: "dealer2"}
+
+FIRST_NAMES = (
+    "Alice", "Bernard", "Chloe", "Declan", "Eleanor", "Fergus", "Georgia", "Harvey", "Imogen",
+    "Jasper", "Kirsty", "Leon", "Maisie", "Nathan", "Olivia", "Patrick", "Rosie", "Samir",
+    "Tessa", "Umar", "Violet", "Wesley", "Yasmin", "Zach", "Bethany", "Callum", "Daisy",
+    "Ewan", "Freya", "Gareth", "Hannah", "Isaac",
+)  # fmt: skip
+SURNAMES = (
+    "Ashworth", "Bramley", "Carter", "Dawson", "Ellis", "Fletcher", "Griffiths", "Hughes",
+    "Iqbal", "Jennings", "Kaur", "Lloyd", "Mitchell", "Nolan", "O'Brien", "Patel", "Quinn",
+    "Reynolds", "Shaw", "Thornton", "Underwood", "Vaughan", "Walsh", "Young", "Barker",
+    "Chapman", "Doyle", "Foster", "Gallagher", "Holt", "Murray", "Price",
+)  # fmt: skip
+
+
+class Writer(Protocol):
+    def write(self, msg: str, /) -> Any: ...
+
+
+def demo_load(*, seed: int = 2026, hands: int = 36, stdout: Writer | None = None) -> dict[str, Any]:
+    """Load the demo (all or nothing). Returns a summary; ``loaded`` is False when the event
+    already existed and nothing was changed. Raises ``CommandError`` if the ledger audit fails
+    (and then nothing is kept)."""
+    out = stdout if stdout is not None else sys.stdout
+
+    def say(line: str = "") -> None:
+        out.write(line + "\n")
+
+    if Event.objects.filter(name=EVENT_NAME).exists():
+        say(f"The demo is already loaded (an event called {EVENT_NAME!r} exists); nothing changed.")
+        _print_credentials(say, kept=set())
+        return {"loaded": False}
+    if hands < 0:
+        raise CommandError("--hands must not be negative.")
+
+    began = time.monotonic()
+    rng = random.Random(seed)
+    with transaction.atomic():
+        users, kept = _users()
+        organiser = Actor(users["organiser"], DEVICE)
+        event = event_create_flash(
+            name=EVENT_NAME, currency=CURRENCY, start=timezone.localdate(), by=organiser
+        )
+        players = _players(event, rng, organiser)
+        tables = _tables(event, players, rng, users, organiser)
+        say(
+            f"Created the {EVENT_NAME} event: {len(players)} players with {STARTING_MONEY} "
+            f"{CURRENCY} each, {len(tables)} tables on day 1 with {len(players) // len(tables)} "
+            "players each."
+        )
+        played = _play(tables, hands, rng, users, say)
+        report = ledger_audit(event=event)
+        for line in report.lines():
+            say(line)
+        if not report.ok:
+            raise CommandError("The ledger audit of the demo data failed; nothing was kept.")
+        house = account_balance(account_house(event))
+
+    summary: dict[str, Any] = {
+        "loaded": True,
+        "event": event.pk,
+        "players": len(players),
+        "tables": len(tables),
+        "hands": played["hands"],
+        "actions": played["actions"],
+        "carried": played["carried"],
+        "forced": played["forced"],
+        "skipped": played["skipped"],
+        "house": house,
+        "seconds": round(time.monotonic() - began, 2),
+    }
+    say("")
+    say(
+        f"Demo loaded in {summary['seconds']} s: {summary['players']} players, "
+        f"{summary['tables']} tables, {summary['hands']} hands played "
+        f"({summary['actions']} actions), {summary['carried']} pots carried forward, "
+        f"house takings {house} {CURRENCY}."
+    )
+    if played["skipped"]:
+        say(f"{len(played['skipped'])} hand(s) skipped (see above).")
+    _print_credentials(say, kept=kept)
+    return summary
+
+
+# --------------------------------------------------------------------------- setting up
+
+
+def _users() -> tuple[dict[str, Any], set[str]]:
+    """The staff accounts. An account that already exists keeps its password (noted when the
+    credentials are printed); its group and flags are made right."""
+    user_model = get_user_model()
+    groups = {name: Group.objects.get_or_create(name=name)[0] for name in GROUPS}
+    users: dict[str, Any] = {}
+    kept: set[str] = set()
+    for username, password, group, staff, superuser, _ in ACCOUNTS:
+        user = user_model.objects.filter(username=username).first()
+        if user is None:
+            user = user_model(username=username, is_staff=staff, is_superuser=superuser)
+            user.set_password(password)
+            user.save()
+        else:
+            kept.add(username)
+            if (user.is_staff, user.is_superuser) != (staff, superuser):
+                user.is_staff = staff
+                user.is_superuser = superuser
+                user.save(update_fields=["is_staff", "is_superuser"])
+        user.groups.add(groups[group])
+        users[username] = user
+    return users, kept
+
+
+def _players(event: Event, rng: random.Random, by: Actor) -> list[Player]:
+    firsts = rng.sample(FIRST_NAMES, PLAYERS)
+    lasts = rng.sample(SURNAMES, PLAYERS)
+    return [
+        player_register(event=event, name=f"{first} {last}", starting_money=STARTING_MONEY, by=by)
+        for first, last in zip(firsts, lasts, strict=True)
+    ]
+
+
+def _tables(
+    event: Event, players: list[Player], rng: random.Random, users: dict[str, Any], by: Actor
+) -> list[Table]:
+    day = event.days.get(number=1)
+    low = -(-day.table_min // 10) * 10  # buy-ins in multiples of 10 within the day's limits
+    order = list(players)
+    rng.shuffle(order)
+    per_table = len(order) // TABLES
+    tables: list[Table] = []
+    for number in range(1, TABLES + 1):
+        table = table_create(day=day, number=number, by=by)
+        table.dealers.add(users[TABLE_DEALER[number]])
+        chunk = order[(number - 1) * per_table : number * per_table]
+        for seat_number, player in enumerate(chunk, start=1):
+            amount = rng.randrange(low, day.table_max + 1, 10)
+            seat_buy_in(table=table, seat_number=seat_number, player=player, amount=amount, by=by)
+        tables.append(table)
+    return tables
+
+
+# --------------------------------------------------------------------------- playing
+
+
+def _play(
+    tables: list[Table], count: int, rng: random.Random, users: dict[str, Any], say: Any
+) -> dict[str, Any]:
+    played: dict[str, Any] = {"hands": 0, "actions": 0, "carried": 0, "forced": 0, "skipped": []}
+    for i in range(count):
+        table = tables[i % len(tables)]
+        by = Actor(users[TABLE_DEALER[table.number]], f"{DEVICE}, table {table.number}")
+        try:
+            hand = hand_start(table=table, by=by)
+        except ServiceError as err:
+            say(f"Skipped a hand at table {table.number}: {err.message}")
+            played["skipped"].append({"table": table.number, "code": err.code})
+            continue
+        actions, carried, forced = _play_hand(hand, rng, by)
+        played["hands"] += 1
+        played["actions"] += actions
+        played["carried"] += carried
+        played["forced"] += forced
+    return played
+
+
+def _deal(state: HandState, rng: random.Random) -> dict[int, tuple[Card, ...]]:
+    """Three real, distinct cards for every dealt-in seat, from a freshly shuffled deck."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    return {p.seat: tuple(deck[3 * i : 3 * i + 3]) for i, p in enumerate(state.players)}
+
+
+def _play_hand(hand: Hand, rng: random.Random, by: Actor) -> tuple[int, int, int]:
+    """Play one hand to the end; returns (actions, 1 if the pot was carried, 1 if forced)."""
+    state = hand_state(hand)
+    cards = _deal(state, rng)
+    steps = 0
+    while state.outcome is None:
+        force = steps >= STEP_CAP
+        action = _choose(state, cards, rng, force=force)
+        try:
+            hand, _row, state = hand_apply_action(
+                hand=hand, action=action, expected_seq=hand.next_seq, by=by
+            )
+        except ServiceError as err:
+            raise CommandError(
+                f"{hand}: the services refused {action} ({err.code}: {err.message})"
+            ) from err
+        steps += 1
+    carried = any(p.how == "carried" for p in state.outcome.pots)
+    return steps, int(carried), int(steps > STEP_CAP)
+
+
+def _amount(la: LegalAction, rng: random.Random, *, strong: bool) -> int:
+    """A bet payment in [min, max]: mostly the minimum, otherwise biased to the low end (a
+    strong open hand raises more freely)."""
+    lo = la.min_amount or 0
+    hi = la.max_amount if la.max_amount is not None else lo
+    if not strong and rng.random() < 0.6:
+        return lo
+    return lo + int((hi - lo + 1) * rng.random() ** (1 if strong else 2.5))
+
+
+def _quality(cards: tuple[Card, ...]) -> int:
+    """0 weak high card, 1 high card with a queen or better, 2 pair or better."""
+    value = value_of_strength(strength3(*cards))
+    if value.category != "high_card":
+        return 2
+    return 1 if value.ranks[0] >= 10 else 0
+
+
+def _choose(
+    state: HandState, cards: dict[int, tuple[Card, ...]], rng: random.Random, *, force: bool
+) -> dict[str, Any]:
+    """A plausible next action, always one the engine lists as allowed."""
+    if state.phase == SHOWING:
+        shower = state.cards_needed[0]
+        return {"action": "show", "seat": shower, "cards": cards_str(cards[shower])}
+    legal = [la for la in state.legal_actions() if la.allowed]
+    if state.phase == CHOOSING:
+        la = legal[0]
+        return {"action": "discard", "seat": la.seat, "hand": rng.choice(la.hands)}
+    if state.pending is not None:
+        # A two-hand player looked at one hand: mostly keep it, sometimes throw it in.
+        keep = next(la for la in legal if la.action == "keep")
+        if force or rng.random() < 0.7:
+            return {"action": "keep", "seat": keep.seat}
+        return {"action": "discard", "seat": keep.seat, "hand": state.pending.looked}
+
+    seat = state.to_act
+    assert seat is not None
+    if force:
+        return {"action": "fold", "seat": seat}
+    mine = {la.action: la for la in legal if la.seat in (seat, None)}
+    me = state.by_seat[seat]
+    if "cover" in mine:  # short of the least stay: cover when the rules offer it
+        return {"action": "cover", "seat": seat, "amount": mine["cover"].cost}
+    look = mine.get("look")
+    if look is not None and rng.random() < 0.45:
+        return _look(look, rng)
+    if not state.stake and rng.random() < 0.08:
+        others = [la for la in legal if la.action == "look" and la.seat != seat]
+        if others:
+            return _look(rng.choice(others), rng)
+    if "showdown" in mine and rng.random() < 0.003:
+        return {"action": "showdown"}
+    quality = -1 if me.blind else _quality(cards[seat])
+    if "see" in mine and rng.random() < (0.5 if quality != 0 else 0.3):
+        return {"action": "see", "seat": seat, "amount": mine["see"].cost}
+    bet = mine.get("bet")
+    fold = {-1: 0.12, 0: 0.5, 1: 0.25, 2: 0.04}[quality]
+    if bet is not None and me.stack:
+        # The stakes are getting high for this stack: more likely to give up.
+        fold += min(0.8, 3 * (bet.min_amount or 0) / me.stack) * (0.3 if quality == 2 else 0.8)
+    if rng.random() < fold:
+        return {"action": "fold", "seat": seat}
+    if bet is not None:
+        return {"action": "bet", "seat": seat, "amount": _amount(bet, rng, strong=quality == 2)}
+    if "see" in mine:
+        return {"action": "see", "seat": seat, "amount": mine["see"].cost}
+    return {"action": "fold", "seat": seat}
+
+
+def _look(la: LegalAction, rng: random.Random) -> dict[str, Any]:
+    action: dict[str, Any] = {"action": "look", "seat": la.seat}
+    if la.hands:
+        action["hand"] = rng.choice(la.hands)
+    return action
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _print_credentials(say: Any, *, kept: set[str]) -> None:
+    say("")
+    say("Demo accounts — demo credentials only, never use them on a real server:")
+    say(f"  sign in at {ADMIN_URL}")
+    say(f"  {'user':<12}{'password':<18}role")
+    for username, password, _group, _staff, _superuser, role in ACCOUNTS:
+        note = "  (account existed: password not changed)" if username in kept else ""
+        say(f"  {username:<12}{password:<18}{role}{note}")
