@@ -1,0 +1,236 @@
+"""Organisers' admin for events and days.
+
+A day's rules are checked field by field with the same checks the services use, so each bad
+field gets its own message. Changing the rules of an existing day goes through
+``day_update_rules``: the change is logged (a ``DayRulesChange`` and an audit entry)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.core.validators import MinValueValidator
+from django.http import HttpRequest
+
+from brag_event.audit.services import audit_record
+from brag_event.core.admin import (
+    ReadOnlyAdmin,
+    ReadOnlyTabularInline,
+    ServiceErrorsMixin,
+    admin_actor,
+    audit_admin_edit,
+)
+from brag_event.core.errors import ServiceError
+
+from .models import RULE_FIELDS, Day, DayRulesChange, Event
+from .services import _field_problems, day_update_rules, rules_validate
+
+AMOUNT_FIELDS = ("ante", "min_bet", "max_bet", "max_raise", "house_fee", "table_min", "table_max")
+
+
+def rules_changed(change: DayRulesChange) -> str:
+    """``ante: 5 → 10; max_bet: 20 → 40`` for one logged change."""
+    before = change.before or {}
+    after = change.after or {}
+    parts = [
+        f"{name}: {before.get(name)} → {after.get(name)}"
+        for name in after
+        if before.get(name) != after.get(name)
+    ]
+    return "; ".join(parts) or "—"
+
+
+class DayAdminForm(forms.ModelForm):
+    """The day's form: every rule problem is reported on the field it is about."""
+
+    class Meta:
+        model = Day
+        fields = "__all__"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A negative amount is reported by the rule checks below (one clear message per field),
+        # not by the generic "greater than or equal to 0" of the positive integer form field.
+        for name in AMOUNT_FIELDS:
+            field = self.fields.get(name)
+            if isinstance(field, forms.IntegerField):
+                field.min_value = None
+                field.validators = [
+                    v for v in field.validators if not isinstance(v, MinValueValidator)
+                ]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        present = [name for name in RULE_FIELDS if name in self.fields]
+        if not present:
+            return cleaned
+        values = {name: getattr(self.instance, name) for name in RULE_FIELDS}
+        values.update({name: cleaned[name] for name in present if name in cleaned})
+        had_errors = any(name in self.errors for name in present)
+        problems = [
+            (name, message)
+            for name, message in _field_problems(values)
+            if name not in self.errors  # already has its own message
+        ]
+        for name, message in problems:
+            self.add_error(name if name in self.fields else None, message)
+        if not problems and not had_errors:
+            try:
+                rules_validate(values)
+            except ServiceError as err:
+                field = err.details.get("field")
+                self.add_error(field if field in self.fields else None, err.message)
+        return cleaned
+
+
+class DayRulesChangeInline(ReadOnlyTabularInline):
+    model = DayRulesChange
+    fields = ("changed_at", "changed_by", "reason", "changes")
+    readonly_fields = fields
+    ordering = ("-changed_at", "-id")
+    verbose_name = "rules change"
+    verbose_name_plural = "rules changes (logged)"
+
+    @admin.display(description="changes")
+    def changes(self, obj: DayRulesChange) -> str:
+        return rules_changed(obj)
+
+
+class DayInline(ReadOnlyTabularInline):
+    """The event's days, for reading; each links to its own page where the rules are edited."""
+
+    model = Day
+    fields = (
+        "number",
+        "date",
+        "status",
+        "ante",
+        "min_bet",
+        "max_bet",
+        "max_raise",
+        "house_fee",
+        "table_min",
+        "table_max",
+    )
+    readonly_fields = fields
+    ordering = ("number",)
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ("name", "currency", "created_at")
+    search_fields = ("name",)
+    readonly_fields = ("created_at",)
+    inlines = (DayInline,)
+
+    def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change:
+            audit_admin_edit(request, obj, form, verb="event.update")
+        else:
+            audit_record(
+                by=admin_actor(request),
+                verb="event.create",
+                target=str(obj),
+                data={"currency": obj.currency, "via": "admin"},
+            )
+
+
+@admin.register(Day)
+class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
+    form = DayAdminForm
+    list_display = (
+        "__str__",
+        "number",
+        "date",
+        "status",
+        "ante",
+        "min_bet",
+        "max_bet",
+        "max_raise",
+        "house_fee",
+        "table_min",
+        "table_max",
+        "seats",
+    )
+    list_filter = ("event", "status")
+    list_select_related = ("event",)
+    inlines = (DayRulesChangeInline,)
+    fieldsets = (
+        (None, {"fields": ("event", "number", "date", "status")}),
+        (
+            "Betting",
+            {
+                "fields": (
+                    "ante",
+                    "min_bet",
+                    "max_bet",
+                    "max_raise",
+                    "blind_allowed",
+                    "see_cost",
+                    "pot_limit",
+                    "cover_allowed",
+                )
+            },
+        ),
+        (
+            "Sitting down",
+            {
+                "fields": (
+                    "house_fee",
+                    "table_min",
+                    "table_max",
+                    "seats",
+                    "rebuy_needs_consent",
+                    "rebuy_pays_fee",
+                )
+            },
+        ),
+        ("Rake", {"fields": ("rake_percent", "rake_cap")}),
+    )
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Day | None = None) -> Any:
+        if obj is None:
+            return ()
+        if not obj.is_open:
+            # A closed day's rules are final (day_update_rules refuses them), and it stays closed.
+            return ("event", "status", *RULE_FIELDS)
+        # Moving a day to another event would mix two events' players and money.
+        return ("event",)
+
+    def save_model(self, request: HttpRequest, obj: Day, form: Any, change: bool) -> None:
+        actor = admin_actor(request)
+        if not change:
+            super().save_model(request, obj, form, change)
+            audit_record(
+                by=actor,
+                verb="day.create",
+                target=str(obj),
+                data={"rules": obj.rules_dict(), "via": "admin"},
+            )
+            return
+        changes = {
+            name: form.cleaned_data[name] for name in form.changed_data if name in RULE_FIELDS
+        }
+        if changes:
+            # Logged: a DayRulesChange and an audit entry. Raises ServiceError if refused.
+            day_update_rules(day=obj, changes=changes, reason="changed in admin", by=actor)
+        others = [name for name in form.changed_data if name not in RULE_FIELDS]
+        if others:
+            obj.save(update_fields=others)
+            audit_admin_edit(request, obj, form, verb="day.update", fields=others)
+
+
+@admin.register(DayRulesChange)
+class DayRulesChangeAdmin(ReadOnlyAdmin):
+    list_display = ("day", "changed_at", "changed_by", "reason", "changes")
+    list_filter = ("day__event", "day")
+    list_select_related = ("day__event", "changed_by")
+    search_fields = ("reason",)
+    fields = ("day", "changed_at", "changed_by", "reason", "changes", "before", "after")
+    readonly_fields = fields
+
+    @admin.display(description="changes")
+    def changes(self, obj: DayRulesChange) -> str:
+        return rules_changed(obj)
