@@ -28,7 +28,7 @@ install: $(VENV)/.installed
 
 run: install
 	$(PY) manage.py migrate
-	$(PY) manage.py help load_demo >/dev/null 2>&1 && $(PY) manage.py load_demo || true
+	$(PY) manage.py load_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: install lint typecheck

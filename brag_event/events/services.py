@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
@@ -43,6 +43,18 @@ def rules_validate(values: dict[str, Any]) -> Rules:
         raise ServiceError("invalid_rules", message) from None
 
 
+LABELS = {
+    "ante": "The ante",
+    "min_bet": "The minimum first bet",
+    "max_bet": "The maximum first bet",
+    "max_raise": "The maximum raise",
+    "house_fee": "The house fee",
+    "table_min": "The least money on the table",
+    "table_max": "The most money on the table",
+    "rake_cap": "The rake cap",
+}
+
+
 def _field_problems(values: dict[str, Any]) -> list[tuple[str, str]]:
     """Plain checks with the field each one is about (for forms and the API)."""
     out: list[tuple[str, str]] = []
@@ -53,17 +65,25 @@ def _field_problems(values: dict[str, Any]) -> list[tuple[str, str]]:
     for name in ("ante", "min_bet", "max_bet", "max_raise", "house_fee", "table_min", "table_max"):
         value = get(name)
         if not isinstance(value, int) or isinstance(value, bool):
-            out.append((name, f"{name} must be a whole number."))
+            out.append((name, f"{LABELS[name]} must be a whole number."))
         elif value < 0:
-            out.append((name, f"{name} must not be negative."))
+            out.append((name, f"{LABELS[name]} must not be negative."))
+    cap = get("rake_cap")
+    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 0):
+        out.append(("rake_cap", "The rake cap must be empty or a whole number, not negative."))
+    seats = get("seats")
+    if seats is not None and (not isinstance(seats, int) or not 2 <= seats <= 10):
+        out.append(("seats", "A table has from 2 to 10 seats."))
     if out:
         return out
     if get("min_bet") < 1:
         out.append(("min_bet", "The minimum first bet must be at least 1."))
     if get("min_bet") > get("max_bet"):
-        out.append(("max_bet", "The maximum first bet must be at least the minimum."))
+        message = "The minimum first bet must not be more than the maximum."
+        out += [("min_bet", message), ("max_bet", message)]
     if get("table_min") > get("table_max"):
-        out.append(("table_max", "The most money on the table must be at least the least."))
+        message = "The least money on the table must not be more than the most."
+        out += [("table_min", message), ("table_max", message)]
     rake = get("rake_percent")
     if isinstance(rake, int) and not 0 <= rake <= 100:
         out.append(("rake_percent", "The rake is a percentage from 0 to 100."))
@@ -75,9 +95,11 @@ def event_create_flash(
     *, name: str = "FLASH", currency: str = "MB", start: dt.date | None = None, by: Actor | None
 ) -> Event:
     """Create an event with the three days exactly as the FLASH event sheet sets them."""
-    if Event.objects.filter(name=name).exists():
-        raise ServiceError("event_exists", f"An event called {name!r} already exists.")
-    event = Event.objects.create(name=name, currency=currency)
+    try:
+        with transaction.atomic():
+            event = Event.objects.create(name=name, currency=currency)
+    except IntegrityError:
+        raise ServiceError("event_exists", f"An event called {name!r} already exists.") from None
     for spec in FLASH_DAYS:
         number = spec["number"]
         date = start + dt.timedelta(days=number - 1) if start else None

@@ -113,7 +113,8 @@ def hand_start(*, table: Table, by: Actor | None) -> Hand:
     rules = day.rules()
     numbers = [s.number for s in seats]
     dealer = _dealer_for(table, numbers)
-    carried_seat = table.carried_seat if table.carried_seat in numbers else None
+    table_carried_seat = table.carried_seat
+    carried_seat = table_carried_seat if table_carried_seat in numbers else None
     setups = [SeatSetup(s.number, s.player.name, s.stack, s.sitting_out) for s in seats]
     try:
         state = HandState(
@@ -159,7 +160,15 @@ def hand_start(*, table: Table, by: Actor | None) -> Hand:
         by=by,
         verb="hand.start",
         target=str(hand),
-        data={"dealer": dealer, "dealt": sorted(dealt), "carried": hand.carried_pot},
+        data={
+            "dealer": dealer,
+            "dealt": sorted(dealt),
+            "carried": hand.carried_pot,
+            # A kept blind hand whose owner left, sits out or cannot pay the ante is dead.
+            "kept_hand_dead": table_carried_seat
+            if table_carried_seat is not None and table_carried_seat not in dealt
+            else None,
+        },
     )
     return hand
 

@@ -64,7 +64,11 @@ def seat_buy_in(
         raise ServiceError("day_closed", f"Day {day.number} is closed.")
     if player.event_id != day.event_id:
         raise ServiceError("wrong_event", f"{player} is not registered for this event.")
-    if not isinstance(seat_number, int) or not 1 <= seat_number <= day.seats:
+    if (
+        not isinstance(seat_number, int)
+        or isinstance(seat_number, bool)
+        or not 1 <= seat_number <= day.seats
+    ):
         raise ServiceError(
             "invalid_seat", f"Seats are numbered 1 to {day.seats}.", details={"field": "seat"}
         )
@@ -229,12 +233,13 @@ def seat_leave(*, seat: Seat, by: Actor | None) -> Seat:
         raise Conflict(
             "player_in_hand", f"{seat.player} is in the hand being played; leave after it."
         )
-    if seat.stack:
+    returned = seat.stack
+    if returned:
         transfer_post(
             kind=Transfer.Kind.LEAVE,
             source=account_stack(seat),
             target=account_player(seat.player),
-            amount=seat.stack,
+            amount=returned,
             by=by,
             memo=f"left table {table.number}",
         )
@@ -245,5 +250,5 @@ def seat_leave(*, seat: Seat, by: Actor | None) -> Seat:
     seat.refresh_from_db()
     seat.left_at = timezone.now()
     seat.save(update_fields=["left_at"])
-    audit_record(by=by, verb="seat.leave", target=str(seat), data={"stack": seat.stack})
+    audit_record(by=by, verb="seat.leave", target=str(seat), data={"stack": returned})
     return seat

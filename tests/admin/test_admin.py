@@ -92,30 +92,31 @@ def post_day(client: Client, day: Day, **changes: Any) -> Any:
 
 
 @pytest.mark.parametrize(
-    ("changes", "field", "message"),
+    ("changes", "fields", "message"),
     [
         (
             {"min_bet": 30, "max_bet": 20},
-            "max_bet",
-            "The maximum first bet must be at least the minimum.",
+            {"min_bet", "max_bet"},
+            "The minimum first bet must not be more than the maximum.",
         ),
         (
             {"table_min": 300, "table_max": 240},
-            "table_max",
-            "The most money on the table must be at least the least.",
+            {"table_min", "table_max"},
+            "The least money on the table must not be more than the most.",
         ),
-        ({"ante": -5}, "ante", "ante must not be negative."),
+        ({"ante": -5}, {"ante"}, "The ante must not be negative."),
     ],
 )
 def test_day_form_names_the_bad_field(
-    admin_client: Client, data: Data, changes: dict[str, int], field: str, message: str
+    admin_client: Client, data: Data, changes: dict[str, int], fields: set[str], message: str
 ) -> None:
     before = data.day.rules_dict()
     response = post_day(admin_client, data.day, **changes)
     assert response.status_code == 200  # the form again, with the errors
     form = response.context["adminform"].form
-    assert form.errors[field] == [message]
-    assert set(form.errors) == {field}  # one clear message, on that field only
+    for field in fields:
+        assert form.errors[field] == [message]
+    assert set(form.errors) == fields  # one clear message, on the fields concerned only
     assert message in response.content.decode()
     data.day.refresh_from_db()
     assert data.day.rules_dict() == before
@@ -125,8 +126,8 @@ def test_day_form_names_the_bad_field(
 def test_day_form_reports_every_bad_field_at_once(admin_client: Client, data: Data) -> None:
     response = post_day(admin_client, data.day, ante=-1, house_fee=-2)
     errors = response.context["adminform"].form.errors
-    assert errors["ante"] == ["ante must not be negative."]
-    assert errors["house_fee"] == ["house_fee must not be negative."]
+    assert errors["ante"] == ["The ante must not be negative."]
+    assert errors["house_fee"] == ["The house fee must not be negative."]
 
 
 def test_a_valid_day_change_is_logged(admin_client: Client, data: Data) -> None:
@@ -179,8 +180,10 @@ def test_adding_a_day(admin_client: Client, data: Data) -> None:
     assert day.rules().max_bet == 20
     form.update(number="5", min_bet="50")
     response = admin_client.post(admin_url(Day, "add"), form)
+    message = "The minimum first bet must not be more than the maximum."
     assert response.context["adminform"].form.errors == {
-        "max_bet": ["The maximum first bet must be at least the minimum."]
+        "min_bet": [message],
+        "max_bet": [message],
     }
 
 

@@ -55,10 +55,10 @@ def test_invalid_rule_changes_are_refused_with_the_field() -> None:
     w = world(2)
     with pytest.raises(ServiceError) as err:
         day_update_rules(day=w.day, changes={"min_bet": 50}, by=None)
-    assert err.value.code == "invalid_rules" and err.value.details["field"] == "max_bet"
+    assert err.value.code == "invalid_rules" and err.value.details["field"] == "min_bet"
     with pytest.raises(ServiceError) as err:
         day_update_rules(day=w.day, changes={"table_min": 500}, by=None)
-    assert err.value.details["field"] == "table_max"
+    assert err.value.details["field"] == "table_min"
     with pytest.raises(ServiceError) as err:
         day_update_rules(day=w.day, changes={"ante": -1}, by=None)
     assert err.value.details["field"] == "ante"
@@ -163,7 +163,7 @@ def test_voiding_the_settling_action_reopens_the_hand() -> None:
     act(hand, seat=2, action="look")
     act(hand, seat=2, action="bet", amount=10)
     act(hand, seat=1, action="look")
-    hand, state = act(hand, seat=1, action="fold")
+    hand, _ = act(hand, seat=1, action="fold")
     assert hand.status == Hand.Status.SETTLED
     hand, _state = hand_void_last_action(hand=hand, reason="folded by mistake", by=None)
     assert hand.status == Hand.Status.IN_PROGRESS and hand.result is None
