@@ -29,6 +29,7 @@ MESSAGES: Final[dict[str, str]] = {
     "unknown_seat": "Seat {seat} is not dealt in to this hand.",
     "player_out": "{who} has {status} and takes no further part in the betting.",
     "not_your_turn": "It is {turn}'s turn, not {who}'s.",
+    "unexpected_field": "'{field}' does not belong with '{action}'; leave it out.",
     "invalid_amount": "The amount must be a whole number of at least {minimum}; got {amount}.",
     "decision_pending": "{who} looked at their {hand} hand and must keep it or throw it in "
     "before anything else happens.",

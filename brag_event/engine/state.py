@@ -33,6 +33,19 @@ SHOWING: Final = "showing"  # betting is over; the cards of the hands to compare
 SETTLED: Final = "settled"
 
 ACTIONS: Final = ("look", "keep", "discard", "bet", "fold", "see", "cover", "showdown", "show")
+# The fields each action may carry besides its seat; anything else is refused, so that every
+# accepted action can be written to a hand history and read back.
+FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "look": ("hand",),
+    "keep": (),
+    "discard": ("hand",),
+    "bet": ("amount",),
+    "fold": (),
+    "see": ("amount",),
+    "cover": ("amount",),
+    "showdown": (),
+    "show": ("cards",),
+}
 OLD: Final = "old"
 NEW: Final = "new"
 _HANDS: Final = (OLD, NEW)
@@ -500,7 +513,22 @@ class HandState:
             raise IllegalAction("hand_over")
         if kind not in ACTIONS:
             raise IllegalAction("unknown_action", action=kind)
+        allowed = FIELDS[kind]
+        if a.amount is not None and "amount" not in allowed:
+            raise IllegalAction("unexpected_field", field="amount", action=kind)
+        if a.hand is not None and ("hand" not in allowed or not isinstance(a.hand, str)):
+            if "hand" in allowed:
+                raise IllegalAction(
+                    "invalid_hand", hand=a.hand, who="the player", choices="old or new"
+                )
+            raise IllegalAction("unexpected_field", field="hand", action=kind)
+        if a.cards is not None and ("cards" not in allowed or not isinstance(a.cards, str)):
+            if "cards" in allowed:
+                raise IllegalAction("invalid_card", card=repr(a.cards))
+            raise IllegalAction("unexpected_field", field="cards", action=kind)
         if kind == "showdown":
+            if a.seat is not None:
+                raise IllegalAction("unexpected_field", field="seat", action=kind)
             self._showdown(do)
             return
         seat = a.seat

@@ -724,3 +724,18 @@ def test_every_allowed_action_is_accepted() -> None:
         for amount in amounts:
             hand = option.hands[0] if option.hands else None
             assert state.can(Action(option.action, option.seat, amount, hand)), option
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        Action("look", 1, amount=5),
+        Action("fold", 1, hand="old"),
+        Action("bet", 1, 5, cards="As Kd Qh"),
+        Action("showdown", 1),
+        Action("keep", 1, hand="old"),
+    ],
+)
+def test_fields_that_do_not_belong_with_an_action_are_refused(action: Action) -> None:
+    state = table(3)
+    rejects(state, action, "unexpected_field")
