@@ -44,3 +44,19 @@ def test_error_to_dict_shape() -> None:
         "index": 4,
         "details": {"who": "Bill", "cost": 6, "amount": 5},
     }
+
+
+def test_every_service_error_code_is_documented() -> None:
+    codes: set[str] = set()
+    for path in (ROOT / "brag_event").rglob("*.py"):
+        if "engine" in path.parts:
+            continue
+        codes |= set(
+            re.findall(
+                r'(?:ServiceError|Conflict|NotFound|Forbidden)\(\s*"([a-z_]+)"',
+                path.read_text(encoding="utf-8"),
+            )
+        )
+    assert "stale_sequence" in codes  # the pattern finds multi-line raises too
+    doc = (ROOT / "docs" / "error-codes.md").read_text(encoding="utf-8")
+    assert sorted(c for c in codes if f"`{c}`" not in doc) == []
