@@ -81,6 +81,15 @@ def _post(hand: Hand, moves: list[Movement], by: Actor | None, row: HandAction |
         )
 
 
+def _check_seq(hand: Hand, expected_seq: int | None) -> None:
+    if expected_seq is not None and expected_seq != hand.next_seq:
+        raise Conflict(
+            "stale_sequence",
+            "The hand has moved on since this screen was drawn; refresh and try again.",
+            details={"expected_seq": hand.next_seq},
+        )
+
+
 def _dealer_for(table: Table, seated: list[int]) -> int:
     """The button's seat if seated, else the next seated seat clockwise from it."""
     if table.button is None:
@@ -210,12 +219,7 @@ def hand_apply_action(
     the sequence number the tablet expects this action to get; if the hand has moved on, the
     answer is a conflict and nothing is written."""
     hand = Hand.objects.select_for_update().select_related("table__day__event").get(pk=hand.pk)
-    if expected_seq is not None and expected_seq != hand.next_seq:
-        raise Conflict(
-            "stale_sequence",
-            "The hand has moved on since this screen was drawn; refresh and try again.",
-            details={"expected_seq": hand.next_seq},
-        )
+    _check_seq(hand, expected_seq)
     if not hand.table.day.is_open:
         raise ServiceError("day_closed", "The day is closed.")
     act = _parse_action(action)
@@ -288,12 +292,7 @@ def hand_void_last_action(
         raise ServiceError(
             "reason_required", "Say why the action is voided.", details={"field": "reason"}
         )
-    if expected_seq is not None and expected_seq != hand.next_seq:
-        raise Conflict(
-            "stale_sequence",
-            "The hand has moved on since this screen was drawn; refresh and try again.",
-            details={"expected_seq": hand.next_seq},
-        )
+    _check_seq(hand, expected_seq)
     if table.hands.filter(number__gt=hand.number).exists():
         raise Conflict("newer_hand", "A later hand has started at this table; it cannot be undone.")
     last = hand_live_actions(hand).last()

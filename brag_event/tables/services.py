@@ -36,6 +36,43 @@ def _in_live_hand(seat: Seat) -> bool:
     return any(s.get("seat_id") == seat.pk and s.get("dealt") for s in hand.seats)
 
 
+def _check_affords(player: Player, amount: int, fee: int, what: str) -> None:
+    if player.balance < amount + fee:
+        raise ServiceError(
+            "insufficient_balance",
+            f"{player} has {player.balance}; {what} of {amount} plus the house fee of {fee} "
+            f"needs {amount + fee}.",
+            details={"balance": player.balance, "needed": amount + fee},
+        )
+
+
+def _pay_in(
+    seat: Seat, player: Player, amount: int, fee: int, kind: str, by: Actor | None
+) -> Transfer:
+    """The house fee and the money onto the table, both from the player's balance."""
+    table = seat.table
+    what = "buy-in" if kind == Transfer.Kind.BUY_IN else "re-buy"
+    where = f"table {table.number} seat {seat.number}"
+    balance = account_player(player)
+    if fee:
+        transfer_post(
+            kind=Transfer.Kind.HOUSE_FEE,
+            source=balance,
+            target=account_house(table.day.event),
+            amount=fee,
+            by=by,
+            memo=f"house fee, {what} at {where}",
+        )
+    return transfer_post(
+        kind=kind,
+        source=balance,
+        target=account_stack(seat),
+        amount=amount,
+        by=by,
+        memo=f"{what} at {where}",
+    )
+
+
 @transaction.atomic
 def table_create(*, day: Day, number: int | None = None, by: Actor | None) -> Table:
     day = Day.objects.select_for_update().get(pk=day.pk)
@@ -87,32 +124,9 @@ def seat_buy_in(
             details={"field": "amount", "min": day.table_min, "max": day.table_max},
         )
     fee = day.house_fee
-    if player.balance < amount + fee:
-        raise ServiceError(
-            "insufficient_balance",
-            f"{player} has {player.balance}; a buy-in of {amount} plus the house fee of {fee} "
-            f"needs {amount + fee}.",
-            details={"balance": player.balance, "needed": amount + fee},
-        )
+    _check_affords(player, amount, fee, "a buy-in")
     seat = Seat.objects.create(table=table, number=seat_number, player=player, buy_in=amount)
-    balance = account_player(player)
-    if fee:
-        transfer_post(
-            kind=Transfer.Kind.HOUSE_FEE,
-            source=balance,
-            target=account_house(day.event),
-            amount=fee,
-            by=by,
-            memo=f"house fee, buy-in at table {table.number}",
-        )
-    transfer_post(
-        kind=Transfer.Kind.BUY_IN,
-        source=balance,
-        target=account_stack(seat),
-        amount=amount,
-        by=by,
-        memo=f"buy-in at table {table.number} seat {seat_number}",
-    )
+    _pay_in(seat, player, amount, fee, Transfer.Kind.BUY_IN, by)
     audit_record(by=by, verb="seat.buy_in", target=str(seat), data={"amount": amount, "fee": fee})
     seat.refresh_from_db()
     return seat
@@ -166,30 +180,8 @@ def seat_rebuy(*, seat: Seat, consenting: Iterable[int], by: Actor | None) -> Se
             )
     amount = seat.buy_in
     fee = day.house_fee if day.rebuy_pays_fee else 0
-    if player.balance < amount + fee:
-        raise ServiceError(
-            "insufficient_balance",
-            f"{player} has {player.balance}; the re-buy of {amount} plus fee {fee} needs "
-            f"{amount + fee}.",
-        )
-    balance = account_player(player)
-    if fee:
-        transfer_post(
-            kind=Transfer.Kind.HOUSE_FEE,
-            source=balance,
-            target=account_house(day.event),
-            amount=fee,
-            by=by,
-            memo=f"house fee, re-buy at table {table.number}",
-        )
-    transfer = transfer_post(
-        kind=Transfer.Kind.REBUY,
-        source=balance,
-        target=account_stack(seat),
-        amount=amount,
-        by=by,
-        memo=f"re-buy at table {table.number} seat {seat.number}",
-    )
+    _check_affords(player, amount, fee, "the re-buy")
+    transfer = _pay_in(seat, player, amount, fee, Transfer.Kind.REBUY, by)
     for player_id in sorted(given & others):
         RebuyConsent.objects.create(
             rebuy_seat=seat,
