@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from brag_event.players.models import Player
 from brag_event.tables.models import Table
 
 
@@ -21,6 +22,9 @@ class Hand(models.Model):
     dealer_seat = models.PositiveSmallIntegerField()
     rules = models.JSONField(help_text="The day's rules, frozen when the hand started")
     seats = models.JSONField(help_text="Seats as dealt: [{seat, player, player_id, stack, …}]")
+    dealt_players = models.ManyToManyField(
+        Player, related_name="hands_dealt", blank=True, help_text="Players dealt into the hand"
+    )
     carried_pot = models.BigIntegerField(default=0)
     carried_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     shuffle_before = models.BooleanField(default=False)

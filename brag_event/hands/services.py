@@ -161,6 +161,7 @@ def hand_start(*, table: Table, by: Actor | None) -> Hand:
         started_by=by.user if by and by.user_id else None,
     )
     hand.table = table
+    hand.dealt_players.set([s.player_id for s in seats if s.number in dealt])
     _post(hand, start_movements(state), by, None)
     table.button = dealer
     table.carried_seat = None

@@ -5,10 +5,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from brag_event.core.models import LedgerCachedModel
 from brag_event.events.models import Event
 
 
-class Player(models.Model):
+class Player(LedgerCachedModel):
+    ledger_cached = ("balance",)
+
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="players")
     name = models.CharField(max_length=80)
     user = models.OneToOneField(

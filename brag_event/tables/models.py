@@ -6,11 +6,14 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from brag_event.core.models import LedgerCachedModel
 from brag_event.events.models import Day
 from brag_event.players.models import Player
 
 
-class Table(models.Model):
+class Table(LedgerCachedModel):
+    ledger_cached = ("carried_pot",)
+
     day = models.ForeignKey(Day, on_delete=models.PROTECT, related_name="tables")
     number = models.PositiveSmallIntegerField()
     button = models.PositiveSmallIntegerField(
@@ -35,7 +38,9 @@ class Table(models.Model):
         return f"Table {self.number} ({self.day})"
 
 
-class Seat(models.Model):
+class Seat(LedgerCachedModel):
+    ledger_cached = ("stack",)
+
     """One player's stay at a seat: from buy-in until they leave."""
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats")

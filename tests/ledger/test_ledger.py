@@ -106,3 +106,19 @@ def test_audit_ledger_command_prints_and_exits_nonzero_on_mismatch(capsys) -> No
         call_command("audit_ledger")
     assert exit_.value.code == 1
     assert "FAIL" in capsys.readouterr().out
+
+
+def test_saving_a_stale_object_never_overwrites_a_ledger_cache() -> None:
+    w = world(2, money=1000, buy_in=200)
+    stale_player = w.players[0]  # read before the buy-in: balance 1000 in memory
+    stale_seat = w.seats[0]
+    start(w)  # antes move money after the objects were read
+    stale_player.name = "Andrew"
+    stale_player.save()
+    stale_seat.sitting_out = True
+    stale_seat.save()
+    w.table.save()
+    stale_player.refresh_from_db()
+    assert stale_player.name == "Andrew" and stale_player.balance == 790
+    assert Seat.objects.get(pk=stale_seat.pk).stack == 195
+    assert_audit_ok(w.event)

@@ -1,0 +1,84 @@
+"""One error shape for the whole API: ``{"error": {"code", "message", "details"}}``.
+
+Service and engine errors keep their stable codes; DRF's own errors get codes of their own; and
+anything unexpected becomes a JSON 500 (logged) rather than an HTML page."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+from brag_event.core.errors import ServiceError
+from brag_event.engine import EngineError
+
+log = logging.getLogger("brag_event.api")
+
+_DRF_CODES: dict[type[exceptions.APIException], tuple[str, str]] = {
+    exceptions.NotAuthenticated: ("not_authenticated", "Log in, or send a device token."),
+    exceptions.AuthenticationFailed: ("authentication_failed", ""),
+    exceptions.PermissionDenied: ("forbidden", "Your role may not do this."),
+    exceptions.NotFound: ("not_found", "Not found, or not yours to see."),
+    exceptions.MethodNotAllowed: ("method_not_allowed", ""),
+    exceptions.NotAcceptable: ("not_acceptable", ""),
+    exceptions.UnsupportedMediaType: ("unsupported_media_type", "Send JSON."),
+    exceptions.ParseError: ("malformed_request", "The request body is not valid JSON."),
+    exceptions.Throttled: ("throttled", ""),
+    exceptions.ValidationError: ("invalid_input", "Some fields are missing or wrong."),
+}
+
+
+def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def error_response(exc: BaseException) -> Response | None:
+    """The API's answer for an exception, or ``None`` to let it propagate."""
+    if isinstance(exc, ServiceError):
+        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
+    if isinstance(exc, EngineError):
+        err = ServiceError.from_engine(exc)
+        return Response(error_body(err.code, err.message, err.details), status=400)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if isinstance(exc, exceptions.APIException):
+        code, message = "error", ""
+        for cls, (c, m) in _DRF_CODES.items():
+            if isinstance(exc, cls):
+                code, message = c, m
+                break
+        details: dict[str, Any] = {}
+        if isinstance(exc, exceptions.ValidationError):
+            details = {"fields": exc.detail}
+        elif isinstance(exc, exceptions.Throttled):
+            wait = getattr(exc, "wait", None)
+            details = {"retry_after": wait}
+            message = f"Too many attempts; try again in {int(wait or 1)} seconds."
+        if not message:
+            message = str(exc.detail)
+        response = Response(error_body(code, message, details), status=exc.status_code)
+        auth = getattr(exc, "auth_header", None)
+        if auth:
+            response["WWW-Authenticate"] = auth
+        wait = getattr(exc, "wait", None)
+        if isinstance(exc, exceptions.Throttled) and wait:
+            response["Retry-After"] = str(int(wait))
+        return response
+    return None
+
+
+def exception_handler(exc: BaseException, context: dict[str, Any]) -> Response:
+    response = error_response(exc)
+    if response is not None:
+        return response
+    log.exception("unexpected error in %s", context.get("view"))
+    return Response(
+        error_body("server_error", "Something went wrong on the server; nothing was saved."),
+        status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+    )

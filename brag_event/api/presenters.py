@@ -1,0 +1,108 @@
+"""JSON shapes the API answers with, built from models and the engine's replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from brag_event.engine import HandState
+from brag_event.events.models import Day, Event
+from brag_event.hands.models import Hand
+from brag_event.hands.selectors import hand_state
+from brag_event.tables.models import Seat, Table
+
+
+def day_view(day: Day) -> dict[str, Any]:
+    return {
+        "id": day.pk,
+        "number": day.number,
+        "date": day.date.isoformat() if day.date else None,
+        "status": day.status,
+        "rules": day.rules_dict(),
+    }
+
+
+def event_view(event: Event, *, days: bool = True) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": event.pk, "name": event.name, "currency": event.currency}
+    if days:
+        out["days"] = [day_view(d) for d in event.days.order_by("number")]
+    return out
+
+
+def seat_view(seat: Seat) -> dict[str, Any]:
+    return {
+        "id": seat.pk,
+        "number": seat.number,
+        "player": {"id": seat.player_id, "name": seat.player.name},
+        "stack": seat.stack,
+        "buy_in": seat.buy_in,
+        "sitting_out": seat.sitting_out,
+        "left": seat.left_at is not None,
+    }
+
+
+def hand_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
+    state = state or hand_state(hand)
+    engine = state.to_dict()
+    actions = [
+        {
+            "seq": a.seq,
+            "seat": a.seat,
+            "action": a.action,
+            "amount": a.amount,
+            "hand": a.hand_choice or None,
+            "cards": a.cards or None,
+            "voided": hasattr(a, "void"),
+            "entered_at": a.entered_at.isoformat(),
+        }
+        for a in hand.actions.select_related("void").order_by("seq")
+    ]
+    return {
+        "id": hand.pk,
+        "table": hand.table_id,
+        "number": hand.number,
+        "status": hand.status,
+        "dealer": hand.dealer_seat,
+        "next_seq": hand.next_seq,
+        "shuffle_before": hand.shuffle_before,
+        "carried": {"pot": hand.carried_pot, "seat": hand.carried_seat},
+        "rules": hand.rules,
+        "phase": engine["phase"],
+        "to_act": engine["to_act"],
+        "stake": engine["stake"],
+        "pots": engine["pots"],
+        "players": engine["players"],
+        "pending": engine["pending"],
+        "must_choose": engine["must_choose"],
+        "cards_needed": engine["cards_needed"],
+        "legal_actions": [a.to_dict() for a in state.legal_actions()],
+        "result": hand.result,
+        "actions": actions,
+    }
+
+
+def table_view(table: Table) -> dict[str, Any]:
+    seats = table.seats.filter(left_at__isnull=True).select_related("player").order_by("number")
+    hand = table.hands.order_by("-number").first()
+    return {
+        "id": table.pk,
+        "number": table.number,
+        "day": {"id": table.day_id, "number": table.day.number, "status": table.day.status},
+        "event": {"id": table.day.event_id, "currency": table.day.event.currency},
+        "button": table.button,
+        "shuffle_next": table.shuffle_next,
+        "carried": {"pot": table.carried_pot, "seat": table.carried_seat},
+        "seats": [seat_view(s) for s in seats],
+        "hand": hand_view(hand) if hand is not None else None,
+    }
+
+
+def table_summary(table: Table) -> dict[str, Any]:
+    live = table.hands.filter(status=Hand.Status.IN_PROGRESS).values_list("pk", flat=True).first()
+    return {
+        "id": table.pk,
+        "number": table.number,
+        "seated": table.seats.filter(left_at__isnull=True).count(),
+        "hands": table.hands.count(),
+        "live_hand": live,
+        "carried_pot": table.carried_pot,
+    }

@@ -1,0 +1,37 @@
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import views
+
+v1 = [
+    path("events/", views.EventList.as_view()),
+    path("events/<int:event_id>/", views.EventDetail.as_view()),
+    path("events/<int:event_id>/ledger/", views.EventLedger.as_view()),
+    path("events/<int:event_id>/audit/", views.EventAudit.as_view()),
+    path("events/<int:event_id>/standings/", views.EventStandings.as_view()),
+    path("days/<int:day_id>/tables/", views.DayTables.as_view()),
+    path("tables/<int:table_id>/", views.TableDetail.as_view()),
+    path("tables/<int:table_id>/hands/", views.TableHands.as_view()),
+    path("tables/<int:table_id>/seats/", views.TableSeats.as_view()),
+    path("hands/<int:hand_id>/", views.HandDetail.as_view()),
+    path("hands/<int:hand_id>/history/", views.HandHistory.as_view()),
+    path("hands/<int:hand_id>/actions/", views.HandActions.as_view()),
+    path("hands/<int:hand_id>/cards/", views.HandCards.as_view()),
+    path("hands/<int:hand_id>/void/", views.HandVoid.as_view()),
+    path("seats/<int:seat_id>/rebuy/", views.SeatRebuy.as_view()),
+    path("seats/<int:seat_id>/sit-out/", views.SeatSitOut.as_view()),
+    path("seats/<int:seat_id>/leave/", views.SeatLeave.as_view()),
+    path("me/", views.Me.as_view()),
+    path("me/hands/", views.MeHands.as_view()),
+    path("tokens/", views.Tokens.as_view()),
+    path("tokens/<int:token_id>/revoke/", views.TokenRevoke.as_view()),
+    path("auth/csrf/", views.Csrf.as_view()),
+    path("auth/login/", views.Login.as_view()),
+    path("auth/logout/", views.Logout.as_view()),
+]
+
+urlpatterns = [
+    path("v1/", include(v1)),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+]

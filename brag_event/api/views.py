@@ -1,0 +1,554 @@
+"""The REST API. Views are thin: parse → call a service → serialize.
+
+Access: querysets are scoped by role (``roles.tables_for`` / ``hands_for``), so lists and lookups
+never see other tables; writes also check the role needed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate, get_user_model, login, logout
+from django.db.models import QuerySet, Sum
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from brag_event.audit.models import AuditEntry
+from brag_event.audit.services import audit_record
+from brag_event.core.actors import Actor
+from brag_event.core.errors import Conflict, ServiceError
+from brag_event.engine.history import dump
+from brag_event.events.models import Day, Event
+from brag_event.hands.models import Hand
+from brag_event.hands.selectors import hand_state
+from brag_event.hands.services import hand_apply_action, hand_start, hand_void_last_action
+from brag_event.ledger.models import Transfer
+from brag_event.players.models import Player
+from brag_event.tables.models import Seat
+from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
+
+from . import roles
+from .idempotency import idempotent
+from .models import DeviceToken, token_hash
+from .presenters import event_view, hand_view, seat_view, table_summary, table_view
+from .serializers import (
+    ActionIn,
+    BuyInIn,
+    CardsIn,
+    LoginIn,
+    RebuyIn,
+    SitOutIn,
+    TokenIn,
+    VoidIn,
+)
+
+ANY = OpenApiTypes.OBJECT
+
+
+def actor(request: Request) -> Actor:
+    where = request.META.get("REMOTE_ADDR", "")
+    agent = request.META.get("HTTP_USER_AGENT", "")[:80]
+    token = request.auth if isinstance(request.auth, DeviceToken) else None
+    device = f"token:{token.name}" if token else "web"
+    return Actor(request.user, f"{device} {where} {agent}".strip())
+
+
+def valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class Role(permissions.BasePermission):
+    """At least this role."""
+
+    role = roles.PLAYER
+    message = "Your role may not do this."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return roles.at_least(request.user, self.role)
+
+
+class StaffOnly(Role):
+    role = roles.DEALER
+
+
+class SupervisorOnly(Role):
+    role = roles.SUPERVISOR
+
+
+class OrganiserOnly(Role):
+    role = roles.ORGANISER
+
+
+def table_for(request: Request, table_id: int) -> Any:
+    return get_object_or_404(roles.tables_for(request.user), pk=table_id)
+
+
+def hand_for_staff(request: Request, hand_id: int) -> Hand:
+    return get_object_or_404(
+        Hand.objects.select_related("table__day__event").filter(
+            table__in=roles.tables_for(request.user)
+        ),
+        pk=hand_id,
+    )
+
+
+def seat_for(request: Request, seat_id: int) -> Seat:
+    return get_object_or_404(
+        Seat.objects.select_related("table__day__event", "player").filter(
+            table__in=roles.tables_for(request.user)
+        ),
+        pk=seat_id,
+    )
+
+
+def stale(err: Conflict, hand: Hand) -> Response:
+    """A 409 for a stale screen carries the current state, so the tablet can redraw."""
+    hand.refresh_from_db()
+    details = {**err.details, "hand": hand_view(hand)}
+    body = {"error": {"code": err.code, "message": err.message, "details": details}}
+    return Response(body, status=409)
+
+
+# ------------------------------------------------------------------ events and tables
+
+
+class EventList(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        responses={200: ANY}, summary="Events with their days and rules", operation_id="events_list"
+    )
+    def get(self, request: Request) -> Response:
+        events = Event.objects.order_by("-created_at")
+        return Response({"events": [event_view(e) for e in events]})
+
+
+class EventDetail(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: ANY})
+    def get(self, request: Request, event_id: int) -> Response:
+        return Response(event_view(get_object_or_404(Event, pk=event_id)))
+
+
+class DayTables(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(responses={200: ANY}, summary="The tables of a day that you may see")
+    def get(self, request: Request, day_id: int) -> Response:
+        day = get_object_or_404(Day, pk=day_id)
+        tables = roles.tables_for(request.user).filter(day=day).order_by("number")
+        return Response({"day": day.pk, "tables": [table_summary(t) for t in tables]})
+
+
+class TableDetail(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(
+        responses={200: ANY},
+        summary="A table's live state: seats, stacks, dealer, pots, the hand, whose turn, "
+        "the legal actions with amounts and costs",
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        return Response(table_view(table_for(request, table_id)))
+
+
+class TableHands(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(request=None, responses={201: ANY}, summary="Start the next hand")
+    @idempotent
+    def post(self, request: Request, table_id: int) -> Response:
+        table = table_for(request, table_id)
+        hand = hand_start(table=table, by=actor(request))
+        return Response(hand_view(hand), status=201)
+
+
+class TableSeats(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(request=BuyInIn, responses={201: ANY}, summary="Buy-in at a seat")
+    @idempotent
+    def post(self, request: Request, table_id: int) -> Response:
+        table = table_for(request, table_id)
+        data = valid(BuyInIn, request)
+        player = Player.objects.filter(pk=data["player"], event=table.day.event).first()
+        if player is None:
+            raise ServiceError(
+                "unknown_player", "No such player in this event.", details={"field": "player"}
+            )
+        seat = seat_buy_in(
+            table=table,
+            seat_number=data["seat"],
+            player=player,
+            amount=data["amount"],
+            by=actor(request),
+        )
+        return Response(seat_view(seat), status=201)
+
+
+# ------------------------------------------------------------------ hands
+
+
+class HandDetail(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: ANY})
+    def get(self, request: Request, hand_id: int) -> Response:
+        hand = get_object_or_404(roles.hands_for(request.user), pk=hand_id)
+        return Response(hand_view(hand))
+
+
+class HandHistory(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: ANY}, summary="The hand as a brag-hh/1 document")
+    def get(self, request: Request, hand_id: int) -> Response:
+        hand = get_object_or_404(roles.hands_for(request.user), pk=hand_id)
+        meta = {
+            "event": hand.table.day.event.name,
+            "day": hand.table.day.number,
+            "table": hand.table.number,
+            "hand": hand.number,
+        }
+        return Response(dump(hand_state(hand), meta=meta))
+
+
+class HandActions(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(request=ActionIn, responses={201: ANY, 409: ANY}, summary="Enter an action")
+    @idempotent
+    def post(self, request: Request, hand_id: int) -> Response:
+        hand = hand_for_staff(request, hand_id)
+        data = valid(ActionIn, request)
+        seq = data.pop("expected_seq")
+        action = {k: v for k, v in data.items() if v is not None}
+        try:
+            hand, row, state = hand_apply_action(
+                hand=hand, action=action, expected_seq=seq, by=actor(request)
+            )
+        except Conflict as err:
+            if err.code == "stale_sequence":
+                return stale(err, hand)
+            raise
+        return Response({"seq": row.seq, "hand": hand_view(hand, state)}, status=201)
+
+
+class HandCards(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(request=CardsIn, responses={201: ANY, 409: ANY}, summary="Enter shown cards")
+    @idempotent
+    def post(self, request: Request, hand_id: int) -> Response:
+        hand = hand_for_staff(request, hand_id)
+        data = valid(CardsIn, request)
+        action = {"action": "show", "seat": data["seat"], "cards": data["cards"]}
+        try:
+            hand, row, state = hand_apply_action(
+                hand=hand, action=action, expected_seq=data["expected_seq"], by=actor(request)
+            )
+        except Conflict as err:
+            if err.code == "stale_sequence":
+                return stale(err, hand)
+            raise
+        return Response({"seq": row.seq, "hand": hand_view(hand, state)}, status=201)
+
+
+class HandVoid(APIView):
+    permission_classes = [SupervisorOnly]
+
+    @extend_schema(request=VoidIn, responses={200: ANY, 409: ANY}, summary="Void the last action")
+    @idempotent
+    def post(self, request: Request, hand_id: int) -> Response:
+        hand = hand_for_staff(request, hand_id)
+        data = valid(VoidIn, request)
+        try:
+            hand, state = hand_void_last_action(
+                hand=hand,
+                reason=data["reason"],
+                expected_seq=data.get("expected_seq"),
+                by=actor(request),
+            )
+        except Conflict as err:
+            if err.code == "stale_sequence":
+                return stale(err, hand)
+            raise
+        return Response({"hand": hand_view(hand, state)})
+
+
+# ------------------------------------------------------------------ seats
+
+
+class SeatRebuy(APIView):
+    permission_classes = [SupervisorOnly]
+
+    @extend_schema(request=RebuyIn, responses={200: ANY}, summary="Re-buy, with consents")
+    @idempotent
+    def post(self, request: Request, seat_id: int) -> Response:
+        seat = seat_for(request, seat_id)
+        data = valid(RebuyIn, request)
+        seat = seat_rebuy(seat=seat, consenting=data["consenting"], by=actor(request))
+        return Response(seat_view(seat))
+
+
+class SeatSitOut(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(request=SitOutIn, responses={200: ANY}, summary="Sit out, or come back")
+    @idempotent
+    def post(self, request: Request, seat_id: int) -> Response:
+        seat = seat_for(request, seat_id)
+        data = valid(SitOutIn, request)
+        seat = seat_sit_out(seat=seat, sitting_out=data["sitting_out"], by=actor(request))
+        return Response(seat_view(seat))
+
+
+class SeatLeave(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(request=None, responses={200: ANY}, summary="Leave: the stack goes back")
+    @idempotent
+    def post(self, request: Request, seat_id: int) -> Response:
+        seat = seat_leave(seat=seat_for(request, seat_id), by=actor(request))
+        return Response(seat_view(seat))
+
+
+# ------------------------------------------------------------------ ledger, audit, standings
+
+
+class Page(LimitOffsetPagination):
+    default_limit = 100
+    max_limit = 1000
+
+
+def paged(request: Request, view: APIView, rows: QuerySet[Any], shape: Any) -> Response:
+    pager = Page()
+    page = pager.paginate_queryset(rows, request, view=view) or []
+    return pager.get_paginated_response([shape(r) for r in page])
+
+
+class EventLedger(APIView):
+    permission_classes = [OrganiserOnly]
+
+    @extend_schema(responses={200: ANY}, summary="Ledger transfers (organisers)")
+    def get(self, request: Request, event_id: int) -> Response:
+        event = get_object_or_404(Event, pk=event_id)
+        rows = Transfer.objects.filter(event=event).order_by("id")
+
+        def shape(t: Transfer) -> dict[str, Any]:
+            return {
+                "id": t.pk,
+                "kind": t.kind,
+                "amount": t.amount,
+                "source": t.source_id,
+                "target": t.target_id,
+                "hand": t.hand_id,
+                "action": t.action_id,
+                "reverses": t.reverses_id,
+                "memo": t.memo,
+                "at": t.created_at.isoformat(),
+            }
+
+        return paged(request, self, rows, shape)
+
+
+class EventAudit(APIView):
+    permission_classes = [OrganiserOnly]
+
+    @extend_schema(responses={200: ANY}, summary="Audit log (organisers)")
+    def get(self, request: Request, event_id: int) -> Response:
+        get_object_or_404(Event, pk=event_id)
+        rows = AuditEntry.objects.select_related("actor").order_by("-at", "-id")
+
+        def shape(e: AuditEntry) -> dict[str, Any]:
+            return {
+                "id": e.pk,
+                "at": e.at.isoformat(),
+                "actor": e.actor.get_username() if e.actor else None,
+                "verb": e.verb,
+                "target": e.target,
+                "data": e.data,
+                "device": e.device,
+            }
+
+        return paged(request, self, rows, shape)
+
+
+class EventStandings(APIView):
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[Any] = []
+
+    @extend_schema(responses={200: ANY}, summary="Public standings: balance plus table stack")
+    def get(self, request: Request, event_id: int) -> Response:
+        event = get_object_or_404(Event, pk=event_id)
+        stacks = dict(
+            Seat.objects.filter(player__event=event, left_at__isnull=True)
+            .values("player_id")
+            .annotate(s=Sum("stack"))
+            .values_list("player_id", "s")
+        )
+        rows: list[dict[str, Any]] = [
+            {"player": p.pk, "name": p.name, "total": p.balance + int(stacks.get(p.pk) or 0)}
+            for p in Player.objects.filter(event=event)
+        ]
+        rows.sort(key=lambda r: (-r["total"], r["name"]))
+        for rank, row in enumerate(rows, start=1):
+            row["rank"] = rank
+        return Response({"event": event.pk, "currency": event.currency, "standings": rows})
+
+
+# ------------------------------------------------------------------ me
+
+
+class Me(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: ANY}, summary="Who you are; a player's balance and seat")
+    def get(self, request: Request) -> Response:
+        user = request.user
+        out: dict[str, Any] = {"username": user.get_username(), "role": roles.role_of(user)}
+        player = getattr(user, "player", None)
+        if player is not None:
+            seat = player.seats.filter(left_at__isnull=True).select_related("table").first()
+            out["player"] = {
+                "id": player.pk,
+                "name": player.name,
+                "balance": player.balance,
+                "seat": {"table": seat.table.number, "seat": seat.number, "stack": seat.stack}
+                if seat
+                else None,
+            }
+        return Response(out)
+
+
+class MeHands(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: ANY}, summary="The hands you were dealt")
+    def get(self, request: Request) -> Response:
+        player = getattr(request.user, "player", None)
+        if player is None:
+            return Response({"hands": []})
+        hands = player.hands_dealt.select_related("table").order_by("-started_at")[:200]
+        return Response(
+            {
+                "hands": [
+                    {
+                        "id": h.pk,
+                        "table": h.table.number,
+                        "number": h.number,
+                        "status": h.status,
+                        "result": h.result,
+                    }
+                    for h in hands
+                ]
+            }
+        )
+
+
+# ------------------------------------------------------------------ device tokens
+
+
+class Tokens(APIView):
+    permission_classes = [OrganiserOnly]
+
+    @extend_schema(responses={200: ANY}, summary="Device tokens (organisers)")
+    def get(self, request: Request) -> Response:
+        tokens = DeviceToken.objects.select_related("user")
+        return Response(
+            {
+                "tokens": [
+                    {
+                        "id": t.pk,
+                        "name": t.name,
+                        "user": t.user.get_username(),
+                        "prefix": t.prefix,
+                        "active": t.is_active,
+                        "last_used_at": t.last_used_at.isoformat() if t.last_used_at else None,
+                    }
+                    for t in tokens
+                ]
+            }
+        )
+
+    @extend_schema(request=TokenIn, responses={201: ANY}, summary="Issue a device token")
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = valid(TokenIn, request)
+        user = get_user_model().objects.filter(pk=data["user"], is_active=True).first()
+        if user is None:
+            raise ServiceError("unknown_user", "No such active user.", details={"field": "user"})
+        key = DeviceToken.new_key()
+        token = DeviceToken.objects.create(
+            user=user,
+            name=data["name"],
+            key_hash=token_hash(key),
+            prefix=key[:6],
+            created_by=request.user if request.user.is_authenticated else None,
+        )
+        audit_record(
+            by=actor(request), verb="token.issue", target=token.name, data={"user": user.pk}
+        )
+        # The key is shown once, here; only its hash is stored.
+        return Response({"id": token.pk, "name": token.name, "key": key}, status=201)
+
+
+class TokenRevoke(APIView):
+    permission_classes = [OrganiserOnly]
+
+    @extend_schema(request=None, responses={200: ANY}, summary="Revoke a device token")
+    @idempotent
+    def post(self, request: Request, token_id: int) -> Response:
+        token = get_object_or_404(DeviceToken, pk=token_id)
+        if token.revoked_at is None:
+            token.revoked_at = timezone.now()
+            token.save(update_fields=["revoked_at"])
+            audit_record(by=actor(request), verb="token.revoke", target=token.name)
+        return Response({"id": token.pk, "active": False})
+
+
+# ------------------------------------------------------------------ session login
+
+
+class Csrf(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: ANY}, summary="Sets the CSRF cookie for browser sessions")
+    @method_decorator(ensure_csrf_cookie)
+    def get(self, request: Request) -> Response:
+        return Response({"ok": True})
+
+
+class Login(APIView):
+    permission_classes = [permissions.AllowAny]
+    throttle_scope = "login"
+
+    @extend_schema(request=LoginIn, responses={200: ANY}, summary="Browser session login")
+    @method_decorator(csrf_protect)
+    def post(self, request: Request) -> Response:
+        data = valid(LoginIn, request)
+        user = authenticate(request, username=data["username"], password=data["password"])
+        if user is None:
+            raise ServiceError("bad_credentials", "Wrong username or password.", status=401)
+        login(request._request, user)
+        return Response({"username": user.get_username(), "role": roles.role_of(user)})
+
+
+class Logout(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: ANY})
+    def post(self, request: Request) -> Response:
+        logout(request._request)
+        return Response({"ok": True})
