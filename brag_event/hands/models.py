@@ -28,6 +28,9 @@ class Hand(models.Model):
     carried_pot = models.BigIntegerField(default=0)
     carried_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     shuffle_before = models.BooleanField(default=False)
+    accounts = models.JSONField(
+        default=dict, blank=True, help_text="Ledger account ids of the hand's places (a cache)"
+    )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
     next_seq = models.PositiveIntegerField(default=1, help_text="Sequence of the next action")
     result = models.JSONField(null=True, blank=True, help_text="The engine's outcome")

@@ -32,42 +32,53 @@ from .selectors import hand_live_actions, hand_state
 
 
 class _Places:
-    """Resolves the money symbols of a hand to ledger accounts."""
+    """Resolves the money symbols of a hand to ledger accounts. The ids are remembered on the
+    hand (``Hand.accounts``), so an action needs no account look-ups."""
 
     def __init__(self, hand: Hand) -> None:
         self.hand = hand
         self.event_id = hand.table.day.event_id
-        self.seat_ids = {s["seat"]: s["seat_id"] for s in hand.seats}
-        self.player_ids = {s["seat"]: s["player_id"] for s in hand.seats}
-        self.cache: dict[tuple[Any, ...], Account] = {}
+        self.seats = {s["seat"]: s for s in hand.seats}
+        self.changed = False
 
     def account(self, place: tuple[Any, ...]) -> Account:
-        found = self.cache.get(place)
-        if found is not None:
-            return found
         kind = place[0]
+        key = ":".join(str(p) for p in place)
+        fields: dict[str, Any] = {"event_id": self.event_id, "kind": kind}
         if kind == "stack":
-            seat = place[1]
+            seat = self.seats[place[1]]
+            fields.update(seat_id=seat["seat_id"], player_id=seat["player_id"])
+        elif kind == "pot":
+            fields.update(hand_id=self.hand.pk, pot_index=place[1], table_id=self.hand.table_id)
+        elif kind == "carried":
+            fields.update(table_id=self.hand.table_id)
+        elif kind != "house":  # pragma: no cover - the symbols come from hands.money
+            raise ValueError(place)
+        known = self.hand.accounts.get(key)
+        if known is not None:
+            return Account(id=known, **fields)
+        if kind == "stack":
             found = Account.objects.get_or_create(
                 event_id=self.event_id,
                 kind=Account.Kind.STACK,
-                seat_id=self.seat_ids[seat],
-                defaults={"player_id": self.player_ids[seat]},
+                seat_id=fields["seat_id"],
+                defaults={"player_id": fields["player_id"]},
             )[0]
         elif kind == "pot":
             found = account_pot(self.hand, place[1])
         elif kind == "house":
             found = account_house(self.hand.table.day.event)
-        elif kind == "carried":
+        else:
             found = account_carried(self.hand.table)
-        else:  # pragma: no cover - the symbols come from hands.money
-            raise ValueError(place)
-        self.cache[place] = found
+        self.hand.accounts[key] = found.pk
+        self.changed = True
         return found
 
 
-def _post(hand: Hand, moves: list[Movement], by: Actor | None, row: HandAction | None) -> None:
+def _post(hand: Hand, moves: list[Movement], by: Actor | None, row: HandAction | None) -> bool:
+    """Post the movements; returns whether new account ids were remembered on the hand."""
     places = _Places(hand)
+    memo = f"hand {hand.number} at table {hand.table.number}"
     for kind, source, target, amount in moves:
         transfer_post(
             kind=kind,
@@ -77,8 +88,9 @@ def _post(hand: Hand, moves: list[Movement], by: Actor | None, row: HandAction |
             by=by,
             hand=hand,
             action=row,
-            memo=f"hand {hand.number} at table {hand.table.number}",
+            memo=memo,
         )
+    return places.changed
 
 
 def _check_seq(hand: Hand, expected_seq: int | None) -> None:
@@ -106,7 +118,9 @@ def _dealer_for(table: Table, seated: list[int]) -> int:
 def hand_start(*, table: Table, by: Actor | None) -> Hand:
     """Deal the next hand at a table: the day's rules are frozen onto it, antes and any carried
     pot go into the first pot."""
-    table = Table.objects.select_for_update().select_related("day__event").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(of=("self",)).select_related("day__event").get(pk=table.pk)
+    )
     day = table.day
     if not day.is_open:
         raise ServiceError("day_closed", f"Day {day.number} is closed: no new hands.")
@@ -162,7 +176,8 @@ def hand_start(*, table: Table, by: Actor | None) -> Hand:
     )
     hand.table = table
     hand.dealt_players.set([s.player_id for s in seats if s.number in dealt])
-    _post(hand, start_movements(state), by, None)
+    if _post(hand, start_movements(state), by, None):
+        hand.save(update_fields=["accounts"])
     table.button = dealer
     table.carried_seat = None
     table.save(update_fields=["button", "carried_seat"])
@@ -219,7 +234,11 @@ def hand_apply_action(
     """Validate ``action`` with the engine, append it and post its money. ``expected_seq`` is
     the sequence number the tablet expects this action to get; if the hand has moved on, the
     answer is a conflict and nothing is written."""
-    hand = Hand.objects.select_for_update().select_related("table__day__event").get(pk=hand.pk)
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("table__day__event")
+        .get(pk=hand.pk)
+    )
     _check_seq(hand, expected_seq)
     if not hand.table.day.is_open:
         raise ServiceError("day_closed", "The day is closed.")
@@ -256,9 +275,10 @@ def hand_apply_action(
     moves = action_movements(before, state, act)
     if state.outcome is not None:
         moves += settlement_movements(state)
-    _post(hand, moves, by, row)
-    hand.next_seq += 1
     fields = ["next_seq"]
+    if _post(hand, moves, by, row):
+        fields.append("accounts")
+    hand.next_seq += 1
     if state.outcome is not None:
         outcome = state.outcome
         hand.status = Hand.Status.SETTLED
@@ -286,7 +306,11 @@ def hand_void_last_action(
 ) -> tuple[Hand, HandState]:
     """A supervisor's undo: the last live action is voided (with the reason), its transfers are
     reversed, and the hand replays without it. A settled hand reopens."""
-    hand = Hand.objects.select_for_update().select_related("table__day__event").get(pk=hand.pk)
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("table__day__event")
+        .get(pk=hand.pk)
+    )
     table = Table.objects.select_for_update().get(pk=hand.table_id)
     reason = " ".join(str(reason or "").split())
     if not reason:

@@ -95,7 +95,7 @@ def seat_buy_in(
     """Sit a player down with ``amount`` (table_min..table_max); the house fee is paid on top,
     both from the player's event balance."""
     player = Player.objects.select_for_update().get(pk=player.pk)
-    table = Table.objects.select_for_update().select_related("day").get(pk=table.pk)
+    table = Table.objects.select_for_update(of=("self",)).select_related("day").get(pk=table.pk)
     day = table.day
     if not day.is_open:
         raise ServiceError("day_closed", f"Day {day.number} is closed.")
@@ -136,7 +136,11 @@ def seat_buy_in(
 def seat_rebuy(*, seat: Seat, consenting: Iterable[int], by: Actor | None) -> Seat:
     """The event sheet's re-buy: a player who has run out brings the same amount again, only
     between hands, with every other seated player's consent recorded, paying the fee again."""
-    seat = Seat.objects.select_for_update().select_related("table__day", "player").get(pk=seat.pk)
+    seat = (
+        Seat.objects.select_for_update(of=("self",))
+        .select_related("table__day", "player")
+        .get(pk=seat.pk)
+    )
     table = Table.objects.select_for_update().get(pk=seat.table_id)
     day = seat.table.day
     player = Player.objects.select_for_update().get(pk=seat.player_id)
@@ -217,7 +221,11 @@ def seat_sit_out(*, seat: Seat, sitting_out: bool, by: Actor | None) -> Seat:
 @transaction.atomic
 def seat_leave(*, seat: Seat, by: Actor | None) -> Seat:
     """Leave the table: the stack goes back to the player's balance."""
-    seat = Seat.objects.select_for_update().select_related("table", "player").get(pk=seat.pk)
+    seat = (
+        Seat.objects.select_for_update(of=("self",))
+        .select_related("table", "player")
+        .get(pk=seat.pk)
+    )
     table = Table.objects.select_for_update().get(pk=seat.table_id)
     if seat.left_at is not None:
         raise ServiceError("not_seated", f"{seat.player} has already left.")
