@@ -254,18 +254,19 @@ def hand_apply_action(
         shown = state.by_seat[act.seat].cards
         cards = cards_str(shown) if shown else ""
     try:
-        with transaction.atomic():
-            row = HandAction.objects.create(
-                hand=hand,
-                seq=hand.next_seq,
-                seat=act.seat,
-                action=act.action,
-                amount=act.amount,
-                hand_choice=act.hand or "",
-                cards=cards,
-                entered_by=by.user if by and by.user_id else None,
-                device=(by.device if by else "")[:120],
-            )
+        # No savepoint needed: a conflict leaves through this service's atomic block, which rolls
+        # back (the hand's row lock makes this a backstop that should never fire).
+        row = HandAction.objects.create(
+            hand=hand,
+            seq=hand.next_seq,
+            seat=act.seat,
+            action=act.action,
+            amount=act.amount,
+            hand_choice=act.hand or "",
+            cards=cards,
+            entered_by=by.user if by and by.user_id else None,
+            device=(by.device if by else "")[:120],
+        )
     except IntegrityError:  # the (hand, seq) constraint: another device got there first
         raise Conflict(
             "stale_sequence",
