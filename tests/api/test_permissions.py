@@ -1,0 +1,496 @@
+"""The permission matrix: every route of API v1 against every role, and the query-set scoping
+that keeps other tables out of lists and lookups.
+
+Each cell builds fresh state (the function-scoped ``api`` fixture) and sends a request that would
+succeed for a role that is allowed, so a refusal can only come from the permission layer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.urls import URLPattern
+
+from brag_event.api.models import DeviceToken, token_hash
+from brag_event.api.urls import v1
+from brag_event.audit.models import AuditEntry
+from brag_event.events.models import Day
+from brag_event.hands.models import ActionVoid, Hand, HandAction
+from brag_event.hands.selectors import hand_state
+from brag_event.hands.services import hand_start
+from brag_event.ledger.models import Transfer
+from brag_event.players.models import Player
+from brag_event.players.services import player_register
+from brag_event.tables.models import Seat, Table
+from brag_event.tables.services import seat_buy_in, seat_leave, table_create
+from tests.factories import act, start
+
+from .conftest import Api
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "player", "dealer", "other_dealer", "supervisor", "organiser")
+REFUSAL_CODES = {401: "not_authenticated", 403: "forbidden", 404: "not_found"}
+
+
+@pytest.fixture(autouse=True)
+def fast_and_unthrottled(settings: Any) -> Any:
+    """Cheap password hashes (five users per cell) and no login throttle carried between cells."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, (response.status_code, response.content[:300])
+    body = response.json()
+    assert set(body) == {"error"}, body
+    error: dict[str, Any] = body["error"]
+    assert set(error) == {"code", "message", "details"}, body
+    assert error["code"] == code, body
+    assert isinstance(error["message"], str) and error["message"]
+    assert isinstance(error["details"], dict)
+    return error
+
+
+def call(client: Any, method: str, url: str, body: Any = None) -> Any:
+    if method == "GET":
+        return client.get(url)
+    return client.post(url, body, format="json")
+
+
+def snapshot() -> tuple[Any, ...]:
+    """Everything a write could change."""
+    return (
+        HandAction.objects.count(),
+        Transfer.objects.count(),
+        ActionVoid.objects.count(),
+        AuditEntry.objects.count(),
+        tuple(Hand.objects.order_by("pk").values_list("pk", "status", "next_seq")),
+        tuple(Seat.objects.order_by("pk").values_list("pk", "stack", "sitting_out", "left_at")),
+        tuple(Player.objects.order_by("pk").values_list("pk", "balance")),
+        tuple(DeviceToken.objects.order_by("pk").values_list("pk", "revoked_at")),
+    )
+
+
+# ------------------------------------------------------------------ state for the cells
+
+
+def spare_token(api: Api) -> DeviceToken:
+    key = DeviceToken.new_key()
+    return DeviceToken.objects.create(
+        user=api.users["dealer"], name="spare tablet", key_hash=token_hash(key), prefix=key[:6]
+    )
+
+
+def hand_to_show(api: Api) -> Hand:
+    """A hand that was seen: seats 1 and 2 must show their cards."""
+    hand = start(api.world)
+    for action in (
+        {"seat": 2, "action": "look"},
+        {"seat": 2, "action": "bet", "amount": 10},
+        {"seat": 3, "action": "fold"},
+        {"seat": 1, "action": "look"},
+        {"seat": 1, "action": "bet", "amount": 10},
+        {"seat": 2, "action": "see", "amount": 20},
+    ):
+        hand, state = act(hand, **action)
+    assert state.cards_needed == [1, 2]
+    return hand
+
+
+def run_out_seat_2(api: Api) -> Seat:
+    """Bill comes back to seat 2 with the table minimum and loses all of it to seat 3."""
+    w = api.world
+    seat_leave(seat=w.seat(2), by=None)
+    seat_buy_in(table=w.table, seat_number=2, player=w.players[1], amount=w.day.table_min, by=None)
+    hand = start(w)  # seat 1 deals: seat 2 speaks first
+    for action in (
+        {"seat": 2, "action": "look"},
+        {"seat": 3, "action": "look"},
+        {"seat": 1, "action": "look"},
+        {"seat": 2, "action": "bet", "amount": 20},
+        {"seat": 3, "action": "bet", "amount": 20},
+        {"seat": 1, "action": "fold"},
+    ):
+        hand, state = act(hand, **action)
+    while w.seat(2).stack >= 40:
+        act(hand, seat=2, action="bet", amount=20)
+        act(hand, seat=3, action="bet", amount=20)
+    act(hand, seat=2, action="cover")
+    act(hand, seat=3, action="show", cards="As Ad Ac")
+    hand, state = act(hand, seat=2, action="show", cards="2s 3d 5c")
+    assert state.is_settled and w.seat(2).stack == 0
+    return w.seat(2)
+
+
+def buy_in_request(api: Api) -> tuple[str, Any]:
+    dan = player_register(event=api.world.event, name="Dan", starting_money=1000, by=None)
+    body = {"seat": 4, "player": dan.pk, "amount": 200}
+    return f"/api/v1/tables/{api.world.table.pk}/seats/", body
+
+
+def action_request(api: Api) -> tuple[str, Any]:
+    hand = start(api.world)
+    body = {"seat": hand_state(hand).to_act, "action": "look", "expected_seq": hand.next_seq}
+    return f"/api/v1/hands/{hand.pk}/actions/", body
+
+
+def cards_request(api: Api) -> tuple[str, Any]:
+    hand = hand_to_show(api)
+    body = {"seat": 1, "cards": "Kh Kd 4c", "expected_seq": hand.next_seq}
+    return f"/api/v1/hands/{hand.pk}/cards/", body
+
+
+def void_request(api: Api) -> tuple[str, Any]:
+    hand = start(api.world)
+    hand, _state = act(hand, seat=hand_state(hand).to_act, action="fold")
+    body = {"reason": "wrong seat", "expected_seq": hand.next_seq}
+    return f"/api/v1/hands/{hand.pk}/void/", body
+
+
+def rebuy_request(api: Api) -> tuple[str, Any]:
+    seat = run_out_seat_2(api)
+    body = {"consenting": [api.world.players[0].pk, api.world.players[2].pk]}
+    return f"/api/v1/seats/{seat.pk}/rebuy/", body
+
+
+def url_body(
+    make: Callable[[Api], tuple[str, Any]],
+) -> Callable[[Api, str], tuple[str, Any]]:
+    return lambda api, role: make(api)
+
+
+def login_body(api: Api, role: str) -> tuple[str, Any]:
+    who = "player" if role == "anonymous" else role
+    return "/api/v1/auth/login/", {"username": who, "password": f"{who}-pw"}
+
+
+def login_check(api: Api, role: str, body: Any) -> None:
+    assert body == {"username": "player" if role == "anonymous" else role, "role": body["role"]}
+
+
+def day_tables_check(api: Api, role: str, body: Any) -> None:
+    seen = [t["id"] for t in body["tables"]]
+    assert seen == ([] if role == "other_dealer" else [api.world.table.pk])
+
+
+def me_check(api: Api, role: str, body: Any) -> None:
+    assert body["username"] == role
+    if role == "player":
+        assert body["player"]["id"] == api.world.players[0].pk
+        assert body["player"]["seat"]["seat"] == 1
+    else:
+        assert "player" not in body
+
+
+def tokens_check(api: Api, role: str, body: Any) -> None:
+    assert all("key" not in t for t in body["tokens"])
+
+
+# ------------------------------------------------------------------ the matrix
+
+
+@dataclass(frozen=True)
+class Row:
+    method: str
+    route: str  # exactly as in brag_event.api.urls.v1
+    request: Callable[[Api, str], tuple[str, Any]]
+    # anonymous, player, dealer, other_dealer, supervisor, organiser
+    expect: tuple[int, int, int, int, int, int]
+    check: Callable[[Api, str, Any], None] | None = field(default=None)
+
+
+MATRIX: list[Row] = [
+    #   method route / request / expected: anon player dealer other super organiser
+    Row(
+        "GET",
+        "events/",
+        url_body(lambda a: ("/api/v1/events/", None)),
+        (401, 200, 200, 200, 200, 200),
+    ),
+    Row(
+        "GET",
+        "events/<int:event_id>/",
+        url_body(lambda a: (f"/api/v1/events/{a.world.event.pk}/", None)),
+        (401, 200, 200, 200, 200, 200),
+    ),
+    Row(
+        "GET",
+        "events/<int:event_id>/ledger/",
+        url_body(lambda a: (f"/api/v1/events/{a.world.event.pk}/ledger/", None)),
+        (401, 403, 403, 403, 403, 200),
+    ),
+    Row(
+        "GET",
+        "events/<int:event_id>/audit/",
+        url_body(lambda a: (f"/api/v1/events/{a.world.event.pk}/audit/", None)),
+        (401, 403, 403, 403, 403, 200),
+    ),
+    Row(
+        "GET",
+        "events/<int:event_id>/standings/",
+        url_body(lambda a: (f"/api/v1/events/{a.world.event.pk}/standings/", None)),
+        (200, 200, 200, 200, 200, 200),
+    ),
+    Row(
+        "GET",
+        "days/<int:day_id>/tables/",
+        url_body(lambda a: (f"/api/v1/days/{a.world.day.pk}/tables/", None)),
+        (401, 403, 200, 200, 200, 200),
+        day_tables_check,
+    ),
+    Row(
+        "GET",
+        "tables/<int:table_id>/",
+        url_body(lambda a: (f"/api/v1/tables/{a.world.table.pk}/", None)),
+        (401, 403, 200, 404, 200, 200),
+    ),
+    Row(
+        "POST",
+        "tables/<int:table_id>/hands/",
+        url_body(lambda a: (f"/api/v1/tables/{a.world.table.pk}/hands/", None)),
+        (401, 403, 201, 404, 201, 201),
+    ),
+    Row(
+        "POST",
+        "tables/<int:table_id>/seats/",
+        url_body(buy_in_request),
+        (401, 403, 201, 404, 201, 201),
+    ),
+    Row(
+        "GET",
+        "hands/<int:hand_id>/",
+        url_body(lambda a: (f"/api/v1/hands/{start(a.world).pk}/", None)),
+        (401, 200, 200, 404, 200, 200),
+    ),
+    Row(
+        "GET",
+        "hands/<int:hand_id>/history/",
+        url_body(lambda a: (f"/api/v1/hands/{start(a.world).pk}/history/", None)),
+        (401, 200, 200, 404, 200, 200),
+    ),
+    Row(
+        "POST",
+        "hands/<int:hand_id>/actions/",
+        url_body(action_request),
+        (401, 403, 201, 404, 201, 201),
+    ),
+    Row(
+        "POST",
+        "hands/<int:hand_id>/cards/",
+        url_body(cards_request),
+        (401, 403, 201, 404, 201, 201),
+    ),
+    Row(
+        "POST",
+        "hands/<int:hand_id>/void/",
+        url_body(void_request),
+        (401, 403, 403, 403, 200, 200),
+    ),
+    Row(
+        "POST",
+        "seats/<int:seat_id>/rebuy/",
+        url_body(rebuy_request),
+        (401, 403, 403, 403, 200, 200),
+    ),
+    Row(
+        "POST",
+        "seats/<int:seat_id>/sit-out/",
+        url_body(lambda a: (f"/api/v1/seats/{a.world.seat(3).pk}/sit-out/", {"sitting_out": True})),
+        (401, 403, 200, 404, 200, 200),
+    ),
+    Row(
+        "POST",
+        "seats/<int:seat_id>/leave/",
+        url_body(lambda a: (f"/api/v1/seats/{a.world.seat(3).pk}/leave/", None)),
+        (401, 403, 200, 404, 200, 200),
+    ),
+    Row(
+        "GET",
+        "me/",
+        url_body(lambda a: ("/api/v1/me/", None)),
+        (401, 200, 200, 200, 200, 200),
+        me_check,
+    ),
+    Row(
+        "GET",
+        "me/hands/",
+        url_body(lambda a: ("/api/v1/me/hands/", None)),
+        (401, 200, 200, 200, 200, 200),
+    ),
+    Row(
+        "GET",
+        "tokens/",
+        url_body(lambda a: ("/api/v1/tokens/", None)),
+        (401, 403, 403, 403, 403, 200),
+        tokens_check,
+    ),
+    Row(
+        "POST",
+        "tokens/",
+        url_body(
+            lambda a: ("/api/v1/tokens/", {"user": a.users["dealer"].pk, "name": "new tablet"})
+        ),
+        (401, 403, 403, 403, 403, 201),
+    ),
+    Row(
+        "POST",
+        "tokens/<int:token_id>/revoke/",
+        url_body(lambda a: (f"/api/v1/tokens/{spare_token(a).pk}/revoke/", None)),
+        (401, 403, 403, 403, 403, 200),
+    ),
+    Row(
+        "GET",
+        "auth/csrf/",
+        url_body(lambda a: ("/api/v1/auth/csrf/", None)),
+        (200, 200, 200, 200, 200, 200),
+    ),
+    Row("POST", "auth/login/", login_body, (200, 200, 200, 200, 200, 200), login_check),
+    Row(
+        "POST",
+        "auth/logout/",
+        url_body(lambda a: ("/api/v1/auth/logout/", None)),
+        (401, 200, 200, 200, 200, 200),
+    ),
+]
+
+
+def implemented_methods(pattern: URLPattern) -> set[str]:
+    view_class = pattern.callback.view_class  # type: ignore[attr-defined]
+    return {m.upper() for m in ("get", "post", "put", "patch", "delete") if hasattr(view_class, m)}
+
+
+def test_the_matrix_covers_every_route_and_method_of_v1() -> None:
+    routes = {
+        (m, str(p.pattern)) for p in v1 if isinstance(p, URLPattern) for m in implemented_methods(p)
+    }
+    assert len(v1) == len({str(p.pattern) for p in v1})
+    rows = [(row.method, row.route) for row in MATRIX]
+    assert len(rows) == len(set(rows)), "a route is in the matrix twice"
+    assert set(rows) == routes
+
+
+CELLS = [
+    pytest.param(row, role, status, id=f"{row.method} {row.route} as {role}")
+    for row in MATRIX
+    for role, status in zip(ROLES, row.expect, strict=True)
+]
+
+
+@pytest.mark.parametrize(("row", "role", "status"), CELLS)
+def test_permission_matrix(api: Api, row: Row, role: str, status: int) -> None:
+    url, body = row.request(api, role)
+    before = snapshot()
+    response = call(api.client(role), row.method, url, body)
+    if status in REFUSAL_CODES:
+        assert_error(response, status, REFUSAL_CODES[status])
+        assert snapshot() == before, "a refused request changed something"
+        return
+    assert response.status_code == status, (response.status_code, response.content[:500])
+    if row.check is not None:
+        row.check(api, role, response.json())
+    if row.method == "POST" and row.route not in ("auth/login/", "auth/logout/"):
+        assert snapshot() != before, "an accepted write changed nothing"
+
+
+# ------------------------------------------------------------------ query-set scoping
+
+
+@dataclass
+class TwoTables:
+    day: Day
+    mine: Table
+    other: Table
+    other_seat: Seat
+
+
+def second_table(api: Api) -> TwoTables:
+    """Table 2 on the same day, not assigned to ``dealer``, with Dan and Eddie seated."""
+    w = api.world
+    other = table_create(day=w.day, by=None)
+    seats = []
+    for number, name in ((1, "Dan"), (2, "Eddie")):
+        player = player_register(event=w.event, name=name, starting_money=1000, by=None)
+        seats.append(
+            seat_buy_in(table=other, seat_number=number, player=player, amount=200, by=None)
+        )
+    return TwoTables(w.day, w.table, other, seats[0])
+
+
+def table_ids(api: Api, role: str, day: Day) -> list[int]:
+    response = api.client(role).get(f"/api/v1/days/{day.pk}/tables/")
+    assert response.status_code == 200, response.json()
+    return [t["id"] for t in response.json()["tables"]]
+
+
+def test_a_dealer_sees_and_operates_only_their_own_table(api: Api) -> None:
+    two = second_table(api)
+    dealer = api.client("dealer")
+    assert table_ids(api, "dealer", two.day) == [two.mine.pk]
+    assert table_ids(api, "supervisor", two.day) == [two.mine.pk, two.other.pk]
+    assert table_ids(api, "organiser", two.day) == [two.mine.pk, two.other.pk]
+
+    # Table-level lookups and writes on the other table: hidden, and nothing changes.
+    fred = player_register(event=two.day.event, name="Fred", starting_money=500, by=None)
+    before = snapshot()
+    assert_error(dealer.get(f"/api/v1/tables/{two.other.pk}/"), 404, "not_found")
+    for method, url, body in (
+        ("POST", f"/api/v1/tables/{two.other.pk}/hands/", None),
+        (
+            "POST",
+            f"/api/v1/tables/{two.other.pk}/seats/",
+            {"seat": 3, "player": fred.pk, "amount": 200},
+        ),
+        ("POST", f"/api/v1/seats/{two.other_seat.pk}/sit-out/", {"sitting_out": True}),
+        ("POST", f"/api/v1/seats/{two.other_seat.pk}/leave/", None),
+    ):
+        assert_error(call(dealer, method, url, body), 404, "not_found")
+    assert snapshot() == before
+
+    # Hands of the other table: invisible to the dealer (and to a player not dealt in).
+    theirs = hand_start(table=two.other, by=None)
+    ours = hand_start(table=two.mine, by=None)
+    fold = {"seat": hand_state(theirs).to_act, "action": "fold", "expected_seq": 1}
+    before = snapshot()
+    hand_requests: list[tuple[str, str, Any]] = [
+        ("GET", f"/api/v1/hands/{theirs.pk}/", None),
+        ("GET", f"/api/v1/hands/{theirs.pk}/history/", None),
+        ("POST", f"/api/v1/hands/{theirs.pk}/actions/", fold),
+        # No cards are due yet: an allowed role would get 400, the dealer gets 404 before that.
+        ("POST", f"/api/v1/hands/{theirs.pk}/cards/", {"seat": 1, "cards": "As Ad Ac", **fold}),
+    ]
+    for method, url, body in hand_requests:
+        assert_error(call(dealer, method, url, body), 404, "not_found")
+        if method == "GET":
+            assert_error(call(api.client("player"), method, url, body), 404, "not_found")
+    assert snapshot() == before
+    assert api.client("player").get(f"/api/v1/hands/{ours.pk}/").status_code == 200
+    mine = [h["id"] for h in api.client("player").get("/api/v1/me/hands/").json()["hands"]]
+    assert mine == [ours.pk]
+
+    # A supervisor sees and operates both tables; the body refused to the dealer was a good one.
+    supervisor = api.client("supervisor")
+    assert supervisor.get(f"/api/v1/tables/{two.other.pk}/").status_code == 200
+    assert supervisor.get(f"/api/v1/hands/{theirs.pk}/history/").status_code == 200
+    done = call(supervisor, "POST", f"/api/v1/hands/{theirs.pk}/actions/", fold)
+    assert done.status_code == 201, done.json()
+
+
+def test_after_the_day_is_closed_only_the_organiser_sees_its_tables(api: Api) -> None:
+    two = second_table(api)
+    hand = hand_start(table=two.mine, by=None)
+    Day.objects.filter(pk=two.day.pk).update(status=Day.Status.CLOSED)
+    assert table_ids(api, "dealer", two.day) == []
+    assert table_ids(api, "supervisor", two.day) == []
+    assert table_ids(api, "organiser", two.day) == [two.mine.pk, two.other.pk]
+    for role in ("dealer", "supervisor"):
+        client = api.client(role)
+        assert_error(client.get(f"/api/v1/tables/{two.mine.pk}/"), 404, "not_found")
+        assert_error(client.get(f"/api/v1/hands/{hand.pk}/"), 404, "not_found")
+    assert api.client("organiser").get(f"/api/v1/tables/{two.mine.pk}/").status_code == 200
+    assert api.client("organiser").get(f"/api/v1/hands/{hand.pk}/").status_code == 200
