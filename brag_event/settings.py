@@ -127,7 +127,12 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("BRAG_LOGIN_RATE", "10/min")},
+    # Throttles identify clients by REMOTE_ADDR unless a trusted proxy count is set: an
+    # X-Forwarded-For header from a client must not dodge the login throttle.
+    "NUM_PROXIES": int(os.environ.get("BRAG_NUM_PROXIES", "0")),
 }
+
+CSRF_FAILURE_VIEW = "brag_event.api.errors.csrf_failure"
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Brag Event API",

@@ -54,6 +54,9 @@ def error_response(exc: BaseException) -> Response | None:
                 code, message = c, m
                 break
         details: dict[str, Any] = {}
+        if isinstance(exc, exceptions.PermissionDenied) and "CSRF" in str(exc.detail):
+            code = "csrf_failed"
+            message = "The security token (CSRF) is missing or old: reload the page and retry."
         if isinstance(exc, exceptions.ValidationError):
             details = {"fields": exc.detail}
         elif isinstance(exc, exceptions.Throttled):
@@ -82,3 +85,17 @@ def exception_handler(exc: BaseException, context: dict[str, Any]) -> Response:
         error_body("server_error", "Something went wrong on the server; nothing was saved."),
         status=status.HTTP_500_INTERNAL_SERVER_ERROR,
     )
+
+
+def csrf_failure(request: Any, reason: str = "") -> Any:
+    """Django's CSRF failure view: the API's error shape under /api/, Django's page elsewhere."""
+    from django.http import JsonResponse
+    from django.views.csrf import csrf_failure as django_csrf_failure
+
+    if request.path.startswith("/api/"):
+        body = error_body(
+            "csrf_failed",
+            "The security token (CSRF) is missing or old: reload the page and retry.",
+        )
+        return JsonResponse(body, status=403)
+    return django_csrf_failure(request, reason=reason)

@@ -30,7 +30,21 @@ def _fingerprint(request: Request) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def idempotent(view: Callable[..., Response]) -> Callable[..., Response]:
+def idempotent(view: Callable[..., Response] | None = None, *, redact: tuple[str, ...] = ()) -> Any:
+    """Make a write view idempotent. Fields named in ``redact`` (secrets shown only once) are not
+    stored: a replay answers with them set to ``null``."""
+    if view is None:
+        return functools.partial(idempotent, redact=redact)
+    return _idempotent(view, redact)
+
+
+def _stored(data: Any, redact: tuple[str, ...]) -> Any:
+    if redact and isinstance(data, dict):
+        return {k: (None if k in redact else v) for k, v in data.items()}
+    return data
+
+
+def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Callable[..., Response]:
     @functools.wraps(view)
     def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get(HEADER)
@@ -79,7 +93,7 @@ def idempotent(view: Callable[..., Response]) -> Callable[..., Response]:
                     raise  # unexpected: nothing is kept, a retry runs again
                 response = answer
             record.status_code = response.status_code
-            record.response = response.data
+            record.response = _stored(response.data, redact)
             record.save(update_fields=["status_code", "response"])
         return response
 

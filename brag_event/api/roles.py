@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from brag_event.events.models import Day
 from brag_event.hands.models import Hand
@@ -61,11 +61,16 @@ def tables_for(user: Any) -> QuerySet[Table]:
 
 
 def hands_for(user: Any) -> QuerySet[Hand]:
-    """Hands a user may read: their tables' hands (staff), or the ones they were dealt (player)."""
+    """Hands a user may read: their tables' hands (staff), and the ones they were dealt (a
+    player — also a member of staff who plays)."""
     hands = Hand.objects.select_related("table__day__event")
     role = role_of(user)
-    if role in (ORGANISER, SUPERVISOR, DEALER):
+    player = getattr(user, "player", None) if role != PUBLIC else None
+    staff = role in (ORGANISER, SUPERVISOR, DEALER)
+    if staff and player is not None:
+        return hands.filter(Q(table__in=tables_for(user)) | Q(dealt_players=player)).distinct()
+    if staff:
         return hands.filter(table__in=tables_for(user))
-    if role == PLAYER:
-        return hands.filter(dealt_players=user.player)
+    if player is not None:
+        return hands.filter(dealt_players=player)
     return hands.none()

@@ -368,8 +368,8 @@ class EventAudit(APIView):
 
     @extend_schema(responses={200: ANY}, summary="Audit log (organisers)")
     def get(self, request: Request, event_id: int) -> Response:
-        get_object_or_404(Event, pk=event_id)
-        rows = AuditEntry.objects.select_related("actor").order_by("-at", "-id")
+        event = get_object_or_404(Event, pk=event_id)
+        rows = AuditEntry.objects.filter(event=event).select_related("actor").order_by("-at", "-id")
 
         def shape(e: AuditEntry) -> dict[str, Any]:
             return {
@@ -483,7 +483,7 @@ class Tokens(APIView):
         )
 
     @extend_schema(request=TokenIn, responses={201: ANY}, summary="Issue a device token")
-    @idempotent
+    @idempotent(redact=("key",))
     def post(self, request: Request) -> Response:
         data = valid(TokenIn, request)
         user = get_user_model().objects.filter(pk=data["user"], is_active=True).first()

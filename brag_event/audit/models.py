@@ -10,6 +10,9 @@ class AuditEntry(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    event = models.ForeignKey(
+        "events.Event", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     at = models.DateTimeField(auto_now_add=True)
     verb = models.CharField(max_length=60, help_text="What was done, e.g. hand.action")
     target = models.CharField(max_length=120, blank=True, help_text="What it was done to")

@@ -37,7 +37,13 @@ def audit_admin_edit(
         for name in names
     }
     if changed:
-        audit_record(by=admin_actor(request), verb=verb, target=str(obj), data={"changed": changed})
+        audit_record(
+            by=admin_actor(request),
+            verb=verb,
+            target=str(obj),
+            data={"changed": changed},
+            subject=obj,
+        )
 
 
 def _plain(value: Any) -> Any:

@@ -133,6 +133,7 @@ class EventAdmin(admin.ModelAdmin):
                 by=admin_actor(request),
                 verb="event.create",
                 target=str(obj),
+                subject=obj,
                 data={"currency": obj.currency, "via": "admin"},
             )
 
@@ -207,6 +208,7 @@ class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
                 by=actor,
                 verb="day.create",
                 target=str(obj),
+                subject=obj,
                 data={"rules": obj.rules_dict(), "via": "admin"},
             )
             return

@@ -105,7 +105,9 @@ def event_create_flash(
         date = start + dt.timedelta(days=number - 1) if start else None
         values = {k: v for k, v in spec.items() if k != "number"}
         Day.objects.create(event=event, number=number, date=date, **values)
-    audit_record(by=by, verb="event.create", target=str(event), data={"preset": "FLASH"})
+    audit_record(
+        by=by, verb="event.create", target=str(event), data={"preset": "FLASH"}, event_id=event.pk
+    )
     return event
 
 
@@ -134,5 +136,7 @@ def day_update_rules(
         reason=reason[:200],
     )
     changed = {k: [before[k], after[k]] for k in changes if before[k] != after[k]}
-    audit_record(by=by, verb="day.rules", target=str(day), data={"changed": changed})
+    audit_record(
+        by=by, verb="day.rules", target=str(day), data={"changed": changed}, event_id=day.event_id
+    )
     return day

@@ -183,6 +183,7 @@ def hand_start(*, table: Table, by: Actor | None) -> Hand:
     table.save(update_fields=["button", "carried_seat"])
     audit_record(
         by=by,
+        event_id=day.event_id,
         verb="hand.start",
         target=str(hand),
         data={
@@ -294,6 +295,7 @@ def hand_apply_action(
     hand.save(update_fields=fields)
     audit_record(
         by=by,
+        event_id=hand.table.day.event_id,
         verb="hand.action",
         target=str(hand),
         data={"seq": row.seq, **act.to_dict()},
@@ -345,6 +347,7 @@ def hand_void_last_action(
     hand.save(update_fields=fields)
     audit_record(
         by=by,
+        event_id=hand.table.day.event_id,
         verb="hand.void",
         target=str(hand),
         data={"seq": last.seq, "action": last.action, "reason": reason},

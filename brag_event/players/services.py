@@ -41,7 +41,13 @@ def player_register(
     account_player(player)
     if starting_money:
         player_issue_money(player=player, amount=starting_money, by=by, memo="starting money")
-    audit_record(by=by, verb="player.register", target=clean, data={"money": starting_money})
+    audit_record(
+        by=by,
+        verb="player.register",
+        target=clean,
+        data={"money": starting_money},
+        event_id=event.pk,
+    )
     player.refresh_from_db()
     return player
 
@@ -62,5 +68,11 @@ def player_issue_money(
         by=by,
         memo=memo or "money issued",
     )
-    audit_record(by=by, verb="player.issue", target=player.name, data={"amount": amount})
+    audit_record(
+        by=by,
+        verb="player.issue",
+        target=player.name,
+        data={"amount": amount},
+        event_id=player.event_id,
+    )
     return transfer

@@ -141,6 +141,7 @@ class TableAdmin(ServiceErrorsMixin, admin.ModelAdmin):
                 by=admin_actor(request),
                 verb="table.dealers",
                 target=str(table),
+                subject=table,
                 data={"dealers": sorted(u.get_username() for u in table.dealers.all())},
             )
 

@@ -84,7 +84,7 @@ def table_create(*, day: Day, number: int | None = None, by: Actor | None) -> Ta
     if day.tables.filter(number=number).exists():
         raise ServiceError("table_exists", f"Table {number} already exists on day {day.number}.")
     table = Table.objects.create(day=day, number=number)
-    audit_record(by=by, verb="table.create", target=str(table))
+    audit_record(by=by, verb="table.create", target=str(table), event_id=day.event_id)
     return table
 
 
@@ -127,7 +127,13 @@ def seat_buy_in(
     _check_affords(player, amount, fee, "a buy-in")
     seat = Seat.objects.create(table=table, number=seat_number, player=player, buy_in=amount)
     _pay_in(seat, player, amount, fee, Transfer.Kind.BUY_IN, by)
-    audit_record(by=by, verb="seat.buy_in", target=str(seat), data={"amount": amount, "fee": fee})
+    audit_record(
+        by=by,
+        verb="seat.buy_in",
+        target=str(seat),
+        data={"amount": amount, "fee": fee},
+        event_id=day.event_id,
+    )
     seat.refresh_from_db()
     return seat
 
@@ -198,6 +204,7 @@ def seat_rebuy(*, seat: Seat, consenting: Iterable[int], by: Actor | None) -> Se
         verb="seat.rebuy",
         target=str(seat),
         data={"amount": amount, "fee": fee, "consents": sorted(given & others)},
+        event_id=day.event_id,
     )
     seat.refresh_from_db()
     return seat
@@ -213,7 +220,10 @@ def seat_sit_out(*, seat: Seat, sitting_out: bool, by: Actor | None) -> Seat:
         seat.sitting_out = sitting_out
         seat.save(update_fields=["sitting_out"])
         audit_record(
-            by=by, verb="seat.sit_out" if sitting_out else "seat.come_back", target=str(seat)
+            by=by,
+            verb="seat.sit_out" if sitting_out else "seat.come_back",
+            target=str(seat),
+            subject=seat,
         )
     return seat
 
@@ -250,5 +260,11 @@ def seat_leave(*, seat: Seat, by: Actor | None) -> Seat:
     seat.refresh_from_db()
     seat.left_at = timezone.now()
     seat.save(update_fields=["left_at"])
-    audit_record(by=by, verb="seat.leave", target=str(seat), data={"stack": returned})
+    audit_record(
+        by=by,
+        verb="seat.leave",
+        target=str(seat),
+        data={"stack": returned},
+        event_id=seat.player.event_id,
+    )
     return seat

@@ -206,9 +206,9 @@ def test_session_login_then_writes_need_the_csrf_header(api: Api) -> None:
     url = f"/api/v1/hands/{hand.pk}/actions/"
     body = {"seat": 2, "action": "look", "expected_seq": hand.next_seq}
     refused = client.post(url, body, format="json")
-    assert_error(refused, 403, "forbidden")
+    assert_error(refused, 403, "csrf_failed")
     forged = client.post(url, body, format="json", HTTP_X_CSRFTOKEN="x" * 32)
-    assert_error(forged, 403, "forbidden")
+    assert_error(forged, 403, "csrf_failed")
     assert HandAction.objects.count() == 0
     accepted = client.post(url, body, format="json", **csrf(client))
     assert accepted.status_code == 201, accepted.json()
@@ -221,7 +221,7 @@ def test_session_login_then_writes_need_the_csrf_header(api: Api) -> None:
     assert_error(void, 403, "forbidden")
 
     # Logout also needs the header; afterwards the session is gone.
-    assert_error(client.post("/api/v1/auth/logout/"), 403, "forbidden")
+    assert_error(client.post("/api/v1/auth/logout/"), 403, "csrf_failed")
     out = client.post("/api/v1/auth/logout/", **csrf(client))
     assert out.status_code == 200 and out.json() == {"ok": True}
     assert_error(client.get("/api/v1/me/"), 401, "not_authenticated")
