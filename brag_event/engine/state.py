@@ -407,7 +407,12 @@ class HandState:
         return True
 
     def apply(self, action: Action) -> HandState:
-        """Verify and perform ``action``; returns ``self`` for chaining."""
+        """Verify and perform ``action``; returns ``self`` for chaining. A ``see`` without an
+        amount is logged with the exact cost paid, so that the log always replays."""
+        if action.action == "see" and action.amount is None and self.phase == BETTING:
+            p = self.by_seat.get(action.seat) if isinstance(action.seat, int) else None
+            if p is not None and self.stake:
+                action = action._replace(amount=self._see_cost(p))
         self._dispatch(action, True)
         self.log.append(action)
         return self
@@ -760,7 +765,7 @@ class HandState:
         if not p.blind and other.blind:
             raise IllegalAction("cannot_see_blind", who=p.label, other=other.label)
         cost = self._see_cost(p)
-        if amount is not None and amount != cost:
+        if amount is not None and (type(amount) is not int or amount != cost):
             raise IllegalAction("see_wrong_amount", who=p.label, cost=cost, amount=amount)
         if cost > p.stack:
             raise IllegalAction(

@@ -262,8 +262,9 @@ def play_random(
 
 
 def junk_actions(state: HandState, cards: dict[int, str]) -> st.SearchStrategy[Action]:
-    """Random actions, most of them illegal: random kinds, seats, amounts and hands, and near
-    misses around what ``legal_actions()`` lists (off-by-one amounts, other seats …)."""
+    """Random actions, most of them illegal: random kinds, seats, amounts and hands; near
+    misses around what ``legal_actions()`` lists (off-by-one amounts, other seats …); and allowed
+    actions with one field changed."""
     seats = [s.seat for s in state.seats]
     seat: st.SearchStrategy[Any] = st.one_of(
         st.sampled_from(seats),
@@ -311,4 +312,35 @@ def junk_actions(state: HandState, cards: dict[int, str]) -> st.SearchStrategy[A
             draw(texts),
         )
 
-    return st.one_of(random, near_miss())
+    allowed = [la for la in legal if la.allowed]
+
+    @st.composite
+    def mutant(draw: st.DrawFn) -> Action:
+        """An allowed action with exactly one field changed to a nearby or odd value."""
+        base = draw(st.sampled_from(allowed))
+        seat = base.seat
+        amount = draw(st.sampled_from((base.min_amount, base.max_amount))) or base.cost
+        hand = draw(st.sampled_from(base.hands)) if base.hands else None
+        text = cards.get(seat) if base.action == "show" and seat is not None else None
+        fields: list[Any] = [base.action, seat, amount, hand, text]
+        which = draw(st.integers(0, 4))
+        if which == 0:
+            options: list[Any] = list(JUNK_KINDS)
+        elif which == 1:
+            options = [*seats, None, 0, 7, True, str(seat)]
+        elif which == 2:
+            stack = state.by_seat[seat].stack if seat in state.by_seat else 0
+            options = [None, 0, -1, True, False, 10**12, stack, stack + 1, "5"]
+            if amount is not None:
+                options += [amount - 1, amount + 1, float(amount), str(amount)]
+        elif which == 3:
+            options = [None, "old", "new", "both", "", "NEW", 1]
+        else:
+            options = [None, "", *sorted(cards.values()), "As Ks", "as ks qs", "Xx Yy Zz"]
+        fields[which] = draw(st.sampled_from(options))
+        return Action(*fields)
+
+    choices = [random, near_miss()]
+    if allowed:
+        choices += [mutant(), mutant()]
+    return st.one_of(choices)

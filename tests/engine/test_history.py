@@ -278,3 +278,19 @@ def test_remembered_rules_never_let_a_wrongly_typed_value_through() -> None:
         assert err.value.code == "invalid_rules"
     with pytest.raises(EngineError):
         Rules.from_dict({**good, "ante": [5]})  # unhashable: validated, not remembered
+
+
+def test_a_see_without_an_amount_is_logged_with_its_cost_and_replays() -> None:
+    from brag_event.engine import FLASH_DAY_1, HandState, SeatSetup
+
+    state = HandState(FLASH_DAY_1, 1, [SeatSetup(1, "A", 100), SeatSetup(2, "B", 100)])
+    state.bet(2, 5)  # blind: stake 10
+    state.see(1)  # blind sees for the stake, 10
+    assert state.log[-1].amount == 10
+    other = HandState(FLASH_DAY_1, 1, [SeatSetup(1, "A", 100), SeatSetup(2, "B", 100)])
+    other.bet(2, 5)
+    with pytest.raises(IllegalAction) as err:
+        other.see(1, 10.0)  # type: ignore[arg-type]
+    assert err.value.code == "see_wrong_amount"
+    state.show(2, "As Ad 2c").show(1, "Ks Kd 2d")
+    assert outcome_dict(replay(dump(state))) == outcome_dict(state)

@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from brag_event.engine import (
@@ -54,6 +54,12 @@ PROPERTY_SETTINGS = settings(
 
 
 # ---------------------------------------------------------------------------- helpers
+
+
+def begin(table: Table) -> HandState:
+    """The hand after the antes; the table is noted so that a failure report shows it."""
+    note(f"table: {table!r}")
+    return table.start()
 
 
 def check_money(state: HandState, table: Table) -> None:
@@ -129,8 +135,11 @@ def examples_of(la: LegalAction, state: HandState, cards: dict[int, str]) -> lis
         assert la.min_amount is not None and la.max_amount is not None
         assert la.min_amount <= la.max_amount
         return [Action("bet", seat, la.min_amount), Action("bet", seat, la.max_amount)]
-    if kind in ("see", "cover"):
-        assert la.cost is not None, f"an allowed {kind} has no cost"
+    if kind == "see":
+        assert la.cost is not None, "an allowed see has no cost"
+        return [Action(kind, seat, la.cost)]
+    if kind == "cover":  # RULES §5: the amount of a cover is optional
+        assert la.cost is not None, "an allowed cover has no cost"
         return [Action(kind, seat, la.cost), Action(kind, seat)]
     if kind in ("look", "discard"):
         if not la.hands:
@@ -166,7 +175,7 @@ def shown_cards(table: Table, state: HandState) -> dict[int, str]:
 @PROPERTY_SETTINGS
 @given(table=tables(), data=st.data())
 def test_money_is_conserved_and_every_hand_settles(table: Table, data: st.DataObject) -> None:
-    state = table.start()
+    state = begin(table)
     check_money(state, table)
     steps = play_random(state, data, table, after_each=lambda s: check_money(s, table))
     assert state.phase == SETTLED
@@ -181,7 +190,7 @@ def test_money_is_conserved_and_every_hand_settles(table: Table, data: st.DataOb
 @PROPERTY_SETTINGS
 @given(table=tables(), data=st.data())
 def test_replay_reproduces_the_hand(table: Table, data: st.DataObject) -> None:
-    state = table.start()
+    state = begin(table)
 
     def replay_midway(s: HandState) -> None:
         # A history is complete only with the cards, so mid-hand replays stop before showing.
@@ -229,7 +238,7 @@ def probe(state: HandState, action: Action) -> None:
 @PROPERTY_SETTINGS
 @given(table=tables(), data=st.data())
 def test_illegal_actions_change_nothing(table: Table, data: st.DataObject) -> None:
-    state = table.start()
+    state = begin(table)
     cards = shown_cards(table, state)
 
     def try_junk(s: HandState) -> None:
@@ -252,7 +261,7 @@ def test_illegal_actions_change_nothing(table: Table, data: st.DataObject) -> No
 def test_accepted_actions_survive_dump_and_replay(table: Table, data: st.DataObject) -> None:
     """Whatever ``apply`` accepts goes into the log, and ``dump`` writes the log: so every hand
     that ``apply`` accepted must replay, including actions with extra or unusual fields."""
-    state = table.start()
+    state = begin(table)
     cards = shown_cards(table, state)
 
     def apply_junk(s: HandState) -> None:
@@ -279,7 +288,7 @@ def test_accepted_actions_survive_dump_and_replay(table: Table, data: st.DataObj
 @PROPERTY_SETTINGS
 @given(table=tables(), data=st.data())
 def test_legal_actions_are_exact(table: Table, data: st.DataObject) -> None:
-    state = table.start()
+    state = begin(table)
     cards = shown_cards(table, state)
 
     def check_listed(s: HandState) -> None:
@@ -319,7 +328,7 @@ def test_legal_actions_are_exact(table: Table, data: st.DataObject) -> None:
 @PROPERTY_SETTINGS
 @given(table=tables(), data=st.data())
 def test_pots_go_to_contenders_with_the_best_hand(table: Table, data: st.DataObject) -> None:
-    state = table.start()
+    state = begin(table)
     steps = play_random(state, data, table)
     out = state.outcome
     assert out is not None
