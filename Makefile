@@ -6,7 +6,7 @@ PYTHON3?=python3
 
 .DEFAULT_GOAL := help
 
-.PHONY: help install run test lint typecheck format bench clean
+.PHONY: help install run test lint typecheck format bench bench-api clean
 
 help:
 	@echo "make run        install, migrate, load demo data (if available), serve on 127.0.0.1:8000"
@@ -47,6 +47,9 @@ format: install
 
 bench: install
 	$(PY) -m bench.engine
+
+bench-api: install
+	$(PY) -m bench.api
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis *.egg-info db.sqlite3

@@ -1,0 +1,97 @@
+"""Seed the API benchmark's database through the services: ``python -m bench.api_seed``.
+
+Run by ``bench.api`` in a subprocess with ``DATABASE_URL`` pointing at the (migrated) benchmark
+database. Creates the FLASH event, ``--tables`` tables on day 1 with ``--players`` players each
+bought in at the day's table maximum, one dealer per table (assigned to that table) and a device
+token per dealer. Writes one JSON document to stdout for the benchmark to read (it holds the
+token keys: the benchmark never prints it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+STARTING_MONEY = 100_000
+
+
+def seed(tables: int, players: int) -> dict[str, Any]:
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.db import transaction
+    from django.utils import timezone
+
+    from brag_event.api.models import DeviceToken, token_hash
+    from brag_event.core.actors import Actor
+    from brag_event.events.services import event_create_flash
+    from brag_event.players.services import player_register
+    from brag_event.tables.services import seat_buy_in, table_create
+
+    user_model = get_user_model()
+    out: dict[str, Any] = {"tables": []}
+    with transaction.atomic():
+        dealers = Group.objects.get_or_create(name="dealer")[0]
+        organisers = Group.objects.get_or_create(name="organiser")[0]
+        organiser = user_model.objects.create(username="bench-organiser", is_staff=True)
+        organiser.groups.add(organisers)
+        by = Actor(organiser, "bench seed")
+        event = event_create_flash(name="BENCH", currency="MB", start=timezone.localdate(), by=by)
+        day = event.days.get(number=1)
+        out.update(
+            event=event.pk,
+            day=day.pk,
+            players=players,
+            ante=day.ante,
+            table_min=day.table_min,
+            table_max=day.table_max,
+            starting_money=STARTING_MONEY,
+        )
+        for number in range(1, tables + 1):
+            table = table_create(day=day, number=number, by=by)
+            dealer = user_model.objects.create(username=f"bench-dealer-{number}")
+            dealer.groups.add(dealers)
+            table.dealers.add(dealer)
+            for seat in range(1, players + 1):
+                player = player_register(
+                    event=event,
+                    name=f"Table {number} Player {seat}",
+                    starting_money=STARTING_MONEY,
+                    by=by,
+                )
+                seat_buy_in(
+                    table=table, seat_number=seat, player=player, amount=day.table_max, by=by
+                )
+            key = DeviceToken.new_key()
+            DeviceToken.objects.create(
+                user=dealer,
+                name=f"Table {number} tablet",
+                key_hash=token_hash(key),
+                prefix=key[:6],
+                created_by=organiser,
+            )
+            out["tables"].append({"id": table.pk, "number": number, "token": key})
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.api_seed")
+    parser.add_argument("--tables", type=int, default=24)
+    parser.add_argument("--players", type=int, default=6)
+    args = parser.parse_args(argv)
+    if not os.environ.get("DATABASE_URL"):
+        print("bench.api_seed: DATABASE_URL is not set", file=sys.stderr)
+        return 2
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "brag_event.settings")
+    import django
+
+    django.setup()
+    result = seed(args.tables, args.players)
+    sys.stdout.write(json.dumps(result) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
