@@ -119,6 +119,19 @@ def stale(err: Conflict, hand: Hand) -> Response:
     return Response(body, status=409)
 
 
+def apply_or_stale(request: Request, hand: Hand, action: dict[str, Any], seq: int) -> Response:
+    """Apply an action; a stale screen gets the 409 with the current state."""
+    try:
+        hand, row, state = hand_apply_action(
+            hand=hand, action=action, expected_seq=seq, by=actor(request)
+        )
+    except Conflict as err:
+        if err.code == "stale_sequence":
+            return stale(err, hand)
+        raise
+    return Response({"seq": row.seq, "hand": hand_view(hand, state)}, status=201)
+
+
 # ------------------------------------------------------------------ events and tables
 
 
@@ -234,15 +247,7 @@ class HandActions(APIView):
         data = valid(ActionIn, request)
         seq = data.pop("expected_seq")
         action = {k: v for k, v in data.items() if v is not None}
-        try:
-            hand, row, state = hand_apply_action(
-                hand=hand, action=action, expected_seq=seq, by=actor(request)
-            )
-        except Conflict as err:
-            if err.code == "stale_sequence":
-                return stale(err, hand)
-            raise
-        return Response({"seq": row.seq, "hand": hand_view(hand, state)}, status=201)
+        return apply_or_stale(request, hand, action, seq)
 
 
 class HandCards(APIView):
@@ -254,15 +259,7 @@ class HandCards(APIView):
         hand = hand_for_staff(request, hand_id)
         data = valid(CardsIn, request)
         action = {"action": "show", "seat": data["seat"], "cards": data["cards"]}
-        try:
-            hand, row, state = hand_apply_action(
-                hand=hand, action=action, expected_seq=data["expected_seq"], by=actor(request)
-            )
-        except Conflict as err:
-            if err.code == "stale_sequence":
-                return stale(err, hand)
-            raise
-        return Response({"seq": row.seq, "hand": hand_view(hand, state)}, status=201)
+        return apply_or_stale(request, hand, action, data["expected_seq"])
 
 
 class HandVoid(APIView):
