@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model, login, logout
-from django.db.models import QuerySet, Sum
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -32,6 +32,7 @@ from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_apply_action, hand_start, hand_void_last_action
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player
+from brag_event.players.selectors import standings
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
 
@@ -389,19 +390,7 @@ class EventStandings(APIView):
     @extend_schema(responses={200: ANY}, summary="Public standings: balance plus table stack")
     def get(self, request: Request, event_id: int) -> Response:
         event = get_object_or_404(Event, pk=event_id)
-        stacks = dict(
-            Seat.objects.filter(player__event=event, left_at__isnull=True)
-            .values("player_id")
-            .annotate(s=Sum("stack"))
-            .values_list("player_id", "s")
-        )
-        rows: list[dict[str, Any]] = [
-            {"player": p.pk, "name": p.name, "total": p.balance + int(stacks.get(p.pk) or 0)}
-            for p in Player.objects.filter(event=event)
-        ]
-        rows.sort(key=lambda r: (-r["total"], r["name"]))
-        for rank, row in enumerate(rows, start=1):
-            row["rank"] = rank
+        rows = standings(event)
         return Response({"event": event.pk, "currency": event.currency, "standings": rows})
 
 
