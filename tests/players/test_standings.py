@@ -26,4 +26,4 @@ def test_standings_count_balance_and_table_stack_and_rank_ties_by_name() -> None
         (3, "Andy", 790 + 195),  # equal totals: by name
         (4, "Chris", 790 + 195),
     ]
-    assert sum(r["total"] for r in rows) + 30 == 4 * 1000  # the house holds the three fees
+    assert sum(r["total"] for r in rows) + 30 == 3 * 1000 + 990  # the house holds the 3 fees
