@@ -93,9 +93,20 @@ DATABASES = {
         env="DATABASE_URL",
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=60,
-        conn_health_checks=True,
+        # A health check costs a round trip on every request. Off by default: a connection that
+        # died (a PostgreSQL restart) fails that request cleanly (503) and is then replaced.
+        conn_health_checks=env_bool("BRAG_DB_HEALTH_CHECKS", False),
     ),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "BRAG_DB_PREPARED", True
+):
+    # Server-side parameters, and psycopg prepares a statement once it has run 5 times on a
+    # connection: PostgreSQL then skips parsing and planning the API's hot statements. Turn off
+    # (BRAG_DB_PREPARED=false) behind a transaction-mode pooler such as PgBouncer < 1.21.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=5
+    )
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -114,6 +125,9 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Django's model backend, loading a session's user with their role in the same query.
+AUTHENTICATION_BACKENDS = ["brag_event.api.auth.RoleAwareModelBackend"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

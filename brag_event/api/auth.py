@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.db import connection
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from brag_event.core import sql
+from brag_event.players.models import Player
+
 from .models import DeviceToken, token_hash
+from .roles import group_flags_sql, remember_role, remember_role_from_flags, role_annotations
 
 
 class DeviceTokenAuthentication(authentication.BaseAuthentication):
@@ -24,11 +32,7 @@ class DeviceTokenAuthentication(authentication.BaseAuthentication):
             key = header[1].decode()
         except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed("The token is not valid.") from None
-        token = (
-            DeviceToken.objects.select_related("user")
-            .filter(key_hash=token_hash(key), revoked_at__isnull=True)
-            .first()
-        )
+        token = _token_with_user(token_hash(key))
         if token is None or not token.user.is_active:
             raise exceptions.AuthenticationFailed("The token is not valid or was revoked.")
         now = timezone.now()
@@ -38,3 +42,57 @@ class DeviceTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return self.keyword
+
+
+@cache
+def _token_sql() -> tuple[str, list[Any]]:
+    user_model = get_user_model()
+    flags, flag_params = group_flags_sql("u.id")
+    player = Player._meta
+    query = (
+        f"SELECT {sql.columns(DeviceToken, 't')}, {sql.columns(user_model, 'u')}, "
+        f"p.{sql.qn('id')}, {flags} "
+        f"FROM {sql.table(DeviceToken)} t "
+        f"JOIN {sql.table(user_model)} u ON u.{sql.qn('id')} = t.{sql.qn('user_id')} "
+        f"LEFT JOIN {sql.qn(player.db_table)} p ON p.{sql.qn('user_id')} = u.{sql.qn('id')} "
+        f"WHERE t.{sql.qn('key_hash')} = %s AND t.{sql.qn('revoked_at')} IS NULL"
+    )
+    return query, flag_params
+
+
+def _token_with_user(key_hash: str) -> DeviceToken | None:
+    """The live token with its user, the user's role and whether they play, in one hand-written
+    query: every tablet request starts here (see ``core.sql`` for why it is not the ORM's)."""
+    user_model = get_user_model()
+    query, flag_params = _token_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(query, [*flag_params, key_hash])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    token, at = sql.hydrate(DeviceToken, row)
+    user, at = sql.hydrate(user_model, row, at)
+    has_player = row[at] is not None
+    if not has_player:
+        user_model.player.related.set_cached_value(user, None)  # type: ignore[attr-defined]
+    remember_role_from_flags(user, row[at + 1 :], has_player)
+    token.user = user
+    return token
+
+
+class RoleAwareModelBackend(ModelBackend):
+    """Django's model backend, but the user of a session arrives with their role and player in
+    the same query (see ``roles.role_annotations``)."""
+
+    def get_user(self, user_id: Any) -> Any:
+        model = get_user_model()
+        user = (
+            model._default_manager.select_related("player")
+            .annotate(**role_annotations("pk"))
+            .filter(pk=user_id)
+            .first()
+        )
+        if user is None or not self.user_can_authenticate(user):
+            return None
+        remember_role(user, user)
+        return user

@@ -9,11 +9,12 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from brag_event.core.errors import ServiceError
+from brag_event.core.errors import ServiceError, StaleHand
 from brag_event.engine import EngineError
 
 log = logging.getLogger("brag_event.api")
@@ -38,6 +39,15 @@ def error_body(code: str, message: str, details: dict[str, Any] | None = None) -
 
 def error_response(exc: BaseException) -> Response | None:
     """The API's answer for an exception, or ``None`` to let it propagate."""
+    if isinstance(exc, StaleHand):
+        # Read after the refused attempt was rolled back: the state another device left.
+        from brag_event.hands.models import Hand
+
+        from .presenters import hand_view
+
+        hand = Hand.objects.select_related("table").get(pk=exc.hand_id)
+        stale = {**exc.details, "hand": hand_view(hand)}
+        return Response(error_body(exc.code, exc.message, stale), status=exc.status)
     if isinstance(exc, ServiceError):
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
     if isinstance(exc, EngineError):
@@ -79,6 +89,19 @@ def error_response(exc: BaseException) -> Response | None:
 def exception_handler(exc: BaseException, context: dict[str, Any]) -> Response:
     response = error_response(exc)
     if response is not None:
+        return response
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        # The database went away (a restart, a failover) or gave up on this transaction (a
+        # deadlock): nothing was saved, and the same request can simply be sent again.
+        log.warning("database unavailable in %s: %s", context.get("view"), exc)
+        response = Response(
+            error_body(
+                "database_unavailable",
+                "The server could not reach its database; nothing was saved. Try again.",
+            ),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+        response["Retry-After"] = "1"
         return response
     log.exception("unexpected error in %s", context.get("view"))
     return Response(

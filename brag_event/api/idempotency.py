@@ -8,11 +8,16 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import connection
+from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.response import Response
+
+from brag_event.core import sql
+from brag_event.core.transactions import owned_transaction
 
 from .errors import error_body, error_response
 from .models import IdempotencyRecord
@@ -44,6 +49,10 @@ def _stored(data: Any, redact: tuple[str, ...]) -> Any:
     return data
 
 
+class _Taken(Exception):
+    """The key was already used: everything this attempt did is rolled back."""
+
+
 def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Callable[..., Response]:
     @functools.wraps(view)
     def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -61,40 +70,85 @@ def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Calla
             )
         fingerprint = _fingerprint(request)
         user: Any = request.user
-        with transaction.atomic():
-            try:
-                with transaction.atomic():
-                    record = IdempotencyRecord.objects.create(
-                        user=user,
-                        key=key,
-                        method=request.method or "",
-                        path=request.path[:300],
-                        fingerprint=fingerprint,
-                    )
-            except IntegrityError:
-                first = IdempotencyRecord.objects.get(user=user, key=key)
-                if first.fingerprint != fingerprint:
-                    return Response(
-                        error_body(
-                            "idempotency_key_reused",
-                            "This Idempotency-Key was already used for a different request.",
-                            {"first": {"method": first.method, "path": first.path}},
-                        ),
-                        status=422,
-                    )
-                replay = Response(first.response, status=first.status_code)
-                replay[REPLAY_HEADER] = "true"
-                return replay
-            try:
+        # Optimistic: run the write, then claim the key with the answer in the same transaction.
+        # A retry (or a twin racing it) fails the claim on the unique (user, key) constraint —
+        # waiting for the first to commit if it is still running — and everything it did is
+        # rolled back; the first answer is replayed. One INSERT per write, no extra round trips.
+        record = {
+            "user_id": user.pk,
+            "key": key,
+            "method": request.method or "",
+            "path": request.path[:300],
+            "fingerprint": fingerprint,
+        }
+        try:
+            with owned_transaction():
                 response = view(self, request, *args, **kwargs)
-            except Exception as exc:
-                answer = error_response(exc)
-                if answer is None:
-                    raise  # unexpected: nothing is kept, a retry runs again
-                response = answer
-            record.status_code = response.status_code
-            record.response = _stored(response.data, redact)
-            record.save(update_fields=["status_code", "response"])
-        return response
+                if not _claim(record, response, redact):
+                    raise _Taken
+            return response
+        except _Taken:
+            return _replay(user, key, fingerprint)
+        except Exception as exc:
+            # The attempt was rolled back whole. A refusal is kept under the key too, so that a
+            # retry gets the same answer; an unexpected error keeps nothing (a retry runs again).
+            answer = error_response(exc)
+            if answer is None:
+                raise
+        with owned_transaction():
+            claimed = _claim(record, answer, redact)
+        return answer if claimed else _replay(user, key, fingerprint)
 
     return wrapper
+
+
+_COLUMNS = (
+    "user_id",
+    "key",
+    "method",
+    "path",
+    "fingerprint",
+    "status_code",
+    "response",
+    "created_at",
+)
+
+
+@cache
+def _claim_sql() -> str:
+    return (
+        f"INSERT INTO {sql.table(IdempotencyRecord)} ({', '.join(sql.qn(c) for c in _COLUMNS)}) "
+        f"VALUES ({', '.join(['%s'] * len(_COLUMNS))}) "
+        f"ON CONFLICT DO NOTHING RETURNING {sql.qn('id')}"
+    )
+
+
+def _claim(record: dict[str, Any], response: Response, redact: tuple[str, ...]) -> bool:
+    """Store the answer under the key; ``False`` if the key was already taken (by a committed
+    request, or by one still running, whose end this waits for). One hand-written statement:
+    every tablet write passes here (see ``core.sql``)."""
+    values = {
+        **record,
+        "status_code": response.status_code,
+        "response": sql.json_param(_stored(response.data, redact)),
+        "created_at": connection.ops.adapt_datetimefield_value(timezone.now()),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_claim_sql(), [values[c] for c in _COLUMNS])
+        return cursor.fetchone() is not None
+
+
+def _replay(user: Any, key: str, fingerprint: str) -> Response:
+    first = IdempotencyRecord.objects.get(user=user, key=key)
+    if first.fingerprint != fingerprint:
+        return Response(
+            error_body(
+                "idempotency_key_reused",
+                "This Idempotency-Key was already used for a different request.",
+                {"first": {"method": first.method, "path": first.path}},
+            ),
+            status=422,
+        )
+    replay = Response(first.response, status=first.status_code)
+    replay[REPLAY_HEADER] = "true"
+    return replay

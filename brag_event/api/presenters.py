@@ -41,21 +41,10 @@ def seat_view(seat: Seat) -> dict[str, Any]:
 
 
 def hand_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
+    """A hand's live state for a tablet: everything to draw the table and the action bar.
+    ``actions`` is the live log (voided actions left out); ``hand_history_view`` has it all."""
     state = state or hand_state(hand)
     engine = state.to_dict()
-    actions = [
-        {
-            "seq": a.seq,
-            "seat": a.seat,
-            "action": a.action,
-            "amount": a.amount,
-            "hand": a.hand_choice or None,
-            "cards": a.cards or None,
-            "voided": hasattr(a, "void"),
-            "entered_at": a.entered_at.isoformat(),
-        }
-        for a in hand.actions.select_related("void").order_by("seq")
-    ]
     return {
         "id": hand.pk,
         "table": hand.table_id,
@@ -76,8 +65,33 @@ def hand_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
         "cards_needed": engine["cards_needed"],
         "legal_actions": [a.to_dict() for a in state.legal_actions()],
         "result": hand.result,
-        "actions": actions,
+        "actions": [a.to_dict() for a in state.log],
     }
+
+
+def hand_entries(hand: Hand) -> list[dict[str, Any]]:
+    """Every entry of a hand's log, voided ones too, with who entered it and when."""
+    return [
+        {
+            "seq": a.seq,
+            "seat": a.seat,
+            "action": a.action,
+            "amount": a.amount,
+            "hand": a.hand_choice or None,
+            "cards": a.cards or None,
+            "entered_at": a.entered_at.isoformat(),
+            "entered_by": a.entered_by.get_username() if a.entered_by else None,
+            "device": a.device,
+            "void": {
+                "reason": a.void.reason,
+                "at": a.void.voided_at.isoformat(),
+                "by": a.void.voided_by.get_username() if a.void.voided_by else None,
+            }
+            if hasattr(a, "void")
+            else None,
+        }
+        for a in hand.actions.select_related("void__voided_by", "entered_by").order_by("seq")
+    ]
 
 
 def table_view(table: Table) -> dict[str, Any]:

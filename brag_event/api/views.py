@@ -24,10 +24,9 @@ from rest_framework.views import APIView
 from brag_event.audit.models import AuditEntry
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
-from brag_event.core.errors import Conflict, ServiceError
+from brag_event.core.errors import ServiceError
 from brag_event.engine.history import dump
 from brag_event.events.models import Day, Event
-from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_apply_action, hand_start, hand_void_last_action
 from brag_event.ledger.models import Transfer
@@ -39,7 +38,7 @@ from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat
 from . import roles
 from .idempotency import idempotent
 from .models import DeviceToken, token_hash
-from .presenters import event_view, hand_view, seat_view, table_summary, table_view
+from .presenters import event_view, hand_entries, hand_view, seat_view, table_summary, table_view
 from .serializers import (
     ActionIn,
     BuyInIn,
@@ -94,15 +93,6 @@ def table_for(request: Request, table_id: int) -> Any:
     return get_object_or_404(roles.tables_for(request.user), pk=table_id)
 
 
-def hand_for_staff(request: Request, hand_id: int) -> Hand:
-    return get_object_or_404(
-        Hand.objects.select_related("table__day__event").filter(
-            table__in=roles.tables_for(request.user)
-        ),
-        pk=hand_id,
-    )
-
-
 def seat_for(request: Request, seat_id: int) -> Seat:
     return get_object_or_404(
         Seat.objects.select_related("table__day__event", "player").filter(
@@ -112,24 +102,16 @@ def seat_for(request: Request, seat_id: int) -> Seat:
     )
 
 
-def stale(err: Conflict, hand: Hand) -> Response:
-    """A 409 for a stale screen carries the current state, so the tablet can redraw."""
-    hand.refresh_from_db()
-    details = {**err.details, "hand": hand_view(hand)}
-    body = {"error": {"code": err.code, "message": err.message, "details": details}}
-    return Response(body, status=409)
-
-
-def apply_or_stale(request: Request, hand: Hand, action: dict[str, Any], seq: int) -> Response:
-    """Apply an action; a stale screen gets the 409 with the current state."""
-    try:
-        hand, row, state = hand_apply_action(
-            hand=hand, action=action, expected_seq=seq, by=actor(request)
-        )
-    except Conflict as err:
-        if err.code == "stale_sequence":
-            return stale(err, hand)
-        raise
+def apply(request: Request, hand_id: int, action: dict[str, Any], seq: int) -> Response:
+    """Apply an action. A stale screen gets a 409 with the current state (``StaleHand``, turned
+    into that answer after the attempt was rolled back — see ``api.errors``)."""
+    hand, row, state = hand_apply_action(
+        hand=hand_id,
+        action=action,
+        expected_seq=seq,
+        by=actor(request),
+        access=roles.TableAccess(request.user),
+    )
     return Response({"seq": row.seq, "hand": hand_view(hand, state)}, status=201)
 
 
@@ -183,9 +165,9 @@ class TableHands(APIView):
     @extend_schema(request=None, responses={201: ANY}, summary="Start the next hand")
     @idempotent
     def post(self, request: Request, table_id: int) -> Response:
-        table = table_for(request, table_id)
-        hand = hand_start(table=table, by=actor(request))
-        return Response(hand_view(hand), status=201)
+        hand = hand_start(table=table_id, by=actor(request), access=roles.TableAccess(request.user))
+        # A hand just dealt has no actions yet: its state needs no read of the log.
+        return Response(hand_view(hand, hand_state(hand, log=[])), status=201)
 
 
 class TableSeats(APIView):
@@ -220,7 +202,10 @@ class HandDetail(APIView):
     @extend_schema(responses={200: ANY})
     def get(self, request: Request, hand_id: int) -> Response:
         hand = get_object_or_404(roles.hands_for(request.user), pk=hand_id)
-        return Response(hand_view(hand))
+        view = hand_view(hand)
+        if roles.at_least(request.user, roles.DEALER):
+            view["entries"] = hand_entries(hand)
+        return Response(view)
 
 
 class HandHistory(APIView):
@@ -244,11 +229,10 @@ class HandActions(APIView):
     @extend_schema(request=ActionIn, responses={201: ANY, 409: ANY}, summary="Enter an action")
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
-        hand = hand_for_staff(request, hand_id)
         data = valid(ActionIn, request)
         seq = data.pop("expected_seq")
         action = {k: v for k, v in data.items() if v is not None}
-        return apply_or_stale(request, hand, action, seq)
+        return apply(request, hand_id, action, seq)
 
 
 class HandCards(APIView):
@@ -257,10 +241,9 @@ class HandCards(APIView):
     @extend_schema(request=CardsIn, responses={201: ANY, 409: ANY}, summary="Enter shown cards")
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
-        hand = hand_for_staff(request, hand_id)
         data = valid(CardsIn, request)
         action = {"action": "show", "seat": data["seat"], "cards": data["cards"]}
-        return apply_or_stale(request, hand, action, data["expected_seq"])
+        return apply(request, hand_id, action, data["expected_seq"])
 
 
 class HandVoid(APIView):
@@ -269,19 +252,14 @@ class HandVoid(APIView):
     @extend_schema(request=VoidIn, responses={200: ANY, 409: ANY}, summary="Void the last action")
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
-        hand = hand_for_staff(request, hand_id)
         data = valid(VoidIn, request)
-        try:
-            hand, state = hand_void_last_action(
-                hand=hand,
-                reason=data["reason"],
-                expected_seq=data.get("expected_seq"),
-                by=actor(request),
-            )
-        except Conflict as err:
-            if err.code == "stale_sequence":
-                return stale(err, hand)
-            raise
+        hand, state = hand_void_last_action(
+            hand=hand_id,
+            reason=data["reason"],
+            expected_seq=data.get("expected_seq"),
+            by=actor(request),
+            access=roles.TableAccess(request.user),
+        )
         return Response({"hand": hand_view(hand, state)})
 
 

@@ -36,6 +36,15 @@ class Conflict(ServiceError):
     status = 409
 
 
+class StaleHand(Conflict):
+    """The hand moved on since the screen was drawn. The API answers with the hand's current
+    state (read after the refused attempt was rolled back), so the tablet can redraw."""
+
+    def __init__(self, message: str, *, hand_id: int, expected_seq: int) -> None:
+        super().__init__("stale_sequence", message, details={"expected_seq": expected_seq})
+        self.hand_id = hand_id
+
+
 class NotFound(ServiceError):
     status = 404
 

@@ -792,7 +792,7 @@ class HandState:
                     short_to_see = p.stack < self._see_cost(p)
             if not short_to_see:
                 raise IllegalAction("cover_not_needed", who=p.label, least=least)
-        if amount is not None and amount != p.stack:
+        if amount is not None and (type(amount) is not int or amount != p.stack):
             raise IllegalAction("cover_wrong_amount", stack=p.stack, amount=amount)
         if not do:
             return

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
+from brag_event.core.transactions import service_transaction
 from brag_event.engine import EngineError, Rules
 
 from .models import RULE_FIELDS, Day, DayRulesChange, Event
@@ -90,7 +91,7 @@ def _field_problems(values: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-@transaction.atomic
+@service_transaction
 def event_create_flash(
     *, name: str = "FLASH", currency: str = "MB", start: dt.date | None = None, by: Actor | None
 ) -> Event:
@@ -111,7 +112,7 @@ def event_create_flash(
     return event
 
 
-@transaction.atomic
+@service_transaction
 def day_update_rules(
     *, day: Day, changes: dict[str, Any], reason: str = "", by: Actor | None
 ) -> Day:

@@ -11,6 +11,8 @@ from typing import Any
 from brag_event.engine import Action, HandState, Rules, SeatSetup
 
 Place = tuple[Any, ...]
+# A stored action as a plain row: (seq, seat, action, amount, hand_choice, cards).
+LogRow = tuple[int, int | None, str, int | None, str, str]
 Movement = tuple[str, Place, Place, int]  # (transfer kind, from, to, amount)
 
 
@@ -21,7 +23,7 @@ def state_start(hand: Any) -> HandState:
         for s in hand.seats
     ]
     return HandState(
-        Rules(**hand.rules),
+        Rules.from_dict(hand.rules),
         hand.dealer_seat,
         seats,
         carried_pot=hand.carried_pot,
@@ -30,8 +32,14 @@ def state_start(hand: Any) -> HandState:
     )
 
 
+def log_action(row: LogRow) -> Action:
+    """A stored action, read as a ``LogRow``, as the engine's ``Action``."""
+    _seq, seat, kind, amount, choice, cards = row
+    return Action(kind, seat, amount, choice or None, cards or None)
+
+
 def engine_action(row: Any) -> Action:
-    """A stored action as the engine's ``Action``."""
+    """A stored action (a ``HandAction``) as the engine's ``Action``."""
     return Action(
         row.action,
         row.seat,

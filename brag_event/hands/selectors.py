@@ -7,15 +7,23 @@ from django.db.models import QuerySet
 from brag_event.engine import HandState
 
 from .models import Hand, HandAction
-from .money import engine_action, state_start
+from .money import LogRow, log_action, state_start
+
+LOG_FIELDS = ("seq", "seat", "action", "amount", "hand_choice", "cards")
 
 
 def hand_live_actions(hand: Hand) -> QuerySet[HandAction]:
     return hand.actions.filter(void__isnull=True).order_by("seq")
 
 
-def hand_state(hand: Hand) -> HandState:
+def hand_log(hand: Hand) -> list[LogRow]:
+    """The live (not voided) actions as plain rows ``(seq, seat, action, amount, hand, cards)``:
+    what a replay needs, without building a model instance per action."""
+    return list(hand_live_actions(hand).values_list(*LOG_FIELDS))
+
+
+def hand_state(hand: Hand, log: list[LogRow] | None = None) -> HandState:
     state = state_start(hand)
-    for row in hand_live_actions(hand):
-        state.apply(engine_action(row))
+    for row in hand_log(hand) if log is None else log:
+        state.apply(log_action(row))
     return state

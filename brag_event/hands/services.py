@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from brag_event.audit.services import audit_record
+from brag_event.core import sql
 from brag_event.core.actors import Actor
-from brag_event.core.errors import Conflict, ServiceError
+from brag_event.core.errors import Conflict, NotFound, ServiceError, StaleHand
+from brag_event.core.transactions import service_transaction
 from brag_event.engine import ACTIONS, Action, EngineError, HandState, SeatSetup, cards_str
 from brag_event.engine.history import outcome_dict
 from brag_event.ledger.models import Account, Transfer
@@ -21,11 +23,13 @@ from brag_event.ledger.services import (
     account_carried,
     account_house,
     account_pot,
-    transfer_post,
     transfer_reverse,
+    transfers_post,
+    transfers_statements,
 )
 from brag_event.tables.models import Seat, Table
 
+from . import statements
 from .models import ActionVoid, Hand, HandAction
 from .money import Movement, action_movements, pots_of, settlement_movements, start_movements
 from .selectors import hand_live_actions, hand_state
@@ -41,9 +45,8 @@ class _Places:
         self.seats = {s["seat"]: s for s in hand.seats}
         self.changed = False
 
-    def account(self, place: tuple[Any, ...]) -> Account:
+    def _fields(self, place: tuple[Any, ...]) -> dict[str, Any]:
         kind = place[0]
-        key = ":".join(str(p) for p in place)
         fields: dict[str, Any] = {"event_id": self.event_id, "kind": kind}
         if kind == "stack":
             seat = self.seats[place[1]]
@@ -54,9 +57,35 @@ class _Places:
             fields.update(table_id=self.hand.table_id)
         elif kind != "house":  # pragma: no cover - the symbols come from hands.money
             raise ValueError(place)
+        return fields
+
+    @staticmethod
+    def key(place: tuple[Any, ...]) -> str:
+        return ":".join(str(p) for p in place)
+
+    def learn_stacks(self, places: list[tuple[Any, ...]]) -> None:
+        """Look up the stack accounts of several seats in one query."""
+        wanted = {
+            self.seats[p[1]]["seat_id"]: self.key(p)
+            for p in places
+            if p[0] == "stack" and self.key(p) not in self.hand.accounts
+        }
+        if not wanted:
+            return
+        found = Account.objects.filter(
+            event_id=self.event_id, kind=Account.Kind.STACK, seat_id__in=list(wanted)
+        ).values_list("seat_id", "pk")
+        for seat_id, pk in found:
+            self.hand.accounts[wanted[seat_id]] = pk
+            self.changed = True
+
+    def account(self, place: tuple[Any, ...]) -> Account:
+        key = self.key(place)
+        fields = self._fields(place)
         known = self.hand.accounts.get(key)
         if known is not None:
             return Account(id=known, **fields)
+        kind = place[0]
         if kind == "stack":
             found = Account.objects.get_or_create(
                 event_id=self.event_id,
@@ -75,30 +104,40 @@ class _Places:
         return found
 
 
-def _post(hand: Hand, moves: list[Movement], by: Actor | None, row: HandAction | None) -> bool:
-    """Post the movements; returns whether new account ids were remembered on the hand."""
+def _legs(
+    hand: Hand, moves: list[Movement]
+) -> tuple[list[tuple[str, Account, Account, int]], bool]:
+    """The movements with their accounts resolved, and whether new account ids were
+    remembered on the hand."""
     places = _Places(hand)
-    memo = f"hand {hand.number} at table {hand.table.number}"
-    for kind, source, target, amount in moves:
-        transfer_post(
-            kind=kind,
-            source=places.account(source),
-            target=places.account(target),
-            amount=amount,
-            by=by,
-            hand=hand,
-            action=row,
-            memo=memo,
-        )
-    return places.changed
+    places.learn_stacks([p for _k, source, target, _a in moves for p in (source, target)])
+    legs = [
+        (kind, places.account(source), places.account(target), amount)
+        for kind, source, target, amount in moves
+    ]
+    return legs, places.changed
+
+
+def _memo(hand: Hand) -> str:
+    return f"hand {hand.number} at table {hand.table.number}"
+
+
+def _post(hand: Hand, moves: list[Movement], by: Actor | None, row: HandAction | None) -> bool:
+    """Post the movements (one INSERT for the transfers); returns whether new account ids were
+    remembered on the hand."""
+    if not moves:
+        return False
+    legs, changed = _legs(hand, moves)
+    transfers_post(legs=legs, by=by, hand=hand, action=row, memo=_memo(hand))
+    return changed
 
 
 def _check_seq(hand: Hand, expected_seq: int | None) -> None:
     if expected_seq is not None and expected_seq != hand.next_seq:
-        raise Conflict(
-            "stale_sequence",
+        raise StaleHand(
             "The hand has moved on since this screen was drawn; refresh and try again.",
-            details={"expected_seq": hand.next_seq},
+            hand_id=hand.pk,
+            expected_seq=hand.next_seq,
         )
 
 
@@ -114,17 +153,23 @@ def _dealer_for(table: Table, seated: list[int]) -> int:
     return seated[0]
 
 
-@transaction.atomic
-def hand_start(*, table: Table, by: Actor | None) -> Hand:
+@service_transaction
+def hand_start(
+    *, table: Table | int, by: Actor | None, access: statements.Access | None = None
+) -> Hand:
     """Deal the next hand at a table: the day's rules are frozen onto it, antes and any carried
-    pot go into the first pot."""
-    table = (
-        Table.objects.select_for_update(of=("self",)).select_related("day__event").get(pk=table.pk)
-    )
+    pot go into the first pot. ``access`` limits which tables may be used (an API caller's
+    own); another table is ``not_found``."""
+    found = statements.lock_table(table if isinstance(table, int) else table.pk, access)
+    if found is None:
+        raise NotFound("not_found", "Not found, or not yours to see.")
+    table = found
     day = table.day
     if not day.is_open:
         raise ServiceError("day_closed", f"Day {day.number} is closed: no new hands.")
-    if table.hands.filter(status=Hand.Status.IN_PROGRESS).exists():
+    # Hands of a table are sequential, so only the latest can be in progress.
+    last = table.hands.order_by("-number").values_list("number", "status").first()
+    if last is not None and last[1] == Hand.Status.IN_PROGRESS:
         raise Conflict("hand_in_progress", "Finish the hand in progress before starting another.")
     seats = list(
         Seat.objects.filter(table=table, left_at__isnull=True)
@@ -151,10 +196,9 @@ def hand_start(*, table: Table, by: Actor | None) -> Hand:
     except EngineError as err:
         raise ServiceError.from_engine(err) from None
     dealt = {p.seat for p in state.players}
-    last = table.hands.order_by("-number").values_list("number", flat=True).first()
     hand = Hand.objects.create(
         table=table,
-        number=(last or 0) + 1,
+        number=(last[0] if last else 0) + 1,
         dealer_seat=dealer,
         rules=rules.to_dict(),
         seats=[
@@ -175,9 +219,19 @@ def hand_start(*, table: Table, by: Actor | None) -> Hand:
         started_by=by.user if by and by.user_id else None,
     )
     hand.table = table
-    hand.dealt_players.set([s.player_id for s in seats if s.number in dealt])
-    if _post(hand, start_movements(state), by, None):
-        hand.save(update_fields=["accounts"])
+    Hand.dealt_players.through.objects.bulk_create(
+        [
+            Hand.dealt_players.through(hand_id=hand.pk, player_id=s.player_id)
+            for s in seats
+            if s.number in dealt
+        ]
+    )
+    pot = Account.objects.create(
+        event_id=day.event_id, kind=Account.Kind.POT, hand=hand, pot_index=0, table=table
+    )
+    hand.accounts["pot:0"] = pot.pk
+    _post(hand, start_movements(state), by, None)
+    hand.save(update_fields=["accounts"])
     table.button = dealer
     table.carried_seat = None
     table.save(update_fields=["button", "carried_seat"])
@@ -228,23 +282,37 @@ def _parse_action(data: Any) -> Action:
     return Action(kind, seat, amount, hand, cards)
 
 
-@transaction.atomic
+def _lock(hand: Hand | int, access: statements.Access | None) -> Hand:
+    """The hand's row, locked until the end of the transaction, read only if ``access`` (the
+    tables the caller may operate) reaches it: one statement for look-up, access and lock."""
+    found = statements.lock_hand(hand if isinstance(hand, int) else hand.pk, access)
+    if found is None:
+        raise NotFound("not_found", "Not found, or not yours to see.")
+    return found
+
+
+@service_transaction
 def hand_apply_action(
-    *, hand: Hand, action: dict[str, Any], expected_seq: int | None, by: Actor | None
+    *,
+    hand: Hand | int,
+    action: dict[str, Any],
+    expected_seq: int | None,
+    by: Actor | None,
+    access: statements.Access | None = None,
 ) -> tuple[Hand, HandAction, HandState]:
     """Validate ``action`` with the engine, append it and post its money. ``expected_seq`` is
     the sequence number the tablet expects this action to get; if the hand has moved on, the
-    answer is a conflict and nothing is written."""
-    hand = (
-        Hand.objects.select_for_update(of=("self",))
-        .select_related("table__day__event")
-        .get(pk=hand.pk)
-    )
+    answer is a conflict and nothing is written. ``access`` limits which tables may be acted
+    on (an API caller's own); a hand elsewhere is ``not_found``.
+
+    The action's row (who entered it, from which device, when) is its audit record. This is
+    the hot path of the API: its statements are hand-written (``hands.statements``)."""
+    hand = _lock(hand, access)
     _check_seq(hand, expected_seq)
     if not hand.table.day.is_open:
         raise ServiceError("day_closed", "The day is closed.")
     act = _parse_action(action)
-    state = hand_state(hand)
+    state = hand_state(hand, statements.live_log(hand.pk))
     before = pots_of(state)
     try:
         state.apply(act)
@@ -254,66 +322,75 @@ def hand_apply_action(
     if act.action == "show" and act.seat is not None:
         shown = state.by_seat[act.seat].cards
         cards = cards_str(shown) if shown else ""
-    try:
-        # No savepoint needed: a conflict leaves through this service's atomic block, which rolls
-        # back (the hand's row lock makes this a backstop that should never fire).
-        row = HandAction.objects.create(
-            hand=hand,
-            seq=hand.next_seq,
-            seat=act.seat,
-            action=act.action,
-            amount=act.amount,
-            hand_choice=act.hand or "",
-            cards=cards,
-            entered_by=by.user if by and by.user_id else None,
-            device=(by.device if by else "")[:120],
-        )
-    except IntegrityError:  # the (hand, seq) constraint: another device got there first
-        raise Conflict(
-            "stale_sequence",
-            "Another device entered this action first; refresh and try again.",
-            details={"expected_seq": hand.next_seq + 1},
-        ) from None
+    seq = hand.next_seq
+    insert, row = statements.insert_action(
+        hand_id=hand.pk,
+        seq=seq,
+        seat=act.seat,
+        action=act.action,
+        amount=act.amount,
+        hand_choice=act.hand or "",
+        cards=cards,
+        entered_by_id=by.user_id if by else None,
+        device=(by.device if by else "")[:120],
+    )
+    row.hand = hand
     moves = action_movements(before, state, act)
     if state.outcome is not None:
         moves += settlement_movements(state)
-    fields = ["next_seq"]
-    if _post(hand, moves, by, row):
-        fields.append("accounts")
+    legs, accounts_changed = _legs(hand, moves)
+    fields = ["next_seq", "accounts"] if accounts_changed else ["next_seq"]
     hand.next_seq += 1
     if state.outcome is not None:
-        outcome = state.outcome
         hand.status = Hand.Status.SETTLED
         hand.result = outcome_dict(state)
         hand.settled_at = timezone.now()
         fields += ["status", "result", "settled_at"]
+    # The writes go out together (one round trip on PostgreSQL): the action, its transfers
+    # (naming the action by its (hand, seq)), the cached stacks and the hand's sequence.
+    batch = [
+        insert,
+        *transfers_statements(
+            legs=legs,
+            by=by,
+            hand_id=hand.pk,
+            action=statements.action_id(hand.pk, seq),
+            memo=_memo(hand),
+        ),
+        statements.update_hand(hand, fields),
+    ]
+    try:
+        (row.pk,) = sql.run_batch(batch)[0]
+    except IntegrityError:  # the (hand, seq) constraint: another device got there first
+        # The hand's row lock makes this a backstop that should never fire.
+        raise StaleHand(
+            "Another device entered this action first; refresh and try again.",
+            hand_id=hand.pk,
+            expected_seq=seq + 1,
+        ) from None
+    row._state.adding = False
+    if state.outcome is not None:
+        outcome = state.outcome
         table = hand.table
         table.button = outcome.next_dealer
         table.shuffle_next = outcome.shuffle
         table.carried_seat = outcome.carried_seat
         table.save(update_fields=["button", "shuffle_next", "carried_seat"])
-    hand.save(update_fields=fields)
-    audit_record(
-        by=by,
-        event_id=hand.table.day.event_id,
-        verb="hand.action",
-        target=str(hand),
-        data={"seq": row.seq, **act.to_dict()},
-    )
     return hand, row, state
 
 
-@transaction.atomic
+@service_transaction
 def hand_void_last_action(
-    *, hand: Hand, reason: str, expected_seq: int | None = None, by: Actor | None
+    *,
+    hand: Hand | int,
+    reason: str,
+    expected_seq: int | None = None,
+    by: Actor | None,
+    access: statements.Access | None = None,
 ) -> tuple[Hand, HandState]:
     """A supervisor's undo: the last live action is voided (with the reason), its transfers are
     reversed, and the hand replays without it. A settled hand reopens."""
-    hand = (
-        Hand.objects.select_for_update(of=("self",))
-        .select_related("table__day__event")
-        .get(pk=hand.pk)
-    )
+    hand = _lock(hand, access)
     table = Table.objects.select_for_update().get(pk=hand.table_id)
     reason = " ".join(str(reason or "").split())
     if not reason:

@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
+from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Event
 from brag_event.ledger.models import Transfer
 from brag_event.ledger.services import account_issuer, account_player, transfer_post
@@ -14,7 +15,7 @@ from brag_event.ledger.services import account_issuer, account_player, transfer_
 from .models import Player
 
 
-@transaction.atomic
+@service_transaction
 def player_register(
     *, event: Event, name: str, starting_money: int = 0, by: Actor | None
 ) -> Player:
@@ -52,7 +53,7 @@ def player_register(
     return player
 
 
-@transaction.atomic
+@service_transaction
 def player_issue_money(
     *, player: Player, amount: int, by: Actor | None, memo: str = ""
 ) -> Transfer:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db import transaction
 from django.utils import timezone
 
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
+from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Day
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
@@ -73,7 +73,7 @@ def _pay_in(
     )
 
 
-@transaction.atomic
+@service_transaction
 def table_create(*, day: Day, number: int | None = None, by: Actor | None) -> Table:
     day = Day.objects.select_for_update().get(pk=day.pk)
     if not day.is_open:
@@ -88,7 +88,7 @@ def table_create(*, day: Day, number: int | None = None, by: Actor | None) -> Ta
     return table
 
 
-@transaction.atomic
+@service_transaction
 def seat_buy_in(
     *, table: Table, seat_number: int, player: Player, amount: int, by: Actor | None
 ) -> Seat:
@@ -138,7 +138,7 @@ def seat_buy_in(
     return seat
 
 
-@transaction.atomic
+@service_transaction
 def seat_rebuy(*, seat: Seat, consenting: Iterable[int], by: Actor | None) -> Seat:
     """The event sheet's re-buy: a player who has run out brings the same amount again, only
     between hands, with every other seated player's consent recorded, paying the fee again."""
@@ -210,7 +210,7 @@ def seat_rebuy(*, seat: Seat, consenting: Iterable[int], by: Actor | None) -> Se
     return seat
 
 
-@transaction.atomic
+@service_transaction
 def seat_sit_out(*, seat: Seat, sitting_out: bool, by: Actor | None) -> Seat:
     """Sit out from the next hand on (or come back)."""
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
@@ -228,7 +228,7 @@ def seat_sit_out(*, seat: Seat, sitting_out: bool, by: Actor | None) -> Seat:
     return seat
 
 
-@transaction.atomic
+@service_transaction
 def seat_leave(*, seat: Seat, by: Actor | None) -> Seat:
     """Leave the table: the stack goes back to the player's balance."""
     seat = (

@@ -347,6 +347,10 @@ def test_cover_amount_must_be_the_whole_stack() -> None:
     state = everyone_looks(table(stacks=[100, 12, 100]))
     state.bet(1, 10)
     rejects(state, Action("cover", 2, 6), "cover_wrong_amount")
+    # Found by the dump-and-replay property: 7.0 == 7 in Python, but an amount is a whole
+    # number, and a history with 7.0 in it would not load again.
+    for not_whole in (7.0, True, "7"):
+        rejects(state, Action("cover", 2, not_whole), "cover_wrong_amount")  # type: ignore[arg-type]
     state.cover(2, 7)
     assert state.by_seat[2].stack == 0
 

@@ -1,0 +1,172 @@
+"""The statements of the action path, written out once (see ``core.sql`` for why).
+
+Each function is one statement; the services decide when to call them, inside their own
+transaction."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Protocol
+
+from django.db import connection
+from django.utils import timezone
+
+from brag_event.core import sql
+from brag_event.events.models import Day
+from brag_event.tables.models import Table
+
+from .models import ActionVoid, Hand, HandAction
+from .money import LogRow
+
+
+class Access(Protocol):
+    """Which tables a caller may operate, as SQL over a table and a day alias."""
+
+    def sql(self, table: str, day: str) -> tuple[str, list[Any]]: ...
+
+
+@cache
+def _lock_hand_sql() -> str:
+    return (
+        f"SELECT {sql.columns(Hand, 'h')}, {sql.columns(Table, 't')}, {sql.columns(Day, 'd')} "
+        f"FROM {sql.table(Hand)} h "
+        f"JOIN {sql.table(Table)} t ON t.{sql.qn('id')} = h.{sql.qn('table_id')} "
+        f"JOIN {sql.table(Day)} d ON d.{sql.qn('id')} = t.{sql.qn('day_id')} "
+        f"WHERE h.{sql.qn('id')} = %s AND ({{access}})" + sql.for_update_of("h")
+    )
+
+
+def lock_hand(pk: int, access: Access | None) -> Hand | None:
+    """The hand with its table and day, its row locked to the end of the transaction, or
+    ``None`` if there is no such hand or ``access`` does not reach its table."""
+    where, params = access.sql("t", "d") if access is not None else ("1 = 1", [])
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_hand_sql().format(access=where), [pk, *params])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    hand, at = sql.hydrate(Hand, row)
+    table, at = sql.hydrate(Table, row, at)
+    day, _ = sql.hydrate(Day, row, at)
+    table.day = day
+    hand.table = table
+    return hand
+
+
+@cache
+def _lock_table_sql() -> str:
+    return (
+        f"SELECT {sql.columns(Table, 't')}, {sql.columns(Day, 'd')} "
+        f"FROM {sql.table(Table)} t "
+        f"JOIN {sql.table(Day)} d ON d.{sql.qn('id')} = t.{sql.qn('day_id')} "
+        f"WHERE t.{sql.qn('id')} = %s AND ({{access}})" + sql.for_update_of("t")
+    )
+
+
+def lock_table(pk: int, access: Access | None) -> Table | None:
+    """The table with its day, its row locked to the end of the transaction, or ``None`` if
+    there is no such table or ``access`` does not reach it."""
+    where, params = access.sql("t", "d") if access is not None else ("1 = 1", [])
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_table_sql().format(access=where), [pk, *params])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    table, at = sql.hydrate(Table, row)
+    table.day, _ = sql.hydrate(Day, row, at)
+    return table
+
+
+@cache
+def _live_log_sql() -> str:
+    return (
+        f"SELECT a.{sql.qn('seq')}, a.{sql.qn('seat')}, a.{sql.qn('action')}, "
+        f"a.{sql.qn('amount')}, a.{sql.qn('hand_choice')}, a.{sql.qn('cards')} "
+        f"FROM {sql.table(HandAction)} a WHERE a.{sql.qn('hand_id')} = %s AND NOT EXISTS "
+        f"(SELECT 1 FROM {sql.table(ActionVoid)} v "
+        f"WHERE v.{sql.qn('action_id')} = a.{sql.qn('id')}) ORDER BY a.{sql.qn('seq')}"
+    )
+
+
+def live_log(hand_id: int) -> list[LogRow]:
+    """The hand's live (not voided) actions in order, as ``LogRow`` tuples."""
+    with connection.cursor() as cursor:
+        cursor.execute(_live_log_sql(), [hand_id])
+        return [tuple(r) for r in cursor.fetchall()]  # type: ignore[misc]
+
+
+_ACTION_COLUMNS = (
+    "hand_id",
+    "seq",
+    "seat",
+    "action",
+    "amount",
+    "hand_choice",
+    "cards",
+    "entered_by_id",
+    "device",
+    "entered_at",
+)
+
+
+@cache
+def _insert_action_sql() -> str:
+    return (
+        f"INSERT INTO {sql.table(HandAction)} ({', '.join(sql.qn(n) for n in _ACTION_COLUMNS)}) "
+        f"VALUES ({', '.join(['%s'] * len(_ACTION_COLUMNS))}) RETURNING {sql.qn('id')}"
+    )
+
+
+def insert_action(
+    *,
+    hand_id: int,
+    seq: int,
+    seat: int | None,
+    action: str,
+    amount: int | None,
+    hand_choice: str,
+    cards: str,
+    entered_by_id: int | None,
+    device: str,
+) -> tuple[sql.Statement, HandAction]:
+    """The INSERT of one action (returning its id), and the row as it will be stored. A
+    second action with the same ``seq`` fails the (hand, seq) constraint (``IntegrityError``)."""
+    now = timezone.now()
+    values = [hand_id, seq, seat, action, amount, hand_choice, cards, entered_by_id, device]
+    values.append(connection.ops.adapt_datetimefield_value(now))
+    row = HandAction(
+        hand_id=hand_id,
+        seq=seq,
+        seat=seat,
+        action=action,
+        amount=amount,
+        hand_choice=hand_choice,
+        cards=cards,
+        entered_by_id=entered_by_id,
+        device=device,
+        entered_at=now,
+    )
+    return (_insert_action_sql(), values), row
+
+
+def action_id(hand_id: int, seq: int) -> sql.Statement:
+    """SQL for the id of the hand's action ``seq`` (usable in the batch that inserts it)."""
+    return (
+        f"(SELECT {sql.qn('id')} FROM {sql.table(HandAction)} "
+        f"WHERE {sql.qn('hand_id')} = %s AND {sql.qn('seq')} = %s)",
+        [hand_id, seq],
+    )
+
+
+def update_hand(hand: Hand, fields: list[str]) -> sql.Statement:
+    """The UPDATE of ``fields`` of ``hand`` (what ``save(update_fields=…)`` would write)."""
+    meta = Hand._meta
+    sets, values = [], []
+    for name in fields:
+        field = meta.get_field(name)
+        sets.append(f"{sql.qn(field.column)} = %s")  # type: ignore[union-attr]
+        values.append(
+            field.get_db_prep_save(getattr(hand, field.attname), connection)  # type: ignore[union-attr]
+        )
+    query = f"UPDATE {sql.table(Hand)} SET {', '.join(sets)} WHERE {sql.qn('id')} = %s"
+    return query, [*values, hand.pk]
