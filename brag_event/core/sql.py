@@ -72,27 +72,49 @@ def hydrate(model: type[M], row: Sequence[Any], start: int = 0) -> tuple[M, int]
 
 Statement = tuple[str, list[Any]]
 
+MAX_ID = 2**63 - 1
 
-def run_batch(statements: Sequence[Statement]) -> list[Any]:
-    """Run statements in order and return each one's first row (``None`` for statements that
-    return nothing). On PostgreSQL they go out together in psycopg's pipeline mode — one network
-    round trip instead of one each; a failing statement aborts the rest and raises the usual
-    Django ``DatabaseError`` (e.g. ``IntegrityError``). Elsewhere they simply run one by one."""
+
+def possible_id(pk: int) -> bool:
+    """Whether ``pk`` can be a row id at all (an id from a URL can be any number of digits; the
+    ORM answers "no such row" for those, so hand-written look-ups must too)."""
+    return 0 < pk <= MAX_ID
+
+
+def _returns_rows(query: str) -> bool:
+    return query.startswith("SELECT") or " RETURNING " in query
+
+
+def run_batch(statements: Sequence[Statement]) -> list[list[Any] | None]:
+    """Run statements in order, in the current transaction, and return each one's rows
+    (``None`` for statements that return none: neither a SELECT nor ``… RETURNING``). On
+    PostgreSQL they go out together in psycopg's pipeline mode — with the transaction's BEGIN
+    if it is the first — in one network round trip instead of one each; a failing statement
+    aborts the rest and raises the usual Django ``DatabaseError`` (e.g. ``IntegrityError``).
+    Elsewhere they simply run one by one."""
     connection.ensure_connection()
     raw: Any = connection.connection
     pipelined = connection.vendor == "postgresql" and hasattr(raw, "pipeline")
-    cursors = []
+    readers: list[Any] = []
     with connection.wrap_database_errors:
+        writer = None
         with raw.pipeline() if pipelined else nullcontext():
             for query, params in statements:
-                cursor = connection.cursor()
+                if _returns_rows(query):
+                    cursor = connection.cursor()
+                    readers.append(cursor)
+                else:  # statements without rows share one cursor
+                    cursor = writer = writer or connection.cursor()
+                    readers.append(None)
                 cursor.execute(query, params)
-                cursors.append(cursor)
-        rows = []
-        for cursor in cursors:
-            rows.append(cursor.fetchone() if cursor.description else None)
-            cursor.close()
-    return rows
+        out: list[list[Any] | None] = []
+        for cursor in readers:
+            out.append(None if cursor is None else cursor.fetchall())
+            if cursor is not None:
+                cursor.close()
+        if writer is not None:
+            writer.close()
+    return out
 
 
 def json_param(value: Any) -> Any:

@@ -31,7 +31,14 @@ from brag_event.tables.models import Seat, Table
 
 from . import statements
 from .models import ActionVoid, Hand, HandAction
-from .money import Movement, action_movements, pots_of, settlement_movements, start_movements
+from .money import (
+    LogRow,
+    Movement,
+    action_movements,
+    pots_of,
+    settlement_movements,
+    start_movements,
+)
 from .selectors import hand_live_actions, hand_state
 
 
@@ -282,9 +289,9 @@ def _parse_action(data: Any) -> Action:
     return Action(kind, seat, amount, hand, cards)
 
 
-def _lock(hand: Hand | int, access: statements.Access | None) -> Hand:
-    """The hand's row, locked until the end of the transaction, read only if ``access`` (the
-    tables the caller may operate) reaches it: one statement for look-up, access and lock."""
+def _lock(hand: Hand | int, access: statements.Access | None) -> tuple[Hand, list[LogRow]]:
+    """The hand's row, locked until the end of the transaction, and its live log — read only
+    if ``access`` (the tables the caller may operate) reaches it: one round trip."""
     found = statements.lock_hand(hand if isinstance(hand, int) else hand.pk, access)
     if found is None:
         raise NotFound("not_found", "Not found, or not yours to see.")
@@ -307,12 +314,12 @@ def hand_apply_action(
 
     The action's row (who entered it, from which device, when) is its audit record. This is
     the hot path of the API: its statements are hand-written (``hands.statements``)."""
-    hand = _lock(hand, access)
+    hand, log = _lock(hand, access)
     _check_seq(hand, expected_seq)
     if not hand.table.day.is_open:
         raise ServiceError("day_closed", "The day is closed.")
     act = _parse_action(action)
-    state = hand_state(hand, statements.live_log(hand.pk))
+    state = hand_state(hand, log)
     before = pots_of(state)
     try:
         state.apply(act)
@@ -360,7 +367,9 @@ def hand_apply_action(
         statements.update_hand(hand, fields),
     ]
     try:
-        (row.pk,) = sql.run_batch(batch)[0]
+        inserted = sql.run_batch(batch)[0]
+        assert inserted  # RETURNING id
+        row.pk = inserted[0][0]
     except IntegrityError:  # the (hand, seq) constraint: another device got there first
         # The hand's row lock makes this a backstop that should never fire.
         raise StaleHand(
@@ -390,7 +399,7 @@ def hand_void_last_action(
 ) -> tuple[Hand, HandState]:
     """A supervisor's undo: the last live action is voided (with the reason), its transfers are
     reversed, and the hand replays without it. A settled hand reopens."""
-    hand = _lock(hand, access)
+    hand, _log = _lock(hand, access)
     table = Table.objects.select_for_update().get(pk=hand.table_id)
     reason = " ".join(str(reason or "").split())
     if not reason:

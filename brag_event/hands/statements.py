@@ -36,21 +36,26 @@ def _lock_hand_sql() -> str:
     )
 
 
-def lock_hand(pk: int, access: Access | None) -> Hand | None:
-    """The hand with its table and day, its row locked to the end of the transaction, or
-    ``None`` if there is no such hand or ``access`` does not reach its table."""
-    where, params = access.sql("t", "d") if access is not None else ("1 = 1", [])
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_hand_sql().format(access=where), [pk, *params])
-        row = cursor.fetchone()
-    if row is None:
+def lock_hand(pk: int, access: Access | None) -> tuple[Hand, list[LogRow]] | None:
+    """The hand with its table and day, its row locked to the end of the transaction, and its
+    live log — or ``None`` if there is no such hand or ``access`` does not reach its table.
+    Both reads go out together; the log's read starts once the lock is held, so it sees every
+    action committed before."""
+    if not sql.possible_id(pk):
         return None
+    where, params = access.sql("t", "d") if access is not None else ("1 = 1", [])
+    found, log = sql.run_batch(
+        [(_lock_hand_sql().format(access=where), [pk, *params]), (_live_log_sql(), [pk])]
+    )
+    if not found:
+        return None
+    row = found[0]
     hand, at = sql.hydrate(Hand, row)
     table, at = sql.hydrate(Table, row, at)
     day, _ = sql.hydrate(Day, row, at)
     table.day = day
     hand.table = table
-    return hand
+    return hand, [tuple(r) for r in log or []]  # type: ignore[misc]
 
 
 @cache
@@ -66,12 +71,13 @@ def _lock_table_sql() -> str:
 def lock_table(pk: int, access: Access | None) -> Table | None:
     """The table with its day, its row locked to the end of the transaction, or ``None`` if
     there is no such table or ``access`` does not reach it."""
-    where, params = access.sql("t", "d") if access is not None else ("1 = 1", [])
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_table_sql().format(access=where), [pk, *params])
-        row = cursor.fetchone()
-    if row is None:
+    if not sql.possible_id(pk):
         return None
+    where, params = access.sql("t", "d") if access is not None else ("1 = 1", [])
+    (found,) = sql.run_batch([(_lock_table_sql().format(access=where), [pk, *params])])
+    if not found:
+        return None
+    row = found[0]
     table, at = sql.hydrate(Table, row)
     table.day, _ = sql.hydrate(Day, row, at)
     return table
@@ -86,13 +92,6 @@ def _live_log_sql() -> str:
         f"(SELECT 1 FROM {sql.table(ActionVoid)} v "
         f"WHERE v.{sql.qn('action_id')} = a.{sql.qn('id')}) ORDER BY a.{sql.qn('seq')}"
     )
-
-
-def live_log(hand_id: int) -> list[LogRow]:
-    """The hand's live (not voided) actions in order, as ``LogRow`` tuples."""
-    with connection.cursor() as cursor:
-        cursor.execute(_live_log_sql(), [hand_id])
-        return [tuple(r) for r in cursor.fetchall()]  # type: ignore[misc]
 
 
 _ACTION_COLUMNS = (
