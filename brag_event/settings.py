@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "brag_event.ledger",
     "brag_event.audit",
     "brag_event.api",
+    "brag_event.tablet",
 ]
 
 MIDDLEWARE = [

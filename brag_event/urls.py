@@ -7,4 +7,5 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("admin/", admin.site.urls),
     path("api/", include("brag_event.api.urls")),
+    path("tablet/", include("brag_event.tablet.urls")),
 ]

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TabletConfig(AppConfig):
+    name = "brag_event.tablet"
+    verbose_name = "Dealer's tablet"

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+app_name = "tablet"
+
+urlpatterns = [
+    path("", views.tables, name="tables"),
+    path("login/", views.login, name="login"),
+    path("tables/<int:table_id>/", views.table, name="table"),
+]

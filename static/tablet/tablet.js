@@ -1,0 +1,742 @@
+/* Brag Event — the dealer's tablet. No libraries; served from static/.
+ *
+ * Everything shown comes from the API, and every button comes from the engine's legal actions
+ * (hand.legal_actions): an illegal entry is not offered. Actions go through a queue kept in
+ * localStorage: each gets its Idempotency-Key and expected_seq when tapped, is stored before it
+ * is sent, and is sent in order when the network allows; a reload loses nothing, a retry never
+ * enters twice, and a refusal is shown, not swallowed. */
+(function () {
+  "use strict";
+
+  var API = "/api/v1";
+  var TOKEN_KEY = "brag-token";
+  var SUITS = [["s", "\u2660"], ["h", "\u2665"], ["d", "\u2666"], ["c", "\u2663"]];
+  var RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
+
+  // ------------------------------------------------------------------ small helpers
+
+  function $(sel, root) { return (root || document).querySelector(sel); }
+
+  function el(tag, attrs) {
+    var node = document.createElement(tag);
+    var key;
+    for (key in attrs || {}) {
+      if (!Object.prototype.hasOwnProperty.call(attrs, key)) continue;
+      var value = attrs[key];
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "text") node.textContent = value;
+      else if (key === "class") node.className = value;
+      else if (key.slice(0, 2) === "on") node.addEventListener(key.slice(2), value);
+      else if (value === true) node.setAttribute(key, "");
+      else node.setAttribute(key, String(value));
+    }
+    for (var i = 2; i < arguments.length; i++) {
+      var child = arguments[i];
+      if (child === null || child === undefined || child === false) continue;
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    }
+    return node;
+  }
+
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+
+  function cookie(name) {
+    var parts = document.cookie ? document.cookie.split("; ") : [];
+    for (var i = 0; i < parts.length; i++) {
+      var eq = parts[i].indexOf("=");
+      if (parts[i].slice(0, eq) === name) return decodeURIComponent(parts[i].slice(eq + 1));
+    }
+    return "";
+  }
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function announce(text) {
+    var live = $("#announce");
+    if (!live) return;
+    live.textContent = "";
+    window.setTimeout(function () { live.textContent = text; }, 30);
+  }
+
+  function setNet(text, state) {
+    var net = $("#net");
+    if (!net) return;
+    net.textContent = text;
+    net.className = "net" + (state ? " " + state : "");
+  }
+
+  function NetworkError(message) { this.name = "NetworkError"; this.message = message; }
+
+  /* One API call. Resolves with {status, data, replayed}; rejects with NetworkError when the
+   * request never got an answer (no network, server unreachable). */
+  function api(method, path, body, key) {
+    var headers = { "Accept": "application/json" };
+    var token = localStorage.getItem(TOKEN_KEY);
+    if (token) headers["Authorization"] = "Token " + token;
+    else if (method !== "GET") headers["X-CSRFToken"] = cookie("csrftoken");
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (key) headers["Idempotency-Key"] = key;
+    return fetch(API + path, {
+      method: method,
+      headers: headers,
+      credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body)
+    }).then(function (response) {
+      return response.text().then(function (text) {
+        var data = null;
+        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+        return { status: response.status, data: data, replayed: response.headers.get("Idempotent-Replayed") === "true" };
+      });
+    }, function (err) {
+      throw new NetworkError(String(err && err.message || err));
+    });
+  }
+
+  function errorOf(res) {
+    var e = res.data && res.data.error;
+    return e ? e : { code: "http_" + res.status, message: "The server answered " + res.status + ".", details: {} };
+  }
+
+  function toLogin() {
+    window.location.href = "/tablet/login/?next=" + encodeURIComponent(window.location.pathname);
+  }
+
+  function whoAmI() {
+    return api("GET", "/me/").then(function (res) {
+      if (res.status === 401 || res.status === 403) { toLogin(); throw new Error("not logged in"); }
+      var me = res.data;
+      $("#who").textContent = me.username + " · " + me.role;
+      var out = $("#logout");
+      out.hidden = false;
+      out.onclick = function () {
+        if (localStorage.getItem(TOKEN_KEY)) { localStorage.removeItem(TOKEN_KEY); toLogin(); return; }
+        api("POST", "/auth/logout/", {}).then(toLogin, toLogin);
+      };
+      return me;
+    });
+  }
+
+  function seatLabel(hand, seat) {
+    var players = (hand && hand.players) || [];
+    for (var i = 0; i < players.length; i++) {
+      if (players[i].seat === seat) return players[i].player + " (seat " + seat + ")";
+    }
+    return "seat " + seat;
+  }
+
+  function cardText(code) {
+    var rank = code.slice(0, -1), suit = code.slice(-1);
+    var symbol = "";
+    SUITS.forEach(function (s) { if (s[0] === suit) symbol = s[1]; });
+    return (rank === "T" ? "10" : rank) + symbol;
+  }
+
+  // ------------------------------------------------------------------ the login page
+
+  function loginPage() {
+    var next = new URLSearchParams(window.location.search).get("next") || "/tablet/";
+    if (next.charAt(0) !== "/" || next.charAt(1) === "/") next = "/tablet/";
+    var error = $("#login-error");
+    $("#login-form").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var form = ev.target;
+      localStorage.removeItem(TOKEN_KEY);
+      api("POST", "/auth/login/", { username: form.username.value, password: form.password.value }).then(function (res) {
+        if (res.status === 200) { window.location.href = next; return; }
+        error.textContent = errorOf(res).message;
+      }, function () { error.textContent = "No network: try again when the tablet is connected."; });
+    });
+    $("#token-form").addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      localStorage.setItem(TOKEN_KEY, ev.target.token.value.trim());
+      api("GET", "/me/").then(function (res) {
+        if (res.status === 200) { window.location.href = next; return; }
+        localStorage.removeItem(TOKEN_KEY);
+        error.textContent = errorOf(res).message;
+      }, function () {
+        localStorage.removeItem(TOKEN_KEY);
+        error.textContent = "No network: try again when the tablet is connected.";
+      });
+    });
+  }
+
+  // ------------------------------------------------------------------ the tables page
+
+  function tablesPage() {
+    var list = $("#tables");
+    whoAmI().then(function () {
+      return api("GET", "/events/");
+    }).then(function (res) {
+      var days = [];
+      ((res.data && res.data.events) || []).forEach(function (event) {
+        event.days.forEach(function (day) {
+          if (day.status === "open") days.push({ event: event, day: day });
+        });
+      });
+      return Promise.all(days.map(function (d) {
+        return api("GET", "/days/" + d.day.id + "/tables/").then(function (r) {
+          return { event: d.event, day: d.day, tables: (r.data && r.data.tables) || [] };
+        });
+      }));
+    }).then(function (groups) {
+      clear(list);
+      list.removeAttribute("aria-busy");
+      var count = 0;
+      groups.forEach(function (g) {
+        g.tables.forEach(function (t) {
+          count += 1;
+          list.appendChild(el("li", null, el("a", { class: "tile", href: "/tablet/tables/" + t.id + "/" },
+            el("strong", { text: "Table " + t.number }),
+            el("span", { text: g.event.name + " · day " + g.day.number }),
+            el("span", { text: t.seated + " seated · " + t.hands + " hands" + (t.live_hand ? " · hand in play" : "") }))));
+        });
+      });
+      if (!count) list.appendChild(el("li", { text: "No table is assigned to you today." }));
+    }).catch(function (err) {
+      if (err instanceof NetworkError) { clear(list).appendChild(el("li", { text: "No network: reload when connected." })); }
+    });
+  }
+
+  // ------------------------------------------------------------------ the table page
+
+  function tablePage() {
+    var T = {
+      id: Number(document.body.getAttribute("data-table")),
+      table: null,
+      me: null,
+      players: [],
+      queue: [],
+      sending: false,
+      retry: null,
+      picked: [],
+      betAmount: null
+    };
+    var QUEUE_KEY = "brag-queue-table-" + T.id;
+    try { T.queue = JSON.parse(localStorage.getItem(QUEUE_KEY) || "[]"); } catch (e) { T.queue = []; }
+
+    function saveQueue() { localStorage.setItem(QUEUE_KEY, JSON.stringify(T.queue)); }
+    function hand() { return T.table && T.table.hand; }
+    function isSupervisor() { return T.me && (T.me.role === "supervisor" || T.me.role === "organiser"); }
+
+    function notice(text, kind) {
+      var box = $("#notice");
+      box.hidden = !text;
+      box.className = "notice" + (kind ? " " + kind : "");
+      clear(box);
+      if (text) {
+        box.appendChild(el("span", { text: text }));
+        box.appendChild(el("button", { type: "button", class: "link", text: "Dismiss", onclick: function () { notice(""); } }));
+        announce(text);
+      }
+    }
+
+    function refresh() {
+      return api("GET", "/tables/" + T.id + "/").then(function (res) {
+        if (res.status === 401) { toLogin(); return; }
+        if (res.status !== 200) { notice(errorOf(res).message, "error"); return; }
+        var before = hand();
+        var after = res.data.hand;
+        if (before && after && before.id === after.id && after.next_seq > before.next_seq && !T.queue.length && !T.sending) {
+          notice("The hand moved on from another device; the screen shows it now.", "info");
+        }
+        T.table = res.data;
+        setNet("", "");
+        render();
+      }, function () { setNet("Offline", "offline"); });
+    }
+
+    function applyHand(h) {
+      if (!h) return;
+      T.table.hand = h;
+      render();
+    }
+
+    // ---------------------------------------------------------------- the queue
+
+    function enqueue(kind, payload, label) {
+      var h = hand();
+      var last = T.queue[T.queue.length - 1];
+      var seq = last && last.hand === h.id ? last.body.expected_seq + 1 : h.next_seq;
+      T.queue.push({
+        key: newKey(),
+        hand: h.id,
+        path: "/hands/" + h.id + (kind === "cards" ? "/cards/" : "/actions/"),
+        body: Object.assign({}, payload, { expected_seq: seq }),
+        label: label
+      });
+      saveQueue();
+      T.picked = [];
+      render();
+      pump();
+    }
+
+    function retryLater() {
+      if (T.retry) return;
+      T.retry = window.setTimeout(function () { T.retry = null; pump(); }, 1500);
+    }
+
+    function pump() {
+      if (T.sending || !T.queue.length) { renderQueue(); return; }
+      T.sending = true;
+      renderQueue();
+      var item = T.queue[0];
+      api("POST", item.path, item.body, item.key).then(function (res) {
+        T.sending = false;
+        if (res.status === 201 || res.status === 200) {
+          T.queue.shift();
+          saveQueue();
+          setNet("", "");
+          applyHand(res.data.hand);
+          announce(item.label + (res.replayed ? " (was already entered)" : " entered"));
+          pump();
+          return;
+        }
+        if (res.status === 401) { toLogin(); return; }
+        if (res.status >= 500) { setNet("Server busy — " + T.queue.length + " queued", "offline"); retryLater(); render(); return; }
+        var err = errorOf(res);
+        var dropped = T.queue.splice(0);
+        saveQueue();
+        var rest = dropped.slice(1).map(function (d) { return d.label; });
+        var tail = rest.length ? " Not sent after it: " + rest.join(", ") + "." : "";
+        if (err.code === "stale_sequence") {
+          notice("Another device moved the hand on: \u201c" + item.label + "\u201d was not entered." + tail + " The screen shows the hand now.", "warn");
+          if (err.details && err.details.hand) applyHand(err.details.hand);
+          else refresh();
+        } else {
+          notice("Refused: \u201c" + item.label + "\u201d \u2014 " + err.message + tail, "error");
+          refresh();
+        }
+      }, function () {
+        T.sending = false;
+        setNet("Offline — " + T.queue.length + " queued", "offline");
+        render();
+        retryLater();
+      });
+    }
+
+    function renderQueue() {
+      var box = $("#queue");
+      clear(box);
+      box.hidden = !T.queue.length;
+      if (!T.queue.length) return;
+      box.appendChild(el("strong", { text: (T.sending ? "Sending" : "Queued") + " (" + T.queue.length + ")" }));
+      var list = el("ol");
+      T.queue.forEach(function (q) { list.appendChild(el("li", { text: q.label })); });
+      box.appendChild(list);
+    }
+
+    // ---------------------------------------------------------------- writes between hands
+
+    function write(path, body, done) {
+      return api("POST", path, body, newKey()).then(function (res) {
+        if (res.status === 200 || res.status === 201) { notice(""); if (done) done(res.data); return refresh(); }
+        if (res.status === 401) { toLogin(); return; }
+        notice(errorOf(res).message, "error");
+      }, function () { notice("No network: nothing was changed. Try again.", "error"); });
+    }
+
+    function dialog(title, fields, submitText, onSubmit) {
+      var dlg = $("#dialog");
+      var form = clear($("#dialog-form"));
+      form.appendChild(el("h2", { id: "dialog-title", text: title }));
+      fields.forEach(function (f) { form.appendChild(f); });
+      var error = el("p", { class: "error", role: "alert" });
+      form.appendChild(error);
+      form.appendChild(el("div", { class: "row" },
+        el("button", { type: "button", onclick: function () { dlg.close(); }, text: "Cancel" }),
+        el("button", {
+          type: "submit", class: "primary", text: submitText, onclick: function (ev) {
+            ev.preventDefault();
+            var problem = onSubmit(form);
+            if (problem) { error.textContent = problem; return; }
+            dlg.close();
+          }
+        })));
+      dlg.showModal();
+    }
+
+    // ---------------------------------------------------------------- rendering
+
+    function render() {
+      if (!T.table) return;
+      $("#title").textContent = "Table " + T.table.number + " · day " + T.table.day.number;
+      renderSeats();
+      renderCentre();
+      renderBar();
+      renderShowdown();
+      renderResult();
+      renderBetween();
+      renderLog();
+      renderQueue();
+    }
+
+    function renderSeats() {
+      var box = clear($("#seats"));
+      var h = hand();
+      var live = h && h.status === "in_progress";
+      var bySeat = {};
+      T.table.seats.forEach(function (s) { bySeat[s.number] = s; });
+      var inHand = {};
+      ((h && h.players) || []).forEach(function (p) { inHand[p.seat] = p; });
+      var dealer = h ? h.dealer : T.table.button;
+      for (var n = 1; n <= 6; n++) {
+        var seat = bySeat[n];
+        var p = live ? inHand[n] : null;
+        var classes = "seat s" + n;
+        var badges = el("span", { class: "badges" });
+        if (!seat) {
+          box.appendChild(el("div", { class: classes + " empty", "aria-label": "Seat " + n + ": empty" },
+            el("span", { class: "num", text: String(n) }), el("span", { class: "name", text: "empty" })));
+          continue;
+        }
+        if (p) {
+          classes += " " + p.status;
+          if (h.to_act === n && h.phase === "betting") classes += " to-act";
+          badges.appendChild(el("span", { class: "badge " + (p.blind ? "blind" : "open"), text: p.blind ? "blind" : "open" }));
+          if (p.looked) badges.appendChild(el("span", { class: "badge", text: "looked" }));
+          if (p.status !== "active") badges.appendChild(el("span", { class: "badge " + p.status, text: p.status }));
+          if (p.hands === 2) badges.appendChild(el("span", { class: "badge", text: "two hands" }));
+        } else if (seat.sitting_out) {
+          badges.appendChild(el("span", { class: "badge", text: "sitting out" }));
+        }
+        var stack = p ? p.stack : seat.stack;
+        var label = "Seat " + n + ": " + seat.player.name + ", " + stack + (p ? ", " + (p.blind ? "blind" : "open") + ", " + p.status : "") +
+          (h && h.to_act === n && live ? ", to act" : "") + (dealer === n ? ", dealer" : "");
+        if (dealer === n) badges.insertBefore(el("span", { class: "button-chip", title: "Dealer", text: "D" }), badges.firstChild);
+        box.appendChild(el("div", { class: classes, "aria-label": label },
+          el("span", { class: "num", text: String(n) }),
+          el("span", { class: "name", text: seat.player.name }),
+          el("span", { class: "stack", text: String(stack) }),
+          p && p.paid ? el("span", { class: "paid", text: "in: " + p.paid }) : null,
+          badges));
+      }
+    }
+
+    function renderCentre() {
+      var box = clear($("#centre"));
+      var h = hand();
+      var currency = T.table.event.currency;
+      if (!h) {
+        box.appendChild(el("p", { text: "No hand yet." + (T.table.carried.pot ? " Carried pot " + T.table.carried.pot + " " + currency + "." : "") }));
+        return;
+      }
+      box.appendChild(el("p", { class: "hand-no", text: "Hand " + h.number + (h.status === "settled" ? " · settled" : " · " + h.phase) }));
+      h.pots.forEach(function (pot, i) {
+        var covered = pot.coverers && pot.coverers.length ? " (covered by " + pot.coverers.map(function (s) { return seatLabel(h, s); }).join(", ") + ")" : "";
+        box.appendChild(el("p", { class: "pot", text: (h.pots.length > 1 ? "Pot " + (i + 1) : "Pot") + ": " + pot.amount + " " + currency + covered }));
+      });
+      if (h.carried && h.carried.pot) box.appendChild(el("p", { text: "Includes a carried pot of " + h.carried.pot }));
+      if (h.status === "in_progress") box.appendChild(el("p", { class: "stake", text: h.stake ? "Stake: " + h.stake + " (open)" : "No bet yet" }));
+    }
+
+    function legalFor(h, filter) {
+      return (h.legal_actions || []).filter(filter);
+    }
+
+    function renderBar() {
+      var bar = clear($("#bar"));
+      var h = hand();
+      if (!h || h.status !== "in_progress" || h.phase === "showing") { bar.hidden = true; return; }
+      bar.hidden = false;
+      var waiting = T.queue.length > 0;
+      if (waiting) {
+        bar.appendChild(el("p", { class: "muted", text: "Waiting for the queued actions to be sent…" }));
+        return;
+      }
+      var legal = h.legal_actions || [];
+      // Two hands: keep or throw in, before anything else.
+      if (h.pending !== null && h.pending !== undefined) {
+        var who = seatLabel(h, h.pending);
+        bar.appendChild(el("h2", { text: who + " looked: keep or throw in?" }));
+        var row = el("div", { class: "row" });
+        legal.filter(function (a) { return a.allowed && a.seat === h.pending; }).forEach(function (a) {
+          if (a.action === "keep") row.appendChild(el("button", { type: "button", class: "primary", text: "Keep", onclick: function () { enqueue("action", { action: "keep", seat: a.seat }, who + " keeps"); } }));
+          if (a.action === "discard") (a.hands || []).forEach(function (which) {
+            row.appendChild(el("button", { type: "button", text: "Throw in the " + which + " hand", onclick: function () { enqueue("action", { action: "discard", seat: a.seat, hand: which }, who + " throws in the " + which + " hand"); } }));
+          });
+        });
+        bar.appendChild(row);
+        return;
+      }
+      if (h.phase === "choosing") {
+        legal.filter(function (a) { return a.allowed && a.action === "discard"; }).forEach(function (a) {
+          var chooser = seatLabel(h, a.seat);
+          bar.appendChild(el("h2", { text: chooser + ": which hand to throw in?" }));
+          var row2 = el("div", { class: "row" });
+          (a.hands || []).forEach(function (which) {
+            row2.appendChild(el("button", { type: "button", text: "Throw in the " + which + " hand", onclick: function () { enqueue("action", { action: "discard", seat: a.seat, hand: which }, chooser + " throws in the " + which + " hand"); } }));
+          });
+          bar.appendChild(row2);
+        });
+        return;
+      }
+      // Who looked (any player may look, one tap each).
+      var looks = legal.filter(function (a) { return a.action === "look" && a.allowed; });
+      if (looks.length) {
+        var lookRow = el("div", { class: "row looks" }, el("span", { class: "row-label", text: "Looked:" }));
+        looks.forEach(function (a) {
+          var name = seatLabel(h, a.seat);
+          if (a.hands && a.hands.length) {
+            a.hands.forEach(function (which) {
+              lookRow.appendChild(el("button", { type: "button", class: "small", text: name + " (" + which + ")", onclick: function () { enqueue("action", { action: "look", seat: a.seat, hand: which }, name + " looks at the " + which + " hand"); } }));
+            });
+          } else {
+            lookRow.appendChild(el("button", { type: "button", class: "small", text: name, onclick: function () { enqueue("action", { action: "look", seat: a.seat }, name + " looks"); } }));
+          }
+        });
+        var simple = looks.filter(function (a) { return !(a.hands && a.hands.length); });
+        if (simple.length > 1) {
+          lookRow.appendChild(el("button", {
+            type: "button", class: "small", text: "Everyone looked", onclick: function () {
+              simple.forEach(function (a) { enqueue("action", { action: "look", seat: a.seat }, seatLabel(h, a.seat) + " looks"); });
+            }
+          }));
+        }
+        bar.appendChild(lookRow);
+      }
+      // The player to act.
+      var seat = h.to_act;
+      if (seat === null || seat === undefined) return;
+      var name = seatLabel(h, seat);
+      bar.appendChild(el("h2", { class: "to-act-title", text: name + " to act" }));
+      var mine = {};
+      legal.forEach(function (a) { if (a.seat === seat || (a.seat === null && a.action === "showdown")) mine[a.action] = a; });
+      var row3 = el("div", { class: "row" });
+      if (mine.fold && mine.fold.allowed) {
+        row3.appendChild(el("button", { type: "button", class: "danger", text: "Fold", onclick: function () { enqueue("action", { action: "fold", seat: seat }, name + " folds"); } }));
+      }
+      if (mine.see) {
+        if (mine.see.allowed) {
+          row3.appendChild(el("button", { type: "button", text: "See for " + mine.see.cost, onclick: function () { enqueue("action", { action: "see", seat: seat, amount: mine.see.cost }, name + " sees for " + mine.see.cost); } }));
+        } else {
+          row3.appendChild(el("button", { type: "button", disabled: true, "aria-disabled": "true", title: mine.see.reason, text: "See" }));
+          row3.appendChild(el("span", { class: "reason", text: mine.see.reason }));
+        }
+      }
+      if (mine.cover && mine.cover.allowed) {
+        row3.appendChild(el("button", { type: "button", text: "Cover for " + mine.cover.cost, onclick: function () { enqueue("action", { action: "cover", seat: seat, amount: mine.cover.cost }, name + " covers for " + mine.cover.cost); } }));
+      }
+      if (mine.showdown && mine.showdown.allowed) {
+        row3.appendChild(el("button", { type: "button", text: "Agreed showdown", onclick: function () { enqueue("action", { action: "showdown" }, "agreed showdown"); } }));
+      }
+      bar.appendChild(row3);
+      var bet = mine.bet;
+      if (bet && bet.allowed) bar.appendChild(betControl(h, seat, name, bet));
+      else if (bet && bet.reason) bar.appendChild(el("p", { class: "reason", text: "Bet: " + bet.reason }));
+      if (isSupervisor() && h.actions && h.actions.length) {
+        bar.appendChild(el("div", { class: "row" }, el("button", { type: "button", class: "link", text: "Undo the last action…", onclick: undo })));
+      }
+    }
+
+    function betControl(h, seat, name, bet) {
+      var lo = bet.min_amount, hi = bet.max_amount;
+      if (T.betAmount === null || T.betAmount < lo || T.betAmount > hi) T.betAmount = lo;
+      var input = el("input", { type: "number", id: "bet-amount", min: lo, max: hi, step: 1, value: T.betAmount, inputmode: "numeric", "aria-describedby": "bet-range" });
+      var submit = el("button", { type: "button", class: "primary", id: "bet-submit" });
+      function set(v) {
+        v = Math.max(lo, Math.min(hi, Math.round(Number(v) || lo)));
+        T.betAmount = v;
+        input.value = v;
+        submit.textContent = "Bet " + v + (bet.blind ? " blind (stake " + 2 * v + ")" : "");
+      }
+      input.addEventListener("change", function () { set(input.value); });
+      set(T.betAmount);
+      submit.addEventListener("click", function () {
+        var v = T.betAmount;
+        T.betAmount = null;
+        enqueue("action", { action: "bet", seat: seat, amount: v }, name + " bets " + v + (bet.blind ? " blind" : ""));
+      });
+      var quick = el("div", { class: "row quick" });
+      [["Least", lo], ["\u00d72", Math.min(hi, lo * 2)], ["Most", hi]].forEach(function (q) {
+        quick.appendChild(el("button", { type: "button", class: "small", text: q[0] + " (" + q[1] + ")", onclick: function () { set(q[1]); } }));
+      });
+      return el("div", { class: "bet" },
+        el("label", { for: "bet-amount", text: "Bet amount" }),
+        el("div", { class: "row stepper" },
+          el("button", { type: "button", "aria-label": "One less", text: "\u2212", onclick: function () { set(T.betAmount - 1); } }),
+          input,
+          el("button", { type: "button", "aria-label": "One more", text: "+", onclick: function () { set(T.betAmount + 1); } })),
+        el("p", { id: "bet-range", class: "muted", text: "From " + lo + " to " + hi + (bet.blind ? " (blind: the stake becomes twice the bet)" : "") }),
+        quick,
+        submit);
+    }
+
+    function usedCards(h) {
+      var used = {};
+      (h.actions || []).forEach(function (a) {
+        if (a.cards) a.cards.split(" ").forEach(function (c) { used[c] = true; });
+      });
+      return used;
+    }
+
+    function renderShowdown() {
+      var box = clear($("#showdown"));
+      var h = hand();
+      if (!h || h.status !== "in_progress" || h.phase !== "showing" || T.queue.length) { box.hidden = true; return; }
+      box.hidden = false;
+      var seat = h.cards_needed[0];
+      var name = seatLabel(h, seat);
+      var used = usedCards(h);
+      box.appendChild(el("h2", { text: "Showdown: enter " + name + "'s three cards" }));
+      if (h.cards_needed.length > 1) box.appendChild(el("p", { class: "muted", text: "Then: " + h.cards_needed.slice(1).map(function (s) { return seatLabel(h, s); }).join(", ") }));
+      var grid = el("div", { class: "cards", role: "group", "aria-label": "Cards" });
+      SUITS.forEach(function (suit) {
+        var row = el("div", { class: "card-row suit-" + suit[0] });
+        RANKS.forEach(function (rank) {
+          var code = rank + suit[0];
+          var chosen = T.picked.indexOf(code) >= 0;
+          row.appendChild(el("button", {
+            type: "button",
+            class: "card" + (chosen ? " chosen" : ""),
+            "data-card": code,
+            disabled: used[code] ? true : false,
+            "aria-pressed": chosen ? "true" : "false",
+            "aria-label": cardText(code) + (used[code] ? " (already shown)" : ""),
+            text: cardText(code),
+            onclick: function () {
+              if (chosen) T.picked.splice(T.picked.indexOf(code), 1);
+              else if (T.picked.length < 3) T.picked.push(code);
+              renderShowdown();
+            }
+          }));
+        });
+        grid.appendChild(row);
+      });
+      box.appendChild(grid);
+      box.appendChild(el("p", { class: "picked", text: "Picked: " + (T.picked.length ? T.picked.map(cardText).join(" ") : "none") }));
+      box.appendChild(el("button", {
+        type: "button", class: "primary", id: "show-submit", disabled: T.picked.length !== 3 ? true : false,
+        text: "Show " + name + "'s cards", onclick: function () {
+          enqueue("cards", { seat: seat, cards: T.picked.join(" ") }, name + " shows " + T.picked.map(cardText).join(" "));
+        }
+      }));
+    }
+
+    function renderResult() {
+      var box = clear($("#result"));
+      var h = hand();
+      if (!h || h.status !== "settled" || !h.result) { box.hidden = true; return; }
+      box.hidden = false;
+      box.appendChild(el("h2", { text: "Hand " + h.number + " result" }));
+      var shown = h.result.shown || {};
+      Object.keys(shown).forEach(function (seat) {
+        box.appendChild(el("p", { text: seatLabel(h, Number(seat)) + " showed " + shown[seat].cards.split(" ").map(cardText).join(" ") + " — " + shown[seat].hand }));
+      });
+      (h.result.pots || []).forEach(function (pot) {
+        var winners = Object.keys(pot.shares || {}).filter(function (s) { return pot.shares[s] > 0; });
+        var text = winners.length
+          ? winners.map(function (s) { return seatLabel(h, Number(s)) + " wins " + pot.shares[s]; }).join(", ")
+          : "The pot of " + pot.amount + " is carried to the next hand";
+        box.appendChild(el("p", { class: "win", text: text + (pot.explanation ? ": " + pot.explanation : "") + (pot.rake ? " (house fee " + pot.rake + ")" : "") }));
+      });
+    }
+
+    function renderBetween() {
+      var box = clear($("#between"));
+      var h = hand();
+      if (h && h.status === "in_progress") { box.hidden = true; return; }
+      box.hidden = false;
+      if (T.table.shuffle_next) box.appendChild(el("p", { class: "reminder", role: "note", text: "Shuffle the deck before dealing this hand." }));
+      box.appendChild(el("button", { type: "button", class: "primary", id: "start-hand", text: "Start the next hand", onclick: function () { write("/tables/" + T.id + "/hands/", {}); } }));
+      var list = el("ul", { class: "seat-admin" });
+      var taken = {};
+      T.table.seats.forEach(function (s) {
+        taken[s.number] = s;
+        var row = el("li", null, el("span", { text: "Seat " + s.number + ": " + s.player.name + " · " + s.stack + (s.sitting_out ? " · sitting out" : "") }));
+        row.appendChild(el("button", { type: "button", class: "small", text: s.sitting_out ? "Back in" : "Sit out", onclick: function () { write("/seats/" + s.id + "/sit-out/", { sitting_out: !s.sitting_out }); } }));
+        row.appendChild(el("button", { type: "button", class: "small", text: "Leave", onclick: function () { write("/seats/" + s.id + "/leave/", {}); } }));
+        if (isSupervisor()) row.appendChild(el("button", { type: "button", class: "small", text: "Re-buy…", onclick: function () { rebuy(s); } }));
+        list.appendChild(row);
+      });
+      for (var n = 1; n <= 6; n++) {
+        if (taken[n]) continue;
+        (function (number) {
+          list.appendChild(el("li", null, el("span", { text: "Seat " + number + ": empty" }),
+            el("button", { type: "button", class: "small", text: "Buy in…", onclick: function () { buyIn(number); } })));
+        })(n);
+      }
+      box.appendChild(list);
+    }
+
+    function renderLog() {
+      var list = clear($("#log-list"));
+      var h = hand();
+      ((h && h.actions) || []).forEach(function (a) {
+        var who = a.seat ? seatLabel(h, a.seat) + " " : "";
+        var what = a.action + (a.amount !== undefined && a.amount !== null ? " " + a.amount : "") + (a.hand ? " (" + a.hand + ")" : "") + (a.cards ? " " + a.cards.split(" ").map(cardText).join(" ") : "");
+        list.appendChild(el("li", { text: who + what }));
+      });
+    }
+
+    // ---------------------------------------------------------------- dialogs
+
+    function undo() {
+      var h = hand();
+      var reason = el("input", { name: "reason", required: true, autocomplete: "off" });
+      dialog("Undo the last action", [el("label", null, "Why? (required) ", reason)], "Undo", function () {
+        var text = reason.value.trim();
+        if (!text) return "Say why the action is undone.";
+        write("/hands/" + h.id + "/void/", { reason: text, expected_seq: h.next_seq });
+        return "";
+      });
+    }
+
+    function buyIn(number) {
+      var rules = (hand() && hand().rules) || null;
+      api("GET", "/events/" + T.table.event.id + "/standings/").then(function (res) {
+        var seated = {};
+        T.table.seats.forEach(function (s) { seated[s.player.id] = true; });
+        var select = el("select", { name: "player", required: true });
+        ((res.data && res.data.standings) || []).forEach(function (p) {
+          if (!seated[p.player]) select.appendChild(el("option", { value: p.player, text: p.name + " (" + p.total + ")" }));
+        });
+        var amount = el("input", { name: "amount", type: "number", min: 0, step: 1, required: true, inputmode: "numeric", value: rules ? rules.table_min : "" });
+        dialog("Buy in at seat " + number, [el("label", null, "Player ", select), el("label", null, "Amount ", amount)], "Buy in", function () {
+          if (!select.value) return "Choose a player.";
+          if (!/^\d+$/.test(amount.value)) return "Enter a whole amount.";
+          write("/tables/" + T.id + "/seats/", { seat: number, player: Number(select.value), amount: Number(amount.value) });
+          return "";
+        });
+      }, function () { notice("No network: try again.", "error"); });
+    }
+
+    function rebuy(seat) {
+      var boxes = [];
+      var fields = [el("p", { text: "Every other seated player must agree." })];
+      T.table.seats.forEach(function (other) {
+        if (other.id === seat.id) return;
+        var box = el("input", { type: "checkbox", value: other.player.id });
+        boxes.push(box);
+        fields.push(el("label", { class: "check" }, box, " " + other.player.name + " agrees"));
+      });
+      dialog("Re-buy for " + seat.player.name, fields, "Re-buy", function () {
+        var consenting = boxes.filter(function (b) { return b.checked; }).map(function (b) { return Number(b.value); });
+        write("/seats/" + seat.id + "/rebuy/", { consenting: consenting });
+        return "";
+      });
+    }
+
+    // ---------------------------------------------------------------- start
+
+    whoAmI().then(function (me) {
+      T.me = me;
+      return refresh();
+    }).then(function () {
+      pump();
+      window.setInterval(function () {
+        if (!T.sending && !T.queue.length && !($("#dialog") && $("#dialog").open)) refresh();
+      }, 2000);
+      window.addEventListener("online", function () { pump(); });
+    }).catch(function () { setNet("Offline", "offline"); });
+  }
+
+  var page = document.body.getAttribute("data-page");
+  if (page === "login") loginPage();
+  else if (page === "tables") tablesPage();
+  else if (page === "table") tablePage();
+})();

@@ -1,0 +1,160 @@
+"""The dealer's tablet in a real browser (headless Chromium), against the live server."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from brag_event.hands.models import Hand, HandAction
+from tests.factories import assert_audit_ok
+
+from .conftest import Hall, shot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def open_table(hall: Hall, browser: Any, **kw: Any) -> Any:
+    page = hall.page(browser, **kw)
+    expect(page.get_by_role("link", name=re.compile("Table 1"))).to_be_visible()
+    if not kw:
+        shot(page, "00-your-tables")
+    page.get_by_role("link", name=re.compile("Table 1")).click()
+    expect(page.locator("#title")).to_contain_text("Table 1")
+    return page
+
+
+def start_hand(page: Any) -> None:
+    page.get_by_role("button", name="Start the next hand").click()
+    expect(page.locator(".to-act-title")).to_have_text("Bill (seat 2) to act")
+
+
+def bet_least(page: Any, who: str, amount: int) -> None:
+    expect(page.locator(".to-act-title")).to_have_text(f"{who} to act")
+    page.get_by_role("button", name=re.compile(r"^Least")).click()
+    page.locator("#bet-submit").click()
+
+
+def test_a_whole_hand_with_blind_play_a_see_and_the_card_picker(hall: Hall, browser: Any) -> None:
+    page = open_table(hall, browser)
+    shot(page, "01-between-hands")
+    start_hand(page)
+    shot(page, "02-first-to-act")
+    bet_least(page, "Bill (seat 2)", 3)
+    expect(page.locator(".s2 .badge.blind")).to_be_visible()
+    page.get_by_role("button", name="Fold").click()  # Chris, seat 3
+    expect(page.locator(".s3")).to_have_class(re.compile("folded"))
+    bet_least(page, "Andy (seat 1)", 3)
+    expect(page.locator(".to-act-title")).to_have_text("Bill (seat 2) to act")
+    shot(page, "03-see-offered")
+    page.get_by_role("button", name="See for 6").click()
+    # The showdown: the seen player's cards first, through the 52-card picker.
+    expect(page.locator("#showdown h2")).to_contain_text("Andy (seat 1)")
+    for card in ("Ah", "Kh", "Qh"):
+        page.locator(f'[data-card="{card}"]').click()
+    shot(page, "04-card-picker")
+    page.locator("#show-submit").click()
+    expect(page.locator("#showdown h2")).to_contain_text("Bill (seat 2)")
+    expect(page.locator('[data-card="Ah"]')).to_be_disabled()  # already shown
+    for card in ("3h", "3d", "3c"):
+        page.locator(f'[data-card="{card}"]').click()
+    page.locator("#show-submit").click()
+    result = page.locator("#result")
+    expect(result).to_contain_text("Bill (seat 2) wins 27")
+    expect(result).to_contain_text("prial of threes")
+    expect(result).to_contain_text("running flush")
+    shot(page, "05-result")
+    hand = Hand.objects.get()
+    assert hand.status == Hand.Status.SETTLED and hand.result is not None
+    assert hand.result["pots"][0]["winners"] == [2]
+    assert HandAction.objects.filter(hand=hand).count() == 6
+    assert_audit_ok(hall.world.event)
+
+
+def test_only_legal_entries_are_offered(hall: Hall, browser: Any) -> None:
+    page = open_table(hall, browser, portrait=True)
+    start_hand(page)
+    # Three players in: no see yet, with the engine's reason on the tablet.
+    see = page.get_by_role("button", name="See", exact=True)
+    expect(see).to_be_disabled()
+    expect(page.locator(".reason").first).to_contain_text("two")
+    # The stepper keeps a bet inside the legal range.
+    amount = page.locator("#bet-amount")
+    amount.fill("999")
+    amount.dispatch_event("change")
+    expect(page.locator("#bet-submit")).to_have_text("Bet 10 blind (stake 20)")
+    page.get_by_role("button", name="One less").click()
+    expect(amount).to_have_value("9")
+    amount.fill("0")
+    amount.dispatch_event("change")
+    expect(amount).to_have_value("3")
+    shot(page, "06-portrait-legal-actions")
+    # The undo is a supervisor's: a dealer's tablet does not offer it.
+    expect(page.get_by_role("button", name="Undo the last action…")).to_have_count(0)
+    assert HandAction.objects.count() == 0
+
+
+def test_a_wifi_drop_queues_in_order_survives_a_reload_and_enters_once(
+    hall: Hall, browser: Any
+) -> None:
+    page = open_table(hall, browser)
+    start_hand(page)
+    # The network drops: actions are not answered.
+    page.route("**/api/v1/hands/*/actions/", lambda route: route.abort("internetdisconnected"))
+    page.get_by_role("button", name="Everyone looked").click()
+    expect(page.locator("#net")).to_contain_text("queued")
+    expect(page.locator("#queue li")).to_have_count(3)
+    shot(page, "07-queued-offline")
+    assert HandAction.objects.count() == 0
+    # A reload loses nothing: the queue is kept on the tablet.
+    page.reload()
+    expect(page.locator("#queue li")).to_have_count(3)
+    expect(page.locator("#queue")).to_contain_text("Bill (seat 2) looks")
+    # The first one reaches the server but its answer is lost: the retry must not enter twice.
+    lost = {"done": False}
+
+    def lose_one_answer(route: Any) -> None:
+        if not lost["done"]:
+            lost["done"] = True
+            route.fetch()  # the server enters it…
+            route.abort("connectionreset")  # …and the answer never arrives
+        else:
+            route.continue_()
+
+    page.unroute("**/api/v1/hands/*/actions/")
+    page.route("**/api/v1/hands/*/actions/", lose_one_answer)
+    expect(page.locator("#queue")).to_be_hidden(timeout=15_000)
+    expect(page.locator("#net")).to_have_text("")
+    looks = list(HandAction.objects.order_by("seq").values_list("seq", "seat", "action"))
+    assert looks == [(1, 2, "look"), (2, 3, "look"), (3, 1, "look")]
+    expect(page.locator(".s1 .badge.open")).to_be_visible()  # a player who looked plays open
+
+
+def test_a_second_tablet_moves_the_hand_on(hall: Hall, browser: Any) -> None:
+    first = open_table(hall, browser)
+    first.clock.install()  # the first tablet's screen stays as drawn until we move its clock
+    first.reload()
+    expect(first.locator("#title")).to_contain_text("Table 1")
+    start_hand(first)
+    second = open_table(hall, browser, who="supervisor")
+    second.get_by_role("button", name="Fold").click()  # Bill folds, from the other tablet
+    expect(second.locator(".to-act-title")).to_have_text("Chris (seat 3) to act")
+    # The first tablet still shows Bill to act; its stale entry is refused and it redraws.
+    first.get_by_role("button", name="Fold").click()
+    notice = first.locator("#notice")
+    expect(notice).to_contain_text("Another device moved the hand on")
+    expect(first.locator(".to-act-title")).to_have_text("Chris (seat 3) to act")
+    shot(first, "08-moved-on-elsewhere")
+    assert list(HandAction.objects.values_list("seat", "action")) == [(2, "fold")]
+    # The supervisor may undo, with a reason.
+    second.get_by_role("button", name="Undo the last action…").click()
+    second.get_by_role("button", name="Undo", exact=True).click()
+    expect(second.locator("#dialog .error")).to_contain_text("Say why")
+    second.get_by_label("Why? (required)").fill("entered on the wrong seat")
+    second.get_by_role("button", name="Undo", exact=True).click()
+    expect(second.locator(".to-act-title")).to_have_text("Bill (seat 2) to act")
+    # The first tablet sees it on its next refresh, and says so.
+    first.clock.run_for(2500)
+    expect(first.locator(".to-act-title")).to_have_text("Bill (seat 2) to act")
