@@ -254,6 +254,8 @@
       if (!h) return;
       T.table.hand = h;
       render();
+      // A settled hand moved money back to the stacks: redraw the seats from the table.
+      if (h.status !== "in_progress" && !T.queue.length) refresh();
     }
 
     // ---------------------------------------------------------------- the queue

@@ -65,6 +65,7 @@ def test_a_whole_hand_with_blind_play_a_see_and_the_card_picker(hall: Hall, brow
     expect(result).to_contain_text("Bill (seat 2) wins 27")
     expect(result).to_contain_text("prial of threes")
     expect(result).to_contain_text("running flush")
+    expect(page.locator(".s2 .stack")).to_have_text(str(200 - 5 - 3 - 6 + 27))  # ante, bet, see
     shot(page, "05-result")
     hand = Hand.objects.get()
     assert hand.status == Hand.Status.SETTLED and hand.result is not None
@@ -158,3 +159,56 @@ def test_a_second_tablet_moves_the_hand_on(hall: Hall, browser: Any) -> None:
     # The first tablet sees it on its next refresh, and says so.
     first.clock.run_for(2500)
     expect(first.locator(".to-act-title")).to_have_text("Bill (seat 2) to act")
+
+
+def test_between_hands_with_a_device_token(hall: Hall, browser: Any) -> None:
+    from brag_event.api.models import DeviceToken, token_hash
+    from brag_event.players.services import player_register
+    from brag_event.tables.models import Seat
+
+    dan = player_register(event=hall.world.event, name="Dan", starting_money=500, by=None)
+    key = DeviceToken.new_key()
+    DeviceToken.objects.create(
+        user=hall.dealer, name="Table 1 tablet", key_hash=token_hash(key), prefix=key[:6]
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    hall.contexts.append(context)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{hall.url}/tablet/login/")
+    page.get_by_label("Device token").fill(key)
+    page.get_by_role("button", name="Use this token").click()
+    page.get_by_role("link", name=re.compile("Table 1")).click()
+    expect(page.locator("#who")).to_contain_text("dealer")
+    # Buy-in at an empty seat.
+    page.locator(".seat-admin li", has_text="Seat 4: empty").get_by_role("button").click()
+    page.get_by_label("Player").select_option(label="Dan (500)")
+    page.get_by_label("Amount").fill("150")
+    page.get_by_role("button", name="Buy in", exact=True).click()
+    expect(page.locator(".s4 .name")).to_have_text("Dan")
+    # Sit out: the next hand is dealt without that seat.
+    page.locator(".seat-admin li", has_text="Seat 3: Chris").get_by_role(
+        "button", name="Sit out"
+    ).click()
+    expect(page.locator(".seat-admin li", has_text="Seat 3: Chris")).to_contain_text(
+        "sitting out"
+    )
+    page.get_by_role("button", name="Start the next hand").click()
+    expect(page.locator(".to-act-title")).to_be_visible()
+    hand = Hand.objects.get()
+    assert sorted(s["seat"] for s in hand.seats if s["dealt"]) == [1, 2, 4]
+    assert Seat.objects.get(player=dan, left_at__isnull=True).stack == 150 - 5  # the ante
+    assert_audit_ok(hall.world.event)
+
+
+def test_a_refused_rebuy_is_shown_not_swallowed(hall: Hall, browser: Any) -> None:
+    page = open_table(hall, browser, who="supervisor")
+    page.locator(".seat-admin li", has_text="Seat 1: Andy").get_by_role(
+        "button", name="Re-buy…"
+    ).click()
+    boxes = page.locator("#dialog input[type=checkbox]")
+    expect(boxes).to_have_count(2)  # every other seated player
+    boxes.nth(0).check()
+    boxes.nth(1).check()
+    page.get_by_role("button", name="Re-buy", exact=True).click()
+    expect(page.locator("#notice")).to_contain_text("still has 200 on the table")
