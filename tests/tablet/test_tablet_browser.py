@@ -190,9 +190,7 @@ def test_between_hands_with_a_device_token(hall: Hall, browser: Any) -> None:
     page.locator(".seat-admin li", has_text="Seat 3: Chris").get_by_role(
         "button", name="Sit out"
     ).click()
-    expect(page.locator(".seat-admin li", has_text="Seat 3: Chris")).to_contain_text(
-        "sitting out"
-    )
+    expect(page.locator(".seat-admin li", has_text="Seat 3: Chris")).to_contain_text("sitting out")
     page.get_by_role("button", name="Start the next hand").click()
     expect(page.locator(".to-act-title")).to_be_visible()
     hand = Hand.objects.get()
