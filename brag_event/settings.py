@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     "brag_event.audit",
     "brag_event.api",
     "brag_event.tablet",
+    "brag_event.organiser",
+    "brag_event.public",
 ]
 
 MIDDLEWARE = [

@@ -8,4 +8,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("brag_event.api.urls")),
     path("tablet/", include("brag_event.tablet.urls")),
+    path("organiser/", include("brag_event.organiser.urls")),
+    path("", include("brag_event.public.urls")),
 ]

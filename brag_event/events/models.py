@@ -72,6 +72,15 @@ class Day(models.Model):
     cover_allowed = models.BooleanField(default=True)
     rebuy_needs_consent = models.BooleanField(default=True)
     rebuy_pays_fee = models.BooleanField(default=True)
+    qualify_rule = models.CharField(
+        max_length=10,
+        choices=[("afford", "everyone who can afford the next day"), ("top", "the top N")],
+        default="afford",
+        help_text="Who qualifies for the next day when this day closes",
+    )
+    qualify_top = models.PositiveIntegerField(
+        null=True, blank=True, help_text="N for 'the top N' (among those who can afford it)"
+    )
 
     class Meta:
         ordering = ["event", "number"]
@@ -116,3 +125,31 @@ class DayRulesChange(models.Model):
 
     class Meta:
         ordering = ["changed_at", "id"]
+
+
+class DayClose(models.Model):
+    """The closing of a day, run as a Celery task: no new hands, every stack back to its
+    player's balance, a ledger audit, a standings snapshot and the next day's qualifiers. One
+    per day; running it again does nothing once it is done."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    day = models.OneToOneField(Day, on_delete=models.PROTECT, related_name="closing")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done")
+    step = models.CharField(max_length=120, blank=True)
+    report = models.JSONField(default=dict, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    runs = models.PositiveIntegerField(default=0, help_text="How many times a worker ran it")
+
+    def __str__(self) -> str:
+        return f"Close of {self.day}: {self.status}"

@@ -27,6 +27,7 @@ from brag_event.ledger.services import (
     transfers_post,
     transfers_statements,
 )
+from brag_event.players.standings import started_statement, won_statement
 from brag_event.tables.models import Seat, Table
 
 from . import statements
@@ -123,6 +124,18 @@ def _legs(
         for kind, source, target, amount in moves
     ]
     return legs, places.changed
+
+
+def _winners(hand: Hand) -> list[int]:
+    """The players who won money in a settled hand (from ``hand.result``)."""
+    players = {s["seat"]: s["player_id"] for s in hand.seats}
+    seats = {
+        int(seat)
+        for pot in (hand.result or {}).get("pots", [])
+        for seat, share in pot.get("shares", {}).items()
+        if share
+    }
+    return [players[s] for s in sorted(seats)]
 
 
 def _memo(hand: Hand) -> str:
@@ -233,6 +246,8 @@ def hand_start(
             if s.number in dealt
         ]
     )
+    dealt_players = [(s.player_id, s.player.balance + s.stack) for s in seats if s.number in dealt]
+    sql.run_batch([started_statement(day_id=day.pk, players=dealt_players)])
     pot = Account.objects.create(
         event_id=day.event_id, kind=Account.Kind.POT, hand=hand, pot_index=0, table=table
     )
@@ -366,6 +381,9 @@ def hand_apply_action(
         ),
         statements.update_hand(hand, fields),
     ]
+    winners = _winners(hand) if state.outcome is not None else []
+    if winners:
+        batch.append(won_statement(day_id=hand.table.day_id, player_ids=winners))
     try:
         inserted = sql.run_batch(batch)[0]
         assert inserted  # RETURNING id
@@ -422,6 +440,9 @@ def hand_void_last_action(
     fields = ["next_seq"]
     hand.next_seq += 1
     if hand.status == Hand.Status.SETTLED:
+        winners = _winners(hand)
+        if winners:
+            sql.run_batch([won_statement(day_id=table.day_id, player_ids=winners, delta=-1)])
         hand.status = Hand.Status.IN_PROGRESS
         hand.result = None
         hand.settled_at = None

@@ -35,3 +35,56 @@ class Player(LedgerCachedModel):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Standing(models.Model):
+    """A player's day, maintained as hands start and settle (not summed from the ledger on
+    every request): hands played and won, and the money held when the day began."""
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="standings")
+    day = models.ForeignKey("events.Day", on_delete=models.PROTECT, related_name="standings")
+    hands_played = models.PositiveIntegerField(default=0)
+    hands_won = models.PositiveIntegerField(default=0)
+    start_total = models.BigIntegerField(
+        default=0, help_text="Balance plus table stacks when the player's day began"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "day"], name="standing_player_day_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} on {self.day}"
+
+
+class StandingSnapshot(models.Model):
+    """The standings as they were when a day closed."""
+
+    day = models.ForeignKey("events.Day", on_delete=models.PROTECT, related_name="snapshot")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    rank = models.PositiveIntegerField()
+    total = models.BigIntegerField()
+    change = models.BigIntegerField()
+    hands_played = models.PositiveIntegerField()
+    hands_won = models.PositiveIntegerField()
+    qualified = models.BooleanField(default=False, help_text="Qualified for the next day")
+
+    class Meta:
+        ordering = ["day", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["day", "player"], name="snapshot_day_player_unique")
+        ]
+
+
+class Qualification(models.Model):
+    """A player allowed to be seated on a day (day 1: everyone registered)."""
+
+    day = models.ForeignKey("events.Day", on_delete=models.PROTECT, related_name="qualified")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="qualifications")
+    reason = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["day", "player"], name="qualification_unique")
+        ]

@@ -1,4 +1,5 @@
-"""Read side of players."""
+"""Read side of players: the standings, from the maintained ``Standing`` rows and the cached
+balances and stacks (never by summing the ledger)."""
 
 from __future__ import annotations
 
@@ -6,25 +7,77 @@ from typing import Any
 
 from django.db.models import Sum
 
-from brag_event.events.models import Event
+from brag_event.events.models import Day, Event
 from brag_event.tables.models import Seat
 
-from .models import Player
+from .models import Player, Standing
 
 
-def standings(event: Event) -> list[dict[str, Any]]:
-    """Players ranked by money held: event balance plus what is on the table now."""
+def current_day(event: Event) -> Day | None:
+    """The day being played: the first open day, else the last day."""
+    days = list(event.days.order_by("number"))
+    for day in days:
+        if day.is_open:
+            return day
+    return days[-1] if days else None
+
+
+def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
+    """Players ranked by money held (balance plus live table stacks). With ``day``: that day's
+    hands played and won, and the change since the player's day began; without: hands over the
+    whole event, and the change over the current day."""
     stacks = dict(
         Seat.objects.filter(player__event=event, left_at__isnull=True)
         .values("player_id")
         .annotate(s=Sum("stack"))
         .values_list("player_id", "s")
     )
-    rows: list[dict[str, Any]] = [
-        {"player": p.pk, "name": p.name, "total": p.balance + int(stacks.get(p.pk) or 0)}
-        for p in Player.objects.filter(event=event)
-    ]
+    seats = dict(
+        Seat.objects.filter(player__event=event, left_at__isnull=True).values_list(
+            "player_id", "table__number"
+        )
+    )
+    today = day or current_day(event)
+    started = dict(
+        Standing.objects.filter(day=today, player__event=event).values_list(
+            "player_id", "start_total"
+        )
+        if today
+        else []
+    )
+    counted = Standing.objects.filter(player__event=event)
+    if day is not None:
+        counted = counted.filter(day=day)
+    hands = {
+        row["player_id"]: (row["played"], row["won"])
+        for row in counted.values("player_id").annotate(
+            played=Sum("hands_played"), won=Sum("hands_won")
+        )
+    }
+    rows: list[dict[str, Any]] = []
+    for p in Player.objects.filter(event=event).values("id", "name", "balance"):
+        stack = int(stacks.get(p["id"]) or 0)
+        total = p["balance"] + stack
+        played, won = hands.get(p["id"], (0, 0))
+        start = started.get(p["id"])
+        rows.append(
+            {
+                "player": p["id"],
+                "name": p["name"],
+                "balance": p["balance"],
+                "stack": stack,
+                "table": seats.get(p["id"]),
+                "total": total,
+                "change": total - start if start is not None else 0,
+                "hands_played": int(played or 0),
+                "hands_won": int(won or 0),
+            }
+        )
     rows.sort(key=lambda r: (-r["total"], r["name"]))
-    for rank, row in enumerate(rows, start=1):
-        row["rank"] = rank
+    rank = 0
+    previous: int | None = None
+    for index, row in enumerate(rows, start=1):
+        if row["total"] != previous:
+            rank, previous = index, row["total"]
+        row["rank"] = rank  # equal money, equal rank
     return rows

@@ -87,3 +87,24 @@ class RebuyConsent(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
     )
     at = models.DateTimeField(auto_now_add=True)
+
+
+class SeatingDraw(models.Model):
+    """A day's seating draw: the seed it was drawn with (so it can be drawn again and give the
+    same tables) and the plan it produced."""
+
+    day = models.ForeignKey(Day, on_delete=models.PROTECT, related_name="draws")
+    seed = models.CharField(max_length=64)
+    plan = models.JSONField(help_text="[{table, seats: [{seat, player, name, amount}]}]")
+    excluded = models.JSONField(default=list, help_text="Players left out, with the reason")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Draw {self.seed} for {self.day}"

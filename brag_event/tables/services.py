@@ -21,6 +21,7 @@ from brag_event.ledger.services import (
     transfer_post,
 )
 from brag_event.players.models import Player
+from brag_event.players.standings import ensure_started
 
 from .models import RebuyConsent, Seat, Table
 
@@ -123,8 +124,14 @@ def seat_buy_in(
             f"A buy-in is between {day.table_min} and {day.table_max}; {amount} was asked.",
             details={"field": "amount", "min": day.table_min, "max": day.table_max},
         )
+    if day.qualified.exists() and not day.qualified.filter(player=player).exists():
+        raise ServiceError(
+            "not_qualified", f"{player} did not qualify for day {day.number}.", status=403
+        )
     fee = day.house_fee
     _check_affords(player, amount, fee, "a buy-in")
+    # Not seated anywhere: the balance is all the player holds as the day (re)starts.
+    ensure_started(day_id=day.pk, player_id=player.pk, total=player.balance)
     seat = Seat.objects.create(table=table, number=seat_number, player=player, buy_in=amount)
     _pay_in(seat, player, amount, fee, Transfer.Kind.BUY_IN, by)
     audit_record(

@@ -11,7 +11,7 @@ from tests.factories import act, start, world
 pytestmark = pytest.mark.django_db
 
 
-def test_standings_count_balance_and_table_stack_and_rank_ties_by_name() -> None:
+def test_standings_count_balance_and_table_stack_and_share_ranks_on_ties() -> None:
     w = world(3, money=1000, buy_in=200)  # each: balance 790, stack 200
     player_register(event=w.event, name="Zed", starting_money=990, by=None)  # off the table
     hand = start(w)  # dealer 1: seat 2 first; antes 5 each
@@ -23,7 +23,39 @@ def test_standings_count_balance_and_table_stack_and_rank_ties_by_name() -> None
     assert [(r["rank"], r["name"], r["total"]) for r in rows] == [
         (1, "Bill", 790 + 210),
         (2, "Zed", 990),
-        (3, "Andy", 790 + 195),  # equal totals: by name
-        (4, "Chris", 790 + 195),
+        (3, "Andy", 790 + 195),  # equal totals: the same rank, listed by name
+        (3, "Chris", 790 + 195),
     ]
     assert sum(r["total"] for r in rows) + 30 == 3 * 1000 + 990  # the house holds the 3 fees
+
+
+def test_hands_played_won_and_the_change_today_are_maintained_as_hands_settle() -> None:
+    from brag_event.hands.services import hand_void_last_action
+    from brag_event.players.models import Standing
+
+    w = world(3, money=1000, buy_in=200)
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    act(hand, seat=3, action="fold")
+    hand, _state = act(hand, seat=1, action="fold")  # Bill wins 25
+    hand2 = start(w)  # dealer 2: Chris first
+    act(hand2, seat=2, action="look")  # open: folding to him is a win, not a carry
+    act(hand2, seat=3, action="fold")
+    act(hand2, seat=1, action="fold")  # Bill wins again
+    by_name = {r["name"]: r for r in standings(w.event, w.day)}
+    assert {n: (r["hands_played"], r["hands_won"]) for n, r in by_name.items()} == {
+        "Andy": (2, 0),
+        "Bill": (2, 2),
+        "Chris": (2, 0),
+    }
+    # The day began (before the buy-in and its fee of 10) with 1,000 each.
+    assert by_name["Bill"]["change"] == by_name["Bill"]["total"] - 1000
+    assert by_name["Andy"]["change"] == -10 - 5 - 5
+    assert Standing.objects.get(player__name="Bill").start_total == 1000
+    # A void that reopens a settled hand takes its win back.
+    hand2.refresh_from_db()
+    hand_void_last_action(hand=hand2, reason="wrong seat folded", by=None)
+    assert Standing.objects.get(player__name="Bill").hands_won == 1
+    # Money is all somewhere: players, the house's three fees, the reopened hand's pot.
+    assert sum(r["total"] for r in standings(w.event)) + 30 + 15 == 3000
