@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -31,7 +31,7 @@ from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_apply_action, hand_start, hand_void_last_action
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player
-from brag_event.players.selectors import standings
+from brag_event.players.selectors import current_day, standings
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
 
@@ -365,11 +365,35 @@ class EventStandings(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []
 
-    @extend_schema(responses={200: ANY}, summary="Public standings: balance plus table stack")
+    @extend_schema(
+        responses={200: ANY},
+        summary="Public standings: balance plus live table stack, change today, hands played "
+        "and won (overall, or of one day with ?day=N)",
+        parameters=[
+            OpenApiParameter("day", int, description="A day's number: that day's figures")
+        ],
+    )
     def get(self, request: Request, event_id: int) -> Response:
         event = get_object_or_404(Event, pk=event_id)
-        rows = standings(event)
-        return Response({"event": event.pk, "currency": event.currency, "standings": rows})
+        day = None
+        raw = request.query_params.get("day")
+        if raw is not None:
+            if not raw.isdigit():
+                raise ServiceError(
+                    "invalid_day", "day is a day's number, e.g. ?day=1", details={"field": "day"}
+                )
+            day = get_object_or_404(event.days, number=int(raw))
+        current = day or current_day(event)
+        return Response(
+            {
+                "event": event.pk,
+                "name": event.name,
+                "currency": event.currency,
+                "day": current.number if current else None,
+                "scope": "day" if day else "event",
+                "standings": standings(event, day),
+            }
+        )
 
 
 # ------------------------------------------------------------------ me
