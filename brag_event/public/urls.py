@@ -5,5 +5,6 @@ from . import views
 app_name = "public"
 
 urlpatterns = [
+    path("standings/<int:event_id>/", views.standings_page, name="standings"),
     path("p/<str:token>/", views.player, name="player"),
 ]

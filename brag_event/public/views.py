@@ -2,14 +2,79 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from typing import Any
 
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from brag_event.events.models import Day, Event
 from brag_event.players.links import player_from_token
+from brag_event.players.selectors import current_day, standings
+
+from .selectors import money_chart, money_points, player_hands, player_now
+
+POLL_SECONDS = 5  # the standings page asks the API again this often
+PAGE_SECONDS = 15  # the hall's big screen shows each page of rows this long
+PLAYER_REFRESH_SECONDS = 15
+
+
+def standings_page(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The standings, overall or of one day (``?day=N``); ``?big=1`` for the hall's screen."""
+    event = get_object_or_404(Event, pk=event_id)
+    days = list(event.days.order_by("number"))
+    day: Day | None = None
+    raw = request.GET.get("day")
+    if raw:
+        if not raw.isdigit():
+            raise Http404("No such day")
+        day = next((d for d in days if d.number == int(raw)), None)
+        if day is None:
+            raise Http404("No such day")
+    today = current_day(event)
+    rows = standings(event, day)
+    big = request.GET.get("big") == "1"
+    query = "?big=1" if big else ""
+    tabs = [{"label": "Overall", "query": query, "current": day is None}] + [
+        {
+            "label": f"Day {d.number}",
+            "query": f"?day={d.number}" + ("&big=1" if big else ""),
+            "current": day is not None and d.pk == day.pk,
+        }
+        for d in days
+    ]
+    api = f"/api/v1/events/{event.pk}/standings/" + (f"?day={day.number}" if day else "")
+    context: dict[str, Any] = {
+        "event": event,
+        "day": day,
+        "today": today,
+        "rows": rows,
+        "tabs": tabs,
+        "big": big,
+        "api": api,
+        "poll_ms": POLL_SECONDS * 1000,
+        "page_ms": PAGE_SECONDS * 1000,
+        "change_label": f"Change on day {day.number}" if day else "Change today",
+    }
+    return render(request, "public/standings.html", context)
 
 
 def player(request: HttpRequest, token: str) -> HttpResponse:
     found = player_from_token(token)
     if found is None:
         raise Http404("No such player page")
-    return render(request, "public/player.html", {"player": found})
+    event = found.event
+    day = current_day(event)
+    now = player_now(found, day)
+    points = money_points(found, day) if day else []
+    hands = player_hands(found)
+    context: dict[str, Any] = {
+        "player": found,
+        "event": event,
+        "day": day,
+        "now": now,
+        "chart": money_chart(points),
+        "points": points,
+        "hands": hands,
+        "refresh_seconds": PLAYER_REFRESH_SECONDS,
+    }
+    return render(request, "public/player.html", context)

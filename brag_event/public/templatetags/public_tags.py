@@ -1,0 +1,31 @@
+"""Filters of the public pages: money as the hall reads it."""
+
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def money(value: int | None) -> str:
+    """1,234 (en-GB grouping)."""
+    return f"{int(value or 0):,}"
+
+
+@register.filter
+def signed(value: int | None) -> str:
+    """+12, −5 (a real minus sign), 0."""
+    number = int(value or 0)
+    if number > 0:
+        return f"+{number:,}"
+    if number < 0:
+        return f"\u2212{-number:,}"
+    return "0"
+
+
+@register.filter
+def trend(value: int | None) -> str:
+    """The CSS class of a change: up, down or flat."""
+    number = int(value or 0)
+    return "up" if number > 0 else "down" if number < 0 else "flat"

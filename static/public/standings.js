@@ -1,0 +1,155 @@
+/* Brag Event standings: re-draws the rows from the API every few seconds, without reloading.
+   In the hall's big-screen mode (body.big) it shows as many rows as fit and pages through the
+   rest. No libraries, nothing from the internet. */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("standings");
+  if (!root) return;
+  var tbody = document.getElementById("rows");
+  var updated = document.getElementById("updated");
+  var pager = document.getElementById("pager");
+  var api = root.getAttribute("data-api");
+  var pollMs = parseInt(root.getAttribute("data-poll-ms"), 10) || 5000;
+  var pageMs = parseInt(root.getAttribute("data-page-ms"), 10) || 15000;
+  var big = document.body.classList.contains("big");
+  var grouping = new Intl.NumberFormat("en-GB");
+  var last = null; // the last answer's rows, as JSON: re-draw only on a change
+  var page = 0;
+  var lastOk = clock();
+
+  function money(n) {
+    return grouping.format(n || 0);
+  }
+
+  function signed(n) {
+    if (n > 0) return "+" + money(n);
+    if (n < 0) return "\u2212" + money(-n);
+    return "0";
+  }
+
+  function trend(n) {
+    return n > 0 ? "up" : n < 0 ? "down" : "flat";
+  }
+
+  function cell(tag, cls, text) {
+    var el = document.createElement(tag);
+    if (cls) el.className = cls;
+    if (text !== undefined) el.textContent = text;
+    return el;
+  }
+
+  function rowFor(r) {
+    var tr = document.createElement("tr");
+    tr.setAttribute("data-player", String(r.player));
+    tr.appendChild(cell("td", "num rank", String(r.rank)));
+    var name = cell("th", "name", r.name);
+    name.setAttribute("scope", "row");
+    tr.appendChild(name);
+    var m = cell("td", "num money", money(r.total));
+    if (r.table !== null && r.table !== undefined) {
+      m.appendChild(document.createTextNode(" "));
+      m.appendChild(cell("span", "at", "table " + r.table));
+    }
+    tr.appendChild(m);
+    tr.appendChild(cell("td", "num change " + trend(r.change), signed(r.change)));
+    tr.appendChild(cell("td", "num played", money(r.hands_played)));
+    tr.appendChild(cell("td", "num won", money(r.hands_won)));
+    return tr;
+  }
+
+  function render(rows) {
+    var x = window.scrollX;
+    var y = window.scrollY;
+    var fragment = document.createDocumentFragment();
+    if (!rows.length) {
+      var none = cell("tr", "none");
+      var td = cell("td", "", "No players registered yet.");
+      td.setAttribute("colspan", "6");
+      none.appendChild(td);
+      fragment.appendChild(none);
+    }
+    rows.forEach(function (r) {
+      fragment.appendChild(rowFor(r));
+    });
+    tbody.replaceChildren(fragment);
+    if (big) showPage();
+    window.scrollTo(x, y); // the rows are re-drawn in place: the reader stays where they were
+  }
+
+  function stamp(text) {
+    if (updated) updated.textContent = text;
+  }
+
+  function clock() {
+    return new Date().toLocaleTimeString("en-GB", { hour12: false });
+  }
+
+  function poll() {
+    fetch(api, { headers: { Accept: "application/json" }, cache: "no-store" })
+      .then(function (answer) {
+        if (!answer.ok) throw new Error("HTTP " + answer.status);
+        return answer.json();
+      })
+      .then(function (data) {
+        var rows = data.standings || [];
+        var key = JSON.stringify(rows);
+        if (key !== last) {
+          last = key;
+          render(rows);
+        }
+        root.classList.remove("stale");
+        lastOk = clock();
+        stamp("Updated " + lastOk);
+      })
+      .catch(function () {
+        root.classList.add("stale");
+        stamp("Not updated since " + lastOk + " (trying again)");
+      })
+      .finally(function () {
+        window.setTimeout(poll, pollMs);
+      });
+  }
+
+  /* Big screen: as many rows as fit below the heading, one page at a time. */
+  function perPage() {
+    var rows = tbody.querySelectorAll("tr");
+    if (!rows.length) return 1;
+    var table = tbody.closest("table");
+    var top = tbody.getBoundingClientRect().top;
+    var rowHeight = rows[0].getBoundingClientRect().height || 1;
+    if (rows[0].hidden) {
+      rows[0].hidden = false;
+      rowHeight = rows[0].getBoundingClientRect().height || 1;
+    }
+    var room = window.innerHeight - top - 8;
+    if (table) room -= table.getBoundingClientRect().bottom - tbody.getBoundingClientRect().bottom;
+    return Math.max(1, Math.floor(room / rowHeight));
+  }
+
+  function showPage() {
+    var rows = Array.prototype.slice.call(tbody.querySelectorAll("tr"));
+    rows.forEach(function (tr) {
+      tr.hidden = false;
+    });
+    var n = perPage();
+    var pages = Math.max(1, Math.ceil(rows.length / n));
+    if (page >= pages) page = 0;
+    rows.forEach(function (tr, i) {
+      tr.hidden = Math.floor(i / n) !== page;
+    });
+    if (pager) pager.textContent = pages > 1 ? "Page " + (page + 1) + " of " + pages : "";
+    root.setAttribute("data-page", String(page + 1));
+    root.setAttribute("data-pages", String(pages));
+  }
+
+  if (big) {
+    showPage();
+    window.addEventListener("resize", showPage);
+    window.setInterval(function () {
+      page += 1;
+      showPage();
+    }, pageMs);
+  }
+  window.setTimeout(poll, pollMs);
+})();
