@@ -173,6 +173,13 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
+# Celery beat: the ledger audit behind the organisers' dashboard alert.
+CELERY_BEAT_SCHEDULE = {
+    "ledger-check": {
+        "task": "ledger.check_all",
+        "schedule": float(os.environ.get("BRAG_LEDGER_CHECK_SECONDS", "300")),
+    }
+}
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_TRACK_STARTED = True
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate, get_user_model, login, logout
+from django.contrib.auth import authenticate, login, logout
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
 from drf_spectacular.types import OpenApiTypes
@@ -22,7 +21,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from brag_event.audit.models import AuditEntry
-from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.engine.history import dump
@@ -37,7 +35,7 @@ from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat
 
 from . import roles
 from .idempotency import idempotent
-from .models import DeviceToken, token_hash
+from .models import DeviceToken
 from .presenters import event_view, hand_entries, hand_view, seat_view, table_summary, table_view
 from .serializers import (
     ActionIn,
@@ -49,6 +47,7 @@ from .serializers import (
     TokenIn,
     VoidIn,
 )
+from .services import token_issue, token_revoke
 
 ANY = OpenApiTypes.OBJECT
 
@@ -369,9 +368,7 @@ class EventStandings(APIView):
         responses={200: ANY},
         summary="Public standings: balance plus live table stack, change today, hands played "
         "and won (overall, or of one day with ?day=N)",
-        parameters=[
-            OpenApiParameter("day", int, description="A day's number: that day's figures")
-        ],
+        parameters=[OpenApiParameter("day", int, description="A day's number: that day's figures")],
     )
     def get(self, request: Request, event_id: int) -> Response:
         event = get_object_or_404(Event, pk=event_id)
@@ -474,20 +471,7 @@ class Tokens(APIView):
     @idempotent(redact=("key",))
     def post(self, request: Request) -> Response:
         data = valid(TokenIn, request)
-        user = get_user_model().objects.filter(pk=data["user"], is_active=True).first()
-        if user is None:
-            raise ServiceError("unknown_user", "No such active user.", details={"field": "user"})
-        key = DeviceToken.new_key()
-        token = DeviceToken.objects.create(
-            user=user,
-            name=data["name"],
-            key_hash=token_hash(key),
-            prefix=key[:6],
-            created_by=request.user if request.user.is_authenticated else None,
-        )
-        audit_record(
-            by=actor(request), verb="token.issue", target=token.name, data={"user": user.pk}
-        )
+        token, key = token_issue(user_id=data["user"], name=data["name"], by=actor(request))
         # The key is shown once, here; only its hash is stored.
         return Response({"id": token.pk, "name": token.name, "key": key}, status=201)
 
@@ -498,12 +482,8 @@ class TokenRevoke(APIView):
     @extend_schema(request=None, responses={200: ANY}, summary="Revoke a device token")
     @idempotent
     def post(self, request: Request, token_id: int) -> Response:
-        token = get_object_or_404(DeviceToken, pk=token_id)
-        if token.revoked_at is None:
-            token.revoked_at = timezone.now()
-            token.save(update_fields=["revoked_at"])
-            audit_record(by=actor(request), verb="token.revoke", target=token.name)
-        return Response({"id": token.pk, "active": False})
+        token = token_revoke(token=get_object_or_404(DeviceToken, pk=token_id), by=actor(request))
+        return Response({"id": token.pk, "active": token.is_active})
 
 
 # ------------------------------------------------------------------ session login

@@ -141,3 +141,29 @@ def day_update_rules(
         by=by, verb="day.rules", target=str(day), data={"changed": changed}, event_id=day.event_id
     )
     return day
+
+
+@service_transaction
+def day_set_qualification(*, day: Day, rule: str, top: int | None, by: Actor | None) -> Day:
+    """How the next day's players are chosen when this day closes: everyone who can afford its
+    table minimum plus fee (``afford``), or the top ``top`` of those (``top``)."""
+    day = Day.objects.select_for_update().get(pk=day.pk)
+    if not day.is_open:
+        raise ServiceError("day_closed", f"Day {day.number} is closed.")
+    if rule not in ("afford", "top") or (rule == "top" and (not isinstance(top, int) or top < 1)):
+        raise ServiceError(
+            "invalid_rule",
+            "Qualification is 'afford', or 'top' with a number of players above 0.",
+            details={"field": "qualify_rule"},
+        )
+    day.qualify_rule = rule
+    day.qualify_top = top if rule == "top" else None
+    day.save(update_fields=["qualify_rule", "qualify_top"])
+    audit_record(
+        by=by,
+        verb="day.qualification",
+        target=str(day),
+        data={"rule": rule, "top": day.qualify_top},
+        event_id=day.event_id,
+    )
+    return day

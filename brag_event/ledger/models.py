@@ -132,3 +132,17 @@ class Transfer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.amount}: {self.source} → {self.target}"
+
+
+class LedgerCheck(models.Model):
+    """A run of the ledger audit (``ledger.audit``), kept so that the organisers' dashboard can
+    raise an alert without auditing on every page view. Celery beat runs it every few minutes."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="ledger_checks")
+    at = models.DateTimeField(auto_now_add=True)
+    ok = models.BooleanField()
+    lines = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["-at"]
+        get_latest_by = "at"

@@ -7,5 +7,14 @@ app_name = "organiser"
 urlpatterns = [
     path("", views.events, name="events"),
     path("events/<int:event_id>/", views.dashboard, name="dashboard"),
+    path("events/<int:event_id>/audit/", views.audit_now, name="audit_now"),
+    path("events/<int:event_id>/players/", views.players, name="players"),
+    path("events/<int:event_id>/standings.csv", views.export_standings, name="export_standings"),
+    path("events/<int:event_id>/ledger.csv", views.export_ledger, name="export_ledger"),
+    path("tokens/", views.tokens, name="tokens"),
+    path("tokens/<int:token_id>/revoke/", views.token_revoke_view, name="token_revoke"),
+    path("days/<int:day_id>/close/", views.day_close, name="day_close"),
+    path("days/<int:day_id>/close/status/", views.day_close_status, name="day_close_status"),
+    path("days/<int:day_id>/hands.jsonl", views.export_hands, name="export_hands"),
     path("days/<int:day_id>/seating/", include("brag_event.organiser.seating_urls")),
 ]

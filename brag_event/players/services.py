@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
 from django.db import IntegrityError, transaction
 
 from brag_event.audit.services import audit_record
@@ -77,3 +82,73 @@ def player_issue_money(
         event_id=player.event_id,
     )
     return transfer
+
+
+@dataclass
+class ImportReport:
+    """What a CSV import did: the players registered, and every rejected row with its line
+    number and the reason."""
+
+    registered: list[Player] = field(default_factory=list)
+    rejected: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.rejected
+
+
+MAX_IMPORT_ROWS = 2000
+
+
+@service_transaction
+def players_import(
+    *, event: Event, text: str, by: Actor | None, default_money: int = 0
+) -> ImportReport:
+    """Register players from CSV text with a header row: ``name`` and, optionally,
+    ``starting_money`` (else ``default_money``). Good rows are registered; each bad row is
+    reported with its line and reason and changes nothing."""
+    report = ImportReport()
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    if "name" not in header:
+        raise ServiceError(
+            "invalid_csv",
+            "The first line must name the columns: name, starting_money (optional).",
+        )
+    reader.fieldnames = header
+    seen: set[str] = set()
+    for line, row in enumerate(reader, start=2):
+        if line - 1 > MAX_IMPORT_ROWS:
+            raise ServiceError("invalid_csv", f"At most {MAX_IMPORT_ROWS} players per import.")
+        name = " ".join(str(row.get("name") or "").split())
+        raw = str(row.get("starting_money") or "").strip()
+        if not name and not raw:
+            continue  # a blank line
+        if raw and not raw.isdigit():
+            report.rejected.append(
+                {
+                    "line": line,
+                    "name": name,
+                    "reason": f"starting money {raw!r} is not a whole number",
+                }
+            )
+            continue
+        money = int(raw) if raw else default_money
+        if name.casefold() in seen:
+            report.rejected.append({"line": line, "name": name, "reason": "twice in this file"})
+            continue
+        seen.add(name.casefold())
+        try:
+            report.registered.append(
+                player_register(event=event, name=name, starting_money=money, by=by)
+            )
+        except ServiceError as err:
+            report.rejected.append({"line": line, "name": name, "reason": err.message})
+    audit_record(
+        by=by,
+        verb="player.import",
+        target=str(event),
+        data={"registered": len(report.registered), "rejected": len(report.rejected)},
+        event_id=event.pk,
+    )
+    return report

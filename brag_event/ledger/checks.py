@@ -1,0 +1,17 @@
+"""Keeping the result of ledger audits, for the dashboard's alerts."""
+
+from __future__ import annotations
+
+from brag_event.events.models import Event
+
+from .audit import ledger_audit
+from .models import LedgerCheck
+
+
+def ledger_check_run(*, event: Event) -> LedgerCheck:
+    report = ledger_audit(event=event)
+    return LedgerCheck.objects.create(event=event, ok=report.ok, lines=report.lines())
+
+
+def ledger_check_latest(event: Event) -> LedgerCheck | None:
+    return LedgerCheck.objects.filter(event=event).order_by("-at").first()

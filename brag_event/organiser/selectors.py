@@ -1,0 +1,121 @@
+"""What the organisers' dashboard shows: a few grouped queries, no ledger sums per table."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Max, Q, Sum
+from django.utils import timezone
+
+from brag_event.events.models import Day, DayClose, Event
+from brag_event.hands.models import Hand
+from brag_event.ledger.checks import ledger_check_latest
+from brag_event.ledger.models import Account, Transfer
+from brag_event.players.models import Player
+from brag_event.players.selectors import current_day
+from brag_event.tables.models import Seat, Table
+
+IDLE_AFTER = dt.timedelta(minutes=15)
+
+
+@dataclass
+class TableRow:
+    table: Table
+    seated: int
+    hands: int
+    live_hand: int | None
+    money: int  # stacks plus any carried pot
+    last_activity: dt.datetime | None
+    idle: bool
+    dealers: list[str]
+
+
+@dataclass
+class Dashboard:
+    event: Event
+    day: Day | None
+    days: list[tuple[Day, DayClose | None]]
+    tables: list[TableRow]
+    players: int
+    seated: int
+    house: int
+    alerts: list[str] = field(default_factory=list)
+    audit: Any = None
+
+
+def house_takings(event: Event) -> int:
+    """Money in the house account (fees and rake), from its transfers."""
+    house = Account.objects.filter(event=event, kind=Account.Kind.HOUSE).first()
+    if house is None:
+        return 0
+    inflow = Transfer.objects.filter(target=house).aggregate(s=Sum("amount"))["s"] or 0
+    outflow = Transfer.objects.filter(source=house).aggregate(s=Sum("amount"))["s"] or 0
+    return int(inflow - outflow)
+
+
+def event_dashboard(event: Event, *, now: dt.datetime | None = None) -> Dashboard:
+    now = now or timezone.now()
+    day = current_day(event)
+    closes = {c.day_id: c for c in DayClose.objects.filter(day__event=event)}
+    days = [(d, closes.get(d.pk)) for d in event.days.order_by("number")]
+    rows: list[TableRow] = []
+    if day is not None:
+        tables = (
+            Table.objects.filter(day=day)
+            .annotate(
+                seated=Count("seats", filter=Q(seats__left_at__isnull=True), distinct=True),
+                stacks=Sum("seats__stack", filter=Q(seats__left_at__isnull=True)),
+            )
+            .prefetch_related("dealers")
+            .order_by("number")
+        )
+        hands = {
+            r["table_id"]: r
+            for r in Hand.objects.filter(table__day=day)
+            .values("table_id")
+            .annotate(n=Count("id"), started=Max("started_at"), settled=Max("settled_at"))
+        }
+        live = dict(
+            Hand.objects.filter(table__day=day, status=Hand.Status.IN_PROGRESS).values_list(
+                "table_id", "number"
+            )
+        )
+        for t in tables:
+            h = hands.get(t.pk, {})
+            last = max(
+                (x for x in (h.get("started"), h.get("settled"), t.created_at) if x), default=None
+            )
+            seated = int(getattr(t, "seated", 0) or 0)
+            idle = bool(seated >= 2 and last is not None and now - last >= IDLE_AFTER)
+            rows.append(
+                TableRow(
+                    table=t,
+                    seated=seated,
+                    hands=int(h.get("n", 0)),
+                    live_hand=live.get(t.pk),
+                    money=int(getattr(t, "stacks", 0) or 0) + t.carried_pot,
+                    last_activity=last,
+                    idle=idle,
+                    dealers=[u.get_username() for u in t.dealers.all()],
+                )
+            )
+    board = Dashboard(
+        event=event,
+        day=day,
+        days=days,
+        tables=rows,
+        players=Player.objects.filter(event=event).count(),
+        seated=Seat.objects.filter(player__event=event, left_at__isnull=True).count(),
+        house=house_takings(event),
+    )
+    check = ledger_check_latest(event)
+    board.audit = check
+    if check is not None and not check.ok:
+        board.alerts.append(f"The ledger audit of {check.at:%H:%M} FAILED: see the details below.")
+    for row in rows:
+        if row.idle and row.last_activity is not None:
+            minutes = int((now - row.last_activity).total_seconds() // 60)
+            board.alerts.append(f"Table {row.table.number}: no hand for {minutes} minutes.")
+    return board

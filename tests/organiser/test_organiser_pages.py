@@ -1,0 +1,155 @@
+"""The organisers' pages: dashboard with alerts, registration and CSV import, tablet tokens, the
+day close with its progress, and the exports."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+from django.utils import timezone
+
+from brag_event.api.models import DeviceToken, token_hash
+from brag_event.engine.history import replay
+from brag_event.events.models import DayClose
+from brag_event.hands.models import Hand
+from brag_event.ledger.models import LedgerCheck, Transfer
+from brag_event.players.models import Player
+from brag_event.players.services import players_import
+from tests.factories import World, act, start, world
+
+pytestmark = pytest.mark.django_db
+
+
+def login(role: str) -> Client:
+    user = User.objects.create_user(role, password="x")
+    if role != "nobody":
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def played(w: World) -> Hand:
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    act(hand, seat=3, action="fold")
+    hand, _ = act(hand, seat=1, action="fold")
+    return hand
+
+
+def test_only_organisers_get_in() -> None:
+    w = world(3)
+    url = f"/organiser/events/{w.event.pk}/"
+    assert Client().get(url).status_code == 302  # to the login page
+    for role in ("dealer", "supervisor", "nobody"):
+        assert login(role).get(url).status_code == 403
+    assert login("organiser").get(url).status_code == 200
+
+
+def test_the_dashboard_shows_tables_money_and_raises_alerts() -> None:
+    w = world(3, money=1000, buy_in=200)
+    played(w)
+    organiser = login("organiser")
+    page = organiser.get(f"/organiser/events/{w.event.pk}/").content.decode()
+    assert "House takings: <strong>30 MB</strong>" in page  # three buy-in fees
+    assert "<td>600</td>" in page  # the money on table 1
+    assert "Alerts" not in page
+    # A table with players and no hand for 15 minutes, and a failed audit, raise alerts.
+    old = timezone.now() - dt.timedelta(minutes=20)
+    Hand.objects.update(started_at=old, settled_at=old)
+    w.table.__class__.objects.filter(pk=w.table.pk).update(created_at=old)
+    LedgerCheck.objects.create(event=w.event, ok=False, lines=["[FAIL] a check"])
+    page = organiser.get(f"/organiser/events/{w.event.pk}/").content.decode()
+    assert "Table 1: no hand for 20 minutes." in page
+    assert "FAILED" in page and "[FAIL] a check" in page
+    # Running the audit now records a passing check.
+    organiser.post(f"/organiser/events/{w.event.pk}/audit/")
+    assert LedgerCheck.objects.latest().ok
+
+
+def test_a_csv_import_registers_the_good_rows_and_reports_the_rest() -> None:
+    w = world(2)
+    text = "Name,Starting_Money\nZoe,500\nAndy,100\nYann,abc\nzoe,10\n\nXavier,\n"
+    report = players_import(event=w.event, text=text, by=None, default_money=250)
+    assert [p.name for p in report.registered] == ["Zoe", "Xavier"]
+    assert [(r["line"], r["name"]) for r in report.rejected] == [
+        (3, "Andy"),  # already registered
+        (4, "Yann"),  # not a whole number
+        (5, "zoe"),  # twice in the file
+    ]
+    assert Player.objects.get(name="Xavier").balance == 250
+    organiser = login("organiser")
+    page = organiser.post(
+        f"/organiser/events/{w.event.pk}/players/",
+        {"csv_text": "name\nWill\nWill\n", "default_money": "0"},
+    ).content.decode()
+    assert "1 registered, 1 rejected" in page and "twice in this file" in page
+    bad = organiser.post(f"/organiser/events/{w.event.pk}/players/", {"csv_text": "who\nx\n"})
+    assert "The first line must name the columns" in bad.content.decode()
+    before = Player.objects.count()
+    organiser.post(
+        f"/organiser/events/{w.event.pk}/players/", {"name": "Vic", "starting_money": "40"}
+    )
+    assert Player.objects.count() == before + 1 and Player.objects.get(name="Vic").balance == 40
+    vic = Player.objects.get(name="Vic")
+    organiser.post(
+        f"/organiser/events/{w.event.pk}/players/",
+        {"issue": "1", "player": vic.pk, "amount": "60"},
+    )
+    vic.refresh_from_db()
+    assert vic.balance == 100
+
+
+def test_tablet_tokens_are_shown_once_and_revoked() -> None:
+    organiser = login("organiser")
+    dealer = User.objects.create_user("d1", password="x")
+    page = organiser.post("/organiser/tokens/", {"name": "Table 1 tablet", "user": dealer.pk})
+    key = page.context["issued"]["key"]
+    token = DeviceToken.objects.get()
+    assert (
+        token.key_hash == token_hash(key)
+        and key not in organiser.get("/organiser/tokens/").content.decode()
+    )
+    organiser.post(f"/organiser/tokens/{token.pk}/revoke/")
+    token.refresh_from_db()
+    assert not token.is_active
+
+
+def test_closing_a_day_from_its_page(django_capture_on_commit_callbacks: Any) -> None:
+    w = world(3, money=1000, buy_in=200)
+    played(w)
+    organiser = login("organiser")
+    url = f"/organiser/days/{w.day.pk}/close/"
+    assert organiser.get(url).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        organiser.post(url, {"qualify_rule": "top", "qualify_top": "2"})
+    status = organiser.get(url + "status/").json()
+    assert status["status"] == "done" and status["progress"] == 100
+    assert status["report"]["qualified"] == 3  # the top 2, and the tie at the cut
+    assert DayClose.objects.get().runs == 1
+    w.day.refresh_from_db()
+    assert (w.day.qualify_rule, w.day.qualify_top, w.day.is_open) == ("top", 2, False)
+
+
+def test_exports(settings: Any) -> None:
+    w = world(3, money=1000, buy_in=200)
+    played(w)
+    organiser = login("organiser")
+    standings = organiser.get(f"/organiser/events/{w.event.pk}/standings.csv")
+    rows = list(csv.reader(io.StringIO(b"".join(standings.streaming_content).decode())))
+    assert rows[0][:3] == ["player_id", "rank", "name"] and rows[1][2] == "Bill"
+    ledger = organiser.get(f"/organiser/events/{w.event.pk}/ledger.csv")
+    lines = list(csv.reader(io.StringIO(b"".join(ledger.streaming_content).decode())))
+    assert len(lines) == 1 + Transfer.objects.filter(event=w.event).count()
+    hands = organiser.get(f"/organiser/days/{w.day.pk}/hands.jsonl")
+    docs = [json.loads(x) for x in b"".join(hands.streaming_content).decode().splitlines()]
+    assert len(docs) == 1 and docs[0]["format"].startswith("brag-hh/1")
+    state = replay(docs[0])
+    assert state.outcome is not None and state.outcome.pots[0].winners == [2]
