@@ -173,6 +173,12 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
+# Tasks that acknowledge late (the day close) are delivered again if their worker dies; with
+# Redis that happens after the visibility timeout, so keep it short. One task at a time each.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("BRAG_CELERY_VISIBILITY_TIMEOUT", "120"))
+}
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Celery beat: the ledger audit behind the organisers' dashboard alert.
 CELERY_BEAT_SCHEDULE = {
     "ledger-check": {

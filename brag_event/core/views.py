@@ -1,7 +1,9 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from brag_event.events.models import Event
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Plain landing page."""
-    return render(request, "home.html")
+    """Landing page: where organisers, dealers and players go."""
+    return render(request, "home.html", {"events": Event.objects.order_by("-created_at")[:5]})
