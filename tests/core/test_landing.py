@@ -1,4 +1,9 @@
+import pytest
 from django.test import Client
+
+from tests.factories import world
+
+pytestmark = pytest.mark.django_db
 
 
 def test_landing_page_renders(client: Client) -> None:
@@ -17,3 +22,9 @@ def test_landing_page_loads_nothing_from_the_internet(client: Client) -> None:
 
     assert "http://" not in body
     assert "https://" not in body
+
+
+def test_landing_page_links_the_standings_of_each_event(client: Client) -> None:
+    w = world(2)
+    body = client.get("/").content.decode()
+    assert f"/standings/{w.event.pk}/" in body and "/organiser/" in body and "/tablet/" in body
