@@ -6,4 +6,7 @@ from . import seating_views
 
 urlpatterns = [
     path("", seating_views.seating, name="seating"),
+    path("sheets/", seating_views.sheets, name="seating_sheets"),
+    path("balance/", seating_views.balance, name="seating_balance"),
+    path("dealers/", seating_views.dealers, name="seating_dealers"),
 ]

@@ -1,15 +1,169 @@
-"""The seating draw, table sheets and table balancing pages."""
+"""The seating draw, table sheets, table balancing and dealer assignment pages (organisers only).
+
+Views stay thin: read the form, call the service, show the page; a refused request is shown on the
+page with the service's message."""
 
 from __future__ import annotations
 
-from django.contrib.admin.views.decorators import staff_member_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+import functools
+from collections.abc import Callable
+from typing import Any
 
+import segno
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+
+from brag_event.api.roles import ORGANISER, role_of
+from brag_event.core.actors import Actor
+from brag_event.core.errors import ServiceError
 from brag_event.events.models import Day
+from brag_event.players.links import player_path
+from brag_event.tables.assign import DEALER_GROUP, table_assign_dealers
+from brag_event.tables.models import Seat, SeatingDraw, Table
+from brag_event.tables.seating import balance_apply, balance_proposals, seating_apply, seating_draw
+
+View = Callable[..., HttpResponse]
 
 
-@staff_member_required
+def organiser_required(view: View) -> View:
+    """Organisers only: anonymous users go to the login page, anyone else gets 403."""
+
+    @functools.wraps(view)
+    def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path(), "/admin/login/")
+        if role_of(request.user) != ORGANISER:
+            return HttpResponseForbidden("This page is for the event's organisers.")
+        return view(request, *args, **kwargs)
+
+    return inner
+
+
+def _actor(request: HttpRequest) -> Actor:
+    agent = request.META.get("HTTP_USER_AGENT", "")[:80]
+    return Actor(request.user, f"organiser pages {request.META.get('REMOTE_ADDR', '')} {agent}")
+
+
+def _day(day_id: int) -> Day:
+    return get_object_or_404(Day.objects.select_related("event"), pk=day_id)
+
+
+def _seated(day: Day) -> list[tuple[Table, list[Seat]]]:
+    seats = (
+        Seat.objects.filter(table__day=day, left_at__isnull=True)
+        .select_related("player")
+        .order_by("number")
+    )
+    by_table: dict[int, list[Seat]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, []).append(seat)
+    return [(t, by_table.get(t.pk, [])) for t in day.tables.order_by("number")]
+
+
+@organiser_required
 def seating(request: HttpRequest, day_id: int) -> HttpResponse:
-    day = get_object_or_404(Day, pk=day_id)
-    return render(request, "organiser/seating.html", {"day": day})
+    day = _day(day_id)
+    error: ServiceError | None = None
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "apply":
+                draw = get_object_or_404(SeatingDraw, pk=request.POST.get("draw"), day=day)
+                tables = seating_apply(draw=draw, by=_actor(request))
+                messages.success(
+                    request,
+                    f"Draw {draw.seed} applied: {len(tables)} tables, "
+                    f"{sum(len(t['seats']) for t in draw.plan)} players seated.",
+                )
+                return redirect(f"{request.path}?draw={draw.pk}")
+            draw = seating_draw(day=day, seed=request.POST.get("seed") or None, by=_actor(request))
+            return redirect(f"{request.path}?draw={draw.pk}")
+        except ServiceError as err:
+            error = err
+    draws = list(day.draws.select_related("created_by"))
+    shown: SeatingDraw | None = None
+    wanted = request.POST.get("draw") or request.GET.get("draw")
+    if wanted and str(wanted).isdigit():
+        shown = next((d for d in draws if d.pk == int(wanted)), None)
+    context = {
+        "day": day,
+        "draw": shown,
+        "draws": draws,
+        "error": error,
+        "seated": [(t, s) for t, s in _seated(day) if s],
+    }
+    return render(request, "organiser/seating.html", context, status=error.status if error else 200)
+
+
+def _qr(url: str) -> str:
+    return str(segno.make(url).svg_inline(scale=3))
+
+
+@organiser_required
+def sheets(request: HttpRequest, day_id: int) -> HttpResponse:
+    day = _day(day_id)
+    tables = []
+    for table, seats in _seated(day):
+        if not seats:
+            continue
+        rows = []
+        for seat in seats:
+            url = request.build_absolute_uri(player_path(seat.player))
+            rows.append({"seat": seat, "url": url, "qr": _qr(url)})
+        tables.append({"table": table, "rows": rows})
+    return render(request, "organiser/sheets.html", {"day": day, "tables": tables})
+
+
+@organiser_required
+def balance(request: HttpRequest, day_id: int) -> HttpResponse:
+    day = _day(day_id)
+    error: ServiceError | None = None
+    if request.method == "POST":
+        try:
+            done = balance_apply(
+                day=day, proposal_id=request.POST.get("proposal", ""), by=_actor(request)
+            )
+            messages.success(request, f"Done: {done['description']}")
+            return redirect(request.path)
+        except ServiceError as err:
+            error = err
+    context = {
+        "day": day,
+        "proposals": balance_proposals(day=day),
+        "error": error,
+        "seated": [(t, s) for t, s in _seated(day) if s],
+    }
+    return render(request, "organiser/balance.html", context, status=error.status if error else 200)
+
+
+@organiser_required
+def dealers(request: HttpRequest, day_id: int) -> HttpResponse:
+    day = _day(day_id)
+    error: ServiceError | None = None
+    users = get_user_model().objects.filter(groups__name=DEALER_GROUP).order_by("username")
+    if request.method == "POST":
+        table = get_object_or_404(Table, pk=request.POST.get("table"), day=day)
+        ids = [int(v) for v in request.POST.getlist("dealers") if v.isdigit()]
+        chosen = list(get_user_model().objects.filter(pk__in=ids))
+        try:
+            if len(chosen) != len(set(ids)):
+                raise ServiceError("not_a_dealer", "One of the chosen users no longer exists.")
+            table_assign_dealers(table=table, dealers=chosen, by=_actor(request))
+            names = ", ".join(u.get_username() for u in chosen) or "nobody"
+            messages.success(request, f"Table {table.number}: {names}.")
+            return redirect(request.path)
+        except ServiceError as err:
+            error = err
+    tables = []
+    for table in day.tables.order_by("number").prefetch_related("dealers"):
+        assigned = {u.pk for u in table.dealers.all()}
+        tables.append(
+            {
+                "table": table,
+                "choices": [(u, u.pk in assigned) for u in users],
+            }
+        )
+    context = {"day": day, "tables": tables, "error": error, "dealers": users}
+    return render(request, "organiser/dealers.html", context, status=error.status if error else 200)

@@ -1,0 +1,410 @@
+"""The seating draw and table balancing.
+
+A day starts with a draw: every eligible player is placed at random (from a seed that is kept, so
+the same seed and the same players give the same tables) on as few tables as the seats allow,
+the tables differing by at most one player. Applying the draw creates the tables and buys every
+player in through ``seat_buy_in`` — all of it or nothing.
+
+As players leave, the tables are balanced: a player moves from the fullest table to the shortest
+when they differ by two or more, and the shortest table is broken when everyone fits on one table
+fewer. A move takes the player's stack with them (back to their balance as a leave, onto the new
+seat as a buy-in without a house fee)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import secrets
+from typing import Any
+
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from brag_event.audit.services import audit_record
+from brag_event.core.actors import Actor
+from brag_event.core.errors import Conflict, ServiceError
+from brag_event.core.transactions import service_transaction
+from brag_event.events.models import Day
+from brag_event.hands.models import Hand
+from brag_event.ledger.models import Transfer
+from brag_event.ledger.services import account_player, account_stack, transfer_post
+from brag_event.players.models import Player
+
+from .models import Seat, SeatingDraw, Table
+from .services import seat_buy_in, table_create
+
+PlanEntry = tuple[int, str, int]  # (player id, name, amount)
+
+
+def seating_plan(*, players: list[PlanEntry], seats: int, seed: str) -> list[list[PlanEntry]]:
+    """Place ``players`` on ceil(n / seats) tables, at random from ``seed``: at most ``seats`` a
+    table, the table sizes differing by at most one. Pure: the same players (in any order) and the
+    same seed give the same tables."""
+    if seats < 1:
+        raise ValueError("a table has at least one seat")
+    ordered = sorted(players)
+    if not ordered:
+        return []
+    rng = random.Random(seed)
+    rng.shuffle(ordered)
+    n = len(ordered)
+    count = math.ceil(n / seats)
+    base, extra = divmod(n, count)
+    tables: list[list[PlanEntry]] = []
+    start = 0
+    for k in range(count):
+        size = base + (1 if k < extra else 0)
+        tables.append(ordered[start : start + size])
+        start += size
+    return tables
+
+
+def seat_numbers(count: int, seats: int) -> list[int]:
+    """Seat numbers for ``count`` players at a table of ``seats``, spread around the table
+    (4 players at 6 seats: 1, 2, 4, 5)."""
+    return [1 + (i * seats) // count for i in range(count)]
+
+
+def _check_open(day: Day) -> None:
+    if not day.is_open:
+        raise ServiceError("day_closed", f"Day {day.number} is closed.")
+
+
+@service_transaction
+def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> SeatingDraw:
+    """Draw the day's tables for every eligible player (qualified, not seated, able to afford
+    ``table_min`` plus the house fee; each brings ``min(balance - fee, table_max)``); everyone
+    else is listed with the reason. Nothing is seated until the draw is applied."""
+    day = Day.objects.select_related("event").get(pk=day.pk)
+    _check_open(day)
+    seed = (seed or "").strip() or secrets.token_hex(8)
+    if len(seed) > 64:
+        raise ServiceError(
+            "invalid_seed", "A seed is at most 64 characters.", details={"field": "seed"}
+        )
+    qualified: set[int] | None = None
+    if day.qualified.exists():
+        qualified = set(day.qualified.values_list("player_id", flat=True))
+    seated = {
+        player_id: number
+        for player_id, number in Seat.objects.filter(
+            player__event=day.event, left_at__isnull=True
+        ).values_list("player_id", "table__number")
+    }
+    fee = day.house_fee
+    needed = day.table_min + fee
+    eligible: list[PlanEntry] = []
+    excluded: list[dict[str, Any]] = []
+    for player in Player.objects.filter(event=day.event).order_by("name", "pk"):
+        reason = ""
+        if qualified is not None and player.pk not in qualified:
+            reason = "not qualified"
+        elif player.pk in seated:
+            reason = f"already seated at table {seated[player.pk]}"
+        elif player.balance < needed:
+            reason = f"cannot afford {needed} ({day.table_min} + fee {fee})"
+        if reason:
+            excluded.append({"player": player.pk, "name": player.name, "reason": reason})
+        else:
+            eligible.append((player.pk, player.name, min(player.balance - fee, day.table_max)))
+    last = day.tables.order_by("-number").values_list("number", flat=True).first() or 0
+    plan: list[dict[str, Any]] = []
+    for k, group in enumerate(seating_plan(players=eligible, seats=day.seats, seed=seed), 1):
+        numbers = seat_numbers(len(group), day.seats)
+        plan.append(
+            {
+                "table": last + k,
+                "seats": [
+                    {"seat": number, "player": pk, "name": name, "amount": amount}
+                    for number, (pk, name, amount) in zip(numbers, group, strict=True)
+                ],
+            }
+        )
+    draw = SeatingDraw.objects.create(
+        day=day,
+        seed=seed,
+        plan=plan,
+        excluded=excluded,
+        created_by=by.user if by is not None and by.user_id else None,
+    )
+    audit_record(
+        by=by,
+        verb="seating.draw",
+        target=f"draw {draw.pk} of day {day.number}",
+        data={
+            "seed": seed,
+            "tables": len(plan),
+            "players": len(eligible),
+            "excluded": len(excluded),
+        },
+        event_id=day.event_id,
+    )
+    return draw
+
+
+@service_transaction
+def seating_apply(*, draw: SeatingDraw, by: Actor | None) -> list[Table]:
+    """Create the draw's tables and buy every player in at the planned seat and amount. All or
+    nothing: if one buy-in is refused, nothing is applied."""
+    draw = SeatingDraw.objects.select_for_update().get(pk=draw.pk)
+    if draw.applied_at is not None:
+        raise Conflict("draw_applied", f"Draw {draw.seed} was already applied.")
+    day = Day.objects.select_for_update().get(pk=draw.day_id)
+    _check_open(day)
+    created: list[Table] = []
+    numbers: dict[int, int] = {}
+    for planned in draw.plan:
+        wanted = int(planned["table"])
+        free = not day.tables.filter(number=wanted).exists()
+        table = table_create(day=day, number=wanted if free else None, by=by)
+        numbers[wanted] = table.number
+        created.append(table)
+        for entry in planned["seats"]:
+            player = Player.objects.get(pk=entry["player"])
+            seat_buy_in(
+                table=table,
+                seat_number=int(entry["seat"]),
+                player=player,
+                amount=int(entry["amount"]),
+                by=by,
+            )
+    draw.applied_at = timezone.now()
+    draw.save(update_fields=["applied_at"])
+    audit_record(
+        by=by,
+        verb="seating.apply",
+        target=f"draw {draw.pk} of day {day.number}",
+        data={
+            "seed": draw.seed,
+            "tables": [t.number for t in created],
+            "players": sum(len(p["seats"]) for p in draw.plan),
+            "renumbered": {str(k): v for k, v in numbers.items() if k != v},
+        },
+        event_id=day.event_id,
+    )
+    return created
+
+
+# Balancing ---------------------------------------------------------------------------------------
+
+
+def _proposal_id(kind: str, moves: list[dict[str, Any]]) -> str:
+    digest = hashlib.sha1(
+        json.dumps([kind, moves], sort_keys=True).encode(), usedforsecurity=False
+    ).hexdigest()
+    return f"{kind}-{digest[:12]}"
+
+
+def balance_proposals(*, day: Day) -> list[dict[str, Any]]:
+    """What would even out the day's tables, from the players seated now (tables with at least
+    one seated player): a move from the fullest table to the shortest when they differ by two or
+    more; breaking the shortest table when everyone fits on one table fewer."""
+    tables = list(
+        Table.objects.filter(day=day)
+        .annotate(seated=Count("seats", filter=Q(seats__left_at__isnull=True)))
+        .filter(seated__gt=0)
+        .order_by("number")
+    )
+    if len(tables) < 2:
+        return []
+    seats = (
+        Seat.objects.filter(table__in=tables, left_at__isnull=True)
+        .select_related("player")
+        .order_by("table__number", "number")
+    )
+    at: dict[int, list[Seat]] = {t.pk: [] for t in tables}
+    for seat in seats:
+        at[seat.table_id].append(seat)
+    taken: dict[int, set[int]] = {t.pk: {s.number for s in at[t.pk]} for t in tables}
+    size = day.seats
+
+    def free_seat(table: Table) -> int | None:
+        for number in range(1, size + 1):
+            if number not in taken[table.pk]:
+                return number
+        return None
+
+    def move(seat: Seat, to: Table, number: int) -> dict[str, Any]:
+        return {
+            "seat_id": seat.pk,
+            "player": seat.player_id,
+            "name": seat.player.name,
+            "from_table": next(t.number for t in tables if t.pk == seat.table_id),
+            "to_table": to.number,
+            "to_seat": number,
+        }
+
+    proposals: list[dict[str, Any]] = []
+    count = {t.pk: len(at[t.pk]) for t in tables}
+    fullest = max(tables, key=lambda t: (count[t.pk], -t.number))
+    shortest = min(tables, key=lambda t: (count[t.pk], t.number))
+    if count[fullest.pk] - count[shortest.pk] >= 2:
+        mover = at[fullest.pk][-1]  # the highest seat at the fullest table
+        number = free_seat(shortest)
+        if number is not None:
+            moves = [move(mover, shortest, number)]
+            proposals.append(
+                {
+                    "id": _proposal_id("move", moves),
+                    "kind": "move",
+                    "description": (
+                        f"Move {mover.player.name} from table {fullest.number} "
+                        f"({count[fullest.pk]} players) to table {shortest.number} seat {number} "
+                        f"({count[shortest.pk]} players)."
+                    ),
+                    "moves": moves,
+                }
+            )
+
+    total = sum(count.values())
+    if total <= (len(tables) - 1) * size:
+        # The shortest table, the highest-numbered of equals, is broken.
+        broken = min(tables, key=lambda t: (count[t.pk], -t.number))
+        others = [t for t in tables if t.pk != broken.pk]
+        load = {t.pk: count[t.pk] for t in others}
+        moves = []
+        for seat in at[broken.pk]:
+            target = min(
+                (t for t in others if load[t.pk] < size), key=lambda t: (load[t.pk], t.number)
+            )
+            number = free_seat(target)
+            assert number is not None  # load < size
+            taken[target.pk].add(number)
+            load[target.pk] += 1
+            moves.append(move(seat, target, number))
+        where = ", ".join(
+            f"{m['name']} to table {m['to_table']} seat {m['to_seat']}" for m in moves
+        )
+        proposals.append(
+            {
+                "id": _proposal_id("break", moves),
+                "kind": "break",
+                "description": (
+                    f"Break table {broken.number} ({count[broken.pk]} players): {where}."
+                ),
+                "moves": moves,
+            }
+        )
+    return proposals
+
+
+def _live_hand(table: Table) -> bool:
+    return table.hands.filter(status=Hand.Status.IN_PROGRESS).exists()
+
+
+@service_transaction
+def seat_move(*, seat: Seat, to_table: Table, to_seat: int, by: Actor | None) -> Seat:
+    """Move a seated player to a free seat at another table of the same day, between hands at
+    both tables, with their stack: back to their balance (a leave), then onto the new seat (a
+    buy-in without a house fee). The new seat keeps the original buy-in (what a re-buy repeats)."""
+    seat = Seat.objects.select_related("player").get(pk=seat.pk)
+    # Lock both tables in a fixed order (no deadlock with a move the other way), then the seat.
+    locked = {
+        t.pk: t
+        for t in Table.objects.select_for_update()
+        .filter(pk__in={seat.table_id, to_table.pk})
+        .select_related("day")
+        .order_by("pk")
+    }
+    seat = Seat.objects.select_for_update().get(pk=seat.pk)
+    source, target = locked[seat.table_id], locked[to_table.pk]
+    player = Player.objects.select_for_update().get(pk=seat.player_id)
+    day = source.day
+    if seat.left_at is not None:
+        raise ServiceError("not_seated", f"{player} has left the table.")
+    if target.day_id != source.day_id:
+        raise ServiceError("different_day", "A player moves only between tables of the same day.")
+    if target.pk == source.pk:
+        raise ServiceError("same_table", f"{player} is already at table {source.number}.")
+    _check_open(day)
+    for table in (source, target):
+        if _live_hand(table):
+            raise Conflict(
+                "hand_in_progress",
+                f"A hand is being played at table {table.number}; move the player between hands.",
+                details={"table": table.number},
+            )
+    if not isinstance(to_seat, int) or isinstance(to_seat, bool) or not 1 <= to_seat <= day.seats:
+        raise ServiceError(
+            "invalid_seat", f"Seats are numbered 1 to {day.seats}.", details={"field": "seat"}
+        )
+    if target.seats.filter(number=to_seat, left_at__isnull=True).exists():
+        raise Conflict("seat_taken", f"Seat {to_seat} at table {target.number} is taken.")
+    amount = seat.stack
+    if amount:
+        transfer_post(
+            kind=Transfer.Kind.LEAVE,
+            source=account_stack(seat),
+            target=account_player(player),
+            amount=amount,
+            by=by,
+            memo=f"moved from table {source.number} to table {target.number}",
+        )
+    if source.carried_seat == seat.number:
+        source.carried_seat = None
+        source.save(update_fields=["carried_seat"])
+    seat.left_at = timezone.now()
+    seat.save(update_fields=["left_at"])
+    new = Seat.objects.create(
+        table=target,
+        number=to_seat,
+        player=player,
+        buy_in=seat.buy_in,
+        sitting_out=seat.sitting_out,
+    )
+    if amount:
+        transfer_post(
+            kind=Transfer.Kind.BUY_IN,
+            source=account_player(player),
+            target=account_stack(new),
+            amount=amount,
+            by=by,
+            memo=f"moved from table {source.number}, no house fee",
+        )
+    audit_record(
+        by=by,
+        verb="seat.move",
+        target=str(new),
+        data={
+            "from_table": source.number,
+            "from_seat": seat.number,
+            "to_table": target.number,
+            "to_seat": to_seat,
+            "stack": amount,
+        },
+        event_id=day.event_id,
+    )
+    new.refresh_from_db()
+    return new
+
+
+@service_transaction
+def balance_apply(*, day: Day, proposal_id: str, by: Actor | None) -> dict[str, Any]:
+    """Apply one of the day's current balancing proposals (recomputed now), all its moves or
+    none."""
+    day = Day.objects.select_for_update().get(pk=day.pk)
+    _check_open(day)
+    proposal = next((p for p in balance_proposals(day=day) if p["id"] == proposal_id), None)
+    if proposal is None:
+        raise ServiceError(
+            "unknown_proposal",
+            "That proposal no longer applies (the tables have changed); look at them again.",
+            details={"proposal": proposal_id},
+        )
+    for m in proposal["moves"]:
+        seat_move(
+            seat=Seat.objects.get(pk=m["seat_id"]),
+            to_table=Table.objects.get(day=day, number=m["to_table"]),
+            to_seat=m["to_seat"],
+            by=by,
+        )
+    audit_record(
+        by=by,
+        verb="table.balance",
+        target=f"day {day.number}",
+        data={"proposal": proposal_id, "kind": proposal["kind"], "moves": proposal["moves"]},
+        event_id=day.event_id,
+    )
+    return proposal
