@@ -6,7 +6,7 @@ PYTHON3?=python3
 
 .DEFAULT_GOAL := help
 
-.PHONY: help install run test lint typecheck format bench bench-api clean
+.PHONY: help install run test lint typecheck format bench bench-api bench-standings clean
 
 help:
 	@echo "make run        install, migrate, load demo data (if available), serve on 127.0.0.1:8000"
@@ -15,6 +15,7 @@ help:
 	@echo "make typecheck  mypy"
 	@echo "make format     ruff format and ruff check --fix"
 	@echo "make bench      run the engine benchmark (python -m bench.engine)"
+	@echo "make bench-standings  standings page and API latency on 100,000 hands (PostgreSQL)"
 	@echo "make clean      remove the venv, caches and db.sqlite3"
 
 # Re-install whenever pyproject.toml changes.
@@ -50,6 +51,9 @@ bench: install
 
 bench-api: install
 	$(PY) -m bench.api
+
+bench-standings: install
+	$(PY) -m bench.standings
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis *.egg-info db.sqlite3
