@@ -410,3 +410,23 @@ def test_assign_dealers_only_dealers() -> None:
     table_assign_dealers(table=table, dealers=[d2], by=None)
     assert list(table.dealers.all()) == [d2]
     assert AuditEntry.objects.filter(verb="table.dealers").count() == 2
+
+
+def test_apply_numbers_tables_after_ones_created_since_the_draw() -> None:
+    event, day, _players = make_event(8)
+    draw = seating_draw(day=day, seed="renumber", by=None)
+    assert [t["table"] for t in draw.plan] == [1, 2]
+    table_create(day=day, by=None)  # table 1, empty, made after the draw
+    tables = seating_apply(draw=draw, by=None)
+    assert [t.number for t in tables] == [2, 3]  # planned 1 and 2, numbered after table 1
+    assert sorted(counts(day)) == [0, 4, 4]
+    assert_audit_ok(event)
+
+
+def test_draw_on_a_closed_day_is_refused() -> None:
+    _event, day, _players = make_event(3)
+    Day.objects.filter(pk=day.pk).update(status=Day.Status.CLOSED)
+    with pytest.raises(ServiceError) as err:
+        seating_draw(day=day, by=None)
+    assert err.value.code == "day_closed"
+    assert not SeatingDraw.objects.exists()
