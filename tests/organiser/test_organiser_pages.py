@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
+from django.http import StreamingHttpResponse
 from django.test import Client
 from django.utils import timezone
 
@@ -138,18 +139,23 @@ def test_closing_a_day_from_its_page(django_capture_on_commit_callbacks: Any) ->
     assert (w.day.qualify_rule, w.day.qualify_top, w.day.is_open) == ("top", 2, False)
 
 
+def streamed(response: Any) -> str:
+    assert isinstance(response, StreamingHttpResponse)
+    return b"".join(response.streaming_content).decode()  # type: ignore[arg-type]
+
+
 def test_exports(settings: Any) -> None:
     w = world(3, money=1000, buy_in=200)
     played(w)
     organiser = login("organiser")
     standings = organiser.get(f"/organiser/events/{w.event.pk}/standings.csv")
-    rows = list(csv.reader(io.StringIO(b"".join(standings.streaming_content).decode())))
+    rows = list(csv.reader(io.StringIO(streamed(standings))))
     assert rows[0][:3] == ["player_id", "rank", "name"] and rows[1][2] == "Bill"
     ledger = organiser.get(f"/organiser/events/{w.event.pk}/ledger.csv")
-    lines = list(csv.reader(io.StringIO(b"".join(ledger.streaming_content).decode())))
+    lines = list(csv.reader(io.StringIO(streamed(ledger))))
     assert len(lines) == 1 + Transfer.objects.filter(event=w.event).count()
     hands = organiser.get(f"/organiser/days/{w.day.pk}/hands.jsonl")
-    docs = [json.loads(x) for x in b"".join(hands.streaming_content).decode().splitlines()]
+    docs = [json.loads(x) for x in streamed(hands).splitlines()]
     assert len(docs) == 1 and docs[0]["format"].startswith("brag-hh/1")
     state = replay(docs[0])
     assert state.outcome is not None and state.outcome.pots[0].winners == [2]
