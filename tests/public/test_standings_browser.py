@@ -7,15 +7,24 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from brag_event.players.links import player_path
 from tests.factories import act, start, world
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
 
 # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
 # synchronous and safe (Django refuses them by default when a loop is running).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def chromium_path() -> str | None:
@@ -80,6 +89,11 @@ def test_the_page_updates_itself_when_a_hand_settles(
     assert andy.inner_text() == "\u221215"  # the fee and the ante
     assert "down" in (andy.get_attribute("class") or "")
     assert bill.locator(".won").inner_text() == "1"
+    shot(page, "standings")
+    page.goto(live_server.url + player_path(w.players[1]))
+    assert page.locator(".result").first.inner_text() == "won 25"
+    assert page.locator("#money-chart circle").count() == 6  # start, fee, buy-in, ante, bet, pot
+    shot(page, "player-page")
 
 
 def test_the_big_screen_pages_through_rows_that_do_not_fit(
@@ -100,5 +114,6 @@ def test_the_big_screen_pages_through_rows_that_do_not_fit(
         visible = screen.locator("#rows tr:not([hidden])").count()
         assert 0 < visible < 42
         assert screen.locator("header.site-header").count() == 0
+        shot(screen, "standings-big-screen")
     finally:
         context.close()
