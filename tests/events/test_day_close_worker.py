@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from kombu import pools
 
 from brag_event.celery import app
 from brag_event.events.closing import day_close_request
@@ -51,6 +52,13 @@ def database_url() -> str:
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
+def reset_connections() -> None:
+    """Forget pooled broker connections (kombu keeps them in a registry of its own)."""
+    pools.reset()
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
 @pytest.fixture
 def worker() -> Iterator[subprocess.Popen[bytes]]:
     require(connection.vendor == "postgresql", "a worker process needs a shared database")
@@ -73,11 +81,12 @@ def worker() -> Iterator[subprocess.Popen[bytes]]:
     )
     saved = {k: app.conf.get(k) for k in ("task_always_eager", "broker_url", "task_default_queue")}
     app.conf.update(task_always_eager=False, broker_url=REDIS, task_default_queue=queue)
+    reset_connections()  # connections made earlier in this process went to the old broker
     try:
         yield proc
     finally:
         app.conf.update(saved)
-        app.pool.force_close_all()
+        reset_connections()
         proc.terminate()
         try:
             proc.wait(timeout=20)
