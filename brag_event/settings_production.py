@@ -1,0 +1,48 @@
+"""Production settings: ``DJANGO_SETTINGS_MODULE=brag_event.settings_production``.
+
+Everything of ``brag_event.settings``, with what production must have: a real secret key,
+PostgreSQL, Redis as Celery's broker (tasks are never run eagerly), DEBUG off, secure cookies and
+headers behind a TLS-terminating proxy (nginx, see ``deploy/``)."""
+
+from __future__ import annotations
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+from .settings import *  # noqa: F403
+from .settings import DATABASES
+
+
+def _required(name: str) -> str:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        raise ImproperlyConfigured(f"{name} must be set in production")
+    return value
+
+
+DEBUG = False
+SECRET_KEY = _required("DJANGO_SECRET_KEY")
+ALLOWED_HOSTS = [h.strip() for h in _required("DJANGO_ALLOWED_HOSTS").split(",") if h.strip()]
+CSRF_TRUSTED_ORIGINS = [f"https://{h.lstrip('.')}" for h in ALLOWED_HOSTS if h != "*"]
+
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured("production runs on PostgreSQL: set DATABASE_URL=postgres://…")
+
+CELERY_BROKER_URL = _required("CELERY_BROKER_URL")
+if not CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    raise ImproperlyConfigured("production uses Redis as Celery's broker: redis://…")
+CELERY_TASK_ALWAYS_EAGER = False
+CELERY_TASK_EAGER_PROPAGATES = False
+
+# Behind nginx, which terminates TLS and sets X-Forwarded-Proto.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = os.environ.get("BRAG_SSL_REDIRECT", "true").lower() != "false"
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+SECURE_HSTS_SECONDS = int(os.environ.get("BRAG_HSTS_SECONDS", "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
