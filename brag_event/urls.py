@@ -1,10 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from brag_event.core import views
+from brag_event.core import health, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),
     path("api/", include("brag_event.api.urls")),
     path("tablet/", include("brag_event.tablet.urls")),

@@ -1,0 +1,59 @@
+"""Health endpoints for load balancers and orchestration.
+
+``/healthz``: the process answers (no dependency is touched) — restart it if this fails.
+``/readyz``: it can serve — the database answers and has every migration applied, and the
+Celery broker answers when one is configured — take it out of rotation while this fails."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError, connection
+from django.db.migrations.executor import MigrationExecutor
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+
+
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"status": "ok"})
+
+
+def _database() -> dict[str, Any]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+        pending = MigrationExecutor(connection).migration_plan(
+            MigrationExecutor(connection).loader.graph.leaf_nodes()
+        )
+    except DatabaseError as err:
+        connection.close()  # a broken connection is not reused by the next request
+        return {"ok": False, "error": type(err).__name__}
+    if pending:
+        return {"ok": False, "error": f"{len(pending)} migrations not applied"}
+    return {"ok": True}
+
+
+def _broker() -> dict[str, Any]:
+    if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+        return {"ok": True, "mode": "eager"}
+    from brag_event.celery import app
+
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+    except Exception as err:  # any transport error means: not ready
+        return {"ok": False, "error": type(err).__name__}
+    return {"ok": True}
+
+
+@never_cache
+def readyz(request: HttpRequest) -> JsonResponse:
+    checks = {"database": _database(), "broker": _broker()}
+    ready = all(c["ok"] for c in checks.values())
+    return JsonResponse(
+        {"status": "ready" if ready else "not ready", "checks": checks},
+        status=200 if ready else 503,
+    )
