@@ -1,0 +1,96 @@
+"""gunicorn configuration for Brag Event.
+
+    gunicorn -c deploy/gunicorn.conf.py brag_event.wsgi:application
+
+Every setting that differs between machines comes from the environment (the systemd unit reads
+``/etc/brag-event/env``; compose passes ``deploy/env.example``'s variables):
+
+- ``GUNICORN_BIND``: address to listen on, default ``127.0.0.1:8000`` (nginx on the same
+  machine). Several addresses: comma-separated. A web node behind a remote nginx binds its
+  private address, e.g. ``10.0.0.11:8000``; in a container ``0.0.0.0:8000``.
+- ``GUNICORN_WORKERS``: worker processes, default ``2 × cores + 1``.
+- ``GUNICORN_TIMEOUT``: seconds a worker may spend on one request before it is killed
+  (default 30).
+- ``GUNICORN_GRACEFUL_TIMEOUT``: seconds a stopping worker gets to finish its request
+  (default 30; systemd's ``TimeoutStopSec`` and compose's ``stop_grace_period`` are longer).
+- ``GUNICORN_MAX_REQUESTS``: a worker is replaced after this many requests (default 2000, with
+  a jitter of up to 10 % so that they are not all replaced at once; 0 turns it off).
+- ``GUNICORN_FORWARDED_ALLOW_IPS``: the proxies whose ``X-Forwarded-*`` headers are trusted
+  (default ``127.0.0.1,::1``: nginx on loopback). Set it to nginx's address when nginx runs on
+  another machine or in another container.
+- ``GUNICORN_LOG_LEVEL``: default ``info``; ``GUNICORN_ACCESS_LOG``: default ``-`` (stdout,
+  i.e. the journal), empty to turn the access log off.
+
+Choosing the workers
+--------------------
+An action on the API is CPU-bound Python: the API benchmark (``make bench-api``, README
+"Speed") measured about 5.8 ms of gunicorn CPU per action (plus 1.8 ms in PostgreSQL) and 237
+actions/s on 2 cores, with **5 sync workers and --preload** — this file's defaults on such a
+machine. Sync workers are one request per process: a slow request never queues behind another
+one in the same process, and the GIL is never shared, which is what keeps the tail latency
+(p99) down when the cores are busy. Threads (``gthread``) or more workers do not add CPU: on
+2 cores, more than 2 × cores + 1 processes only queue in the kernel instead of in nginx's
+upstream. The tablets and the standings pages hold no long requests (the pages poll every few
+seconds), so nothing here needs an asynchronous worker.
+
+When the cores of one machine are saturated (CPU per action × actions/s ≈ cores), add web
+nodes behind nginx's upstream (see ``deploy/nginx/brag-event.conf`` and docs/operations.md)
+rather than workers. Each worker holds one PostgreSQL connection (``conn_max_age=60``): keep
+``workers × web nodes + Celery worker processes`` below PostgreSQL's ``max_connections``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+
+def _int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+# --- sockets
+bind = [
+    address.strip()
+    for address in os.environ.get("GUNICORN_BIND", "127.0.0.1:8000").split(",")
+    if address.strip()
+]
+backlog = 2048
+
+# --- workers (see "Choosing the workers" above)
+workers = _int("GUNICORN_WORKERS", 2 * multiprocessing.cpu_count() + 1)
+worker_class = "sync"
+# Import Django and the whole project (the engine's 741-value strength table too) once in the
+# arbiter, then fork: workers start in milliseconds and share those pages copy-on-write. Code
+# changes therefore need a restart (systemctl restart brag-web), not a HUP.
+preload_app = True
+
+# --- timeouts
+timeout = _int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 30)
+# Behind nginx, which keeps its own connections to the clients: a short keep-alive is enough.
+keepalive = 5
+
+# --- recycling: a worker is replaced after max_requests ± jitter requests, which bounds any
+# slow growth in memory without restarting every worker at the same moment.
+max_requests = _int("GUNICORN_MAX_REQUESTS", 2000)
+max_requests_jitter = max(0, max_requests // 10)
+
+# --- proxying: trust X-Forwarded-For / X-Forwarded-Proto only from nginx.
+forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+
+# --- logging: to stdout/stderr, which systemd's journal and docker collect.
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+errorlog = "-"
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
+# Client address (as forwarded by nginx), request line, status, bytes, and the time the request
+# took: %(M)s in milliseconds, %(D)s in microseconds.
+access_log_format = (
+    '%({x-forwarded-for}i)s %(h)s "%(r)s" %(s)s %(B)s %(M)sms %(D)sus "%(a)s" pid=%(p)s'
+)
+
+# --- process
+proc_name = "brag-web"
+# Worker heartbeat files in memory, not on a disk that may stall.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
