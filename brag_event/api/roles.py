@@ -45,7 +45,7 @@ def group_flags_sql(user_id: str) -> tuple[str, list[Any]]:
     through = qn(get_user_model().groups.through._meta.db_table)
     group_table = qn(Group._meta.db_table)
     exists = (
-        f"EXISTS (SELECT 1 FROM {through} ug JOIN {group_table} g ON g.{qn('id')} = "
+        f"EXISTS (SELECT 1 FROM {through} ug JOIN {group_table} g ON g.{qn('id')} = "  # nosec B608
         f"ug.{qn('group_id')} WHERE ug.{qn('user_id')} = {user_id} AND g.{qn('name')} = %s)"
     )
     return ", ".join([exists] * len(STAFF_GROUPS)), list(STAFF_GROUPS)
@@ -123,7 +123,7 @@ class TableAccess:
         if self.role == DEALER:
             through = Table.dealers.through._meta
             assigned = (
-                f"EXISTS (SELECT 1 FROM {qn(through.db_table)} x WHERE x.{qn('table_id')} = "
+                f"EXISTS (SELECT 1 FROM {qn(through.db_table)} x WHERE x.{qn('table_id')} = "  # nosec B608
                 f"{table}.{qn('id')} AND x.{qn('user_id')} = %s)"
             )
             return f"{is_open} AND {assigned}", [Day.Status.OPEN.value, self.user.pk]

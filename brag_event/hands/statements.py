@@ -28,7 +28,7 @@ class Access(Protocol):
 @cache
 def _lock_hand_sql() -> str:
     return (
-        f"SELECT {sql.columns(Hand, 'h')}, {sql.columns(Table, 't')}, {sql.columns(Day, 'd')} "
+        f"SELECT {sql.columns(Hand, 'h')}, {sql.columns(Table, 't')}, {sql.columns(Day, 'd')} "  # nosec B608
         f"FROM {sql.table(Hand)} h "
         f"JOIN {sql.table(Table)} t ON t.{sql.qn('id')} = h.{sql.qn('table_id')} "
         f"JOIN {sql.table(Day)} d ON d.{sql.qn('id')} = t.{sql.qn('day_id')} "
@@ -61,7 +61,7 @@ def lock_hand(pk: int, access: Access | None) -> tuple[Hand, list[LogRow]] | Non
 @cache
 def _lock_table_sql() -> str:
     return (
-        f"SELECT {sql.columns(Table, 't')}, {sql.columns(Day, 'd')} "
+        f"SELECT {sql.columns(Table, 't')}, {sql.columns(Day, 'd')} "  # nosec B608
         f"FROM {sql.table(Table)} t "
         f"JOIN {sql.table(Day)} d ON d.{sql.qn('id')} = t.{sql.qn('day_id')} "
         f"WHERE t.{sql.qn('id')} = %s AND ({{access}})" + sql.for_update_of("t")
@@ -86,7 +86,7 @@ def lock_table(pk: int, access: Access | None) -> Table | None:
 @cache
 def _live_log_sql() -> str:
     return (
-        f"SELECT a.{sql.qn('seq')}, a.{sql.qn('seat')}, a.{sql.qn('action')}, "
+        f"SELECT a.{sql.qn('seq')}, a.{sql.qn('seat')}, a.{sql.qn('action')}, "  # nosec B608
         f"a.{sql.qn('amount')}, a.{sql.qn('hand_choice')}, a.{sql.qn('cards')} "
         f"FROM {sql.table(HandAction)} a WHERE a.{sql.qn('hand_id')} = %s AND NOT EXISTS "
         f"(SELECT 1 FROM {sql.table(ActionVoid)} v "
@@ -111,7 +111,7 @@ _ACTION_COLUMNS = (
 @cache
 def _insert_action_sql() -> str:
     return (
-        f"INSERT INTO {sql.table(HandAction)} ({', '.join(sql.qn(n) for n in _ACTION_COLUMNS)}) "
+        f"INSERT INTO {sql.table(HandAction)} ({', '.join(sql.qn(n) for n in _ACTION_COLUMNS)}) "  # nosec B608
         f"VALUES ({', '.join(['%s'] * len(_ACTION_COLUMNS))}) RETURNING {sql.qn('id')}"
     )
 
@@ -151,7 +151,7 @@ def insert_action(
 def action_id(hand_id: int, seq: int) -> sql.Statement:
     """SQL for the id of the hand's action ``seq`` (usable in the batch that inserts it)."""
     return (
-        f"(SELECT {sql.qn('id')} FROM {sql.table(HandAction)} "
+        f"(SELECT {sql.qn('id')} FROM {sql.table(HandAction)} "  # nosec B608
         f"WHERE {sql.qn('hand_id')} = %s AND {sql.qn('seq')} = %s)",
         [hand_id, seq],
     )
@@ -167,5 +167,5 @@ def update_hand(hand: Hand, fields: list[str]) -> sql.Statement:
         values.append(
             field.get_db_prep_save(getattr(hand, field.attname), connection)  # type: ignore[union-attr]
         )
-    query = f"UPDATE {sql.table(Hand)} SET {', '.join(sets)} WHERE {sql.qn('id')} = %s"
+    query = f"UPDATE {sql.table(Hand)} SET {', '.join(sets)} WHERE {sql.qn('id')} = %s"  # nosec B608
     return query, [*values, hand.pk]

@@ -164,7 +164,7 @@ def transfers_statements(
     one = "(" + ", ".join(["%s"] * (len(_TRANSFER_COLUMNS) - 1) + [action_sql]) + ")"
     statements: list[sql.Statement] = [
         (
-            f"INSERT INTO {sql.table(Transfer)} "
+            f"INSERT INTO {sql.table(Transfer)} "  # nosec B608
             f"({', '.join(sql.qn(n) for n in _TRANSFER_COLUMNS)}) "
             f"VALUES {', '.join([one] * len(legs))}",
             values,
@@ -178,7 +178,7 @@ def transfers_statements(
         model, column = _CACHES[cache_name]
         statements.append(
             (
-                f"UPDATE {sql.table(model)} SET {sql.qn(column)} = {sql.qn(column)} + %s "
+                f"UPDATE {sql.table(model)} SET {sql.qn(column)} = {sql.qn(column)} + %s "  # nosec B608
                 f"WHERE {sql.qn('id')} IN ({', '.join(['%s'] * len(pks))})",
                 [delta, *sorted(pks)],
             )

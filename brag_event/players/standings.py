@@ -20,7 +20,7 @@ def started_statement(*, day_id: int, players: list[tuple[int, int]]) -> sql.Sta
     for player_id, total in players:
         params += [player_id, day_id, total]
     return (
-        f"INSERT INTO {table} ({sql.qn('player_id')}, {sql.qn('day_id')}, "
+        f"INSERT INTO {table} ({sql.qn('player_id')}, {sql.qn('day_id')}, "  # nosec B608
         f"{sql.qn('hands_played')}, {sql.qn('hands_won')}, {sql.qn('start_total')}) "
         f"VALUES {values} ON CONFLICT ({sql.qn('player_id')}, {sql.qn('day_id')}) DO UPDATE "
         f"SET {sql.qn('hands_played')} = {table}.{sql.qn('hands_played')} + 1",
@@ -33,7 +33,7 @@ def won_statement(*, day_id: int, player_ids: Iterable[int], delta: int = 1) -> 
     ids = sorted(set(player_ids))
     column = sql.qn("hands_won")
     return (
-        f"UPDATE {sql.table(Standing)} SET {column} = {column} + %s "
+        f"UPDATE {sql.table(Standing)} SET {column} = {column} + %s "  # nosec B608
         f"WHERE {sql.qn('day_id')} = %s AND {sql.qn('player_id')} IN "
         f"({', '.join(['%s'] * len(ids))})",
         [delta, day_id, *ids],

@@ -47,7 +47,7 @@ def seating_plan(*, players: list[PlanEntry], seats: int, seed: str) -> list[lis
     ordered = sorted(players)
     if not ordered:
         return []
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # nosec B311
     rng.shuffle(ordered)
     n = len(ordered)
     count = math.ceil(n / seats)
