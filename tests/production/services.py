@@ -1,0 +1,308 @@
+"""Private services for the production run: a PostgreSQL cluster, a Redis, a Celery worker (and
+gunicorn through ``bench.api.Server``), each a subprocess in a process group of its own under a
+temporary directory, so that the faults the run injects touch nothing else.
+
+Also the bits of ``/proc`` the faults need: a process's children, and which process holds the
+TCP connection with a given local port."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = "127.0.0.1"
+PG_BIN = Path(os.environ.get("BRAG_PG_BIN", "/usr/lib/postgresql/15/bin"))
+DB_NAME = "brag"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def missing() -> str:
+    """Why this machine cannot run the production run ('' when it can)."""
+    for name in ("initdb", "pg_ctl", "postgres"):
+        if not (PG_BIN / name).exists():
+            return f"PostgreSQL server binaries not found in {PG_BIN}"
+    if shutil.which("redis-server") is None:
+        return "redis-server not found"
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return "running as root and there is no postgres user to run PostgreSQL as"
+    return ""
+
+
+def tail(path: Path, lines: int = 60) -> str:
+    if not path.exists():
+        return f"({path.name}: no log)"
+    text = path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
+    return f"--- {path.name} (last {len(text)} lines)\n" + "\n".join(text)
+
+
+def kill_group(proc: subprocess.Popen[Any] | None, sig: int = signal.SIGTERM) -> None:
+    """Signal a process group (the process was started with ``start_new_session``), wait for the
+    leader, and SIGKILL whatever is left after 10 s."""
+    if proc is None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, sig)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=5)
+    for _ in range(50):
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+# --------------------------------------------------------------------------------------------
+# PostgreSQL
+
+
+class PrivatePostgres:
+    """A cluster of its own: initdb in ``root/pg``, trust auth, loopback only, no fsync. As root
+    (CI) every server command runs as the ``postgres`` user."""
+
+    def __init__(self, root: Path) -> None:
+        self.dir = root / "pg"
+        self.data = self.dir / "data"
+        self.log = self.dir / "postgres.log"
+        self.port = free_port()
+        self.user: str | None = "postgres" if os.geteuid() == 0 else None
+
+    def _run(self, *args: str, timeout: float = 90) -> str:
+        done = subprocess.run(
+            [str(PG_BIN / args[0]), *args[1:]],
+            user=self.user,
+            cwd="/",
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            start_new_session=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(
+                f"{args[0]} failed ({done.returncode}):\n{done.stdout}{done.stderr}\n"
+                + tail(self.log)
+            )
+        return done.stdout
+
+    def init(self) -> None:
+        self.dir.mkdir(mode=0o700)
+        if self.user is not None:
+            entry = pwd.getpwnam(self.user)
+            os.chown(self.dir, entry.pw_uid, entry.pw_gid)
+        self._run(
+            "initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
+            "--locale=C", "--no-sync",
+        )  # fmt: skip
+        settings = {
+            "listen_addresses": f"'{HOST}'",
+            "port": str(self.port),
+            "unix_socket_directories": f"'{self.dir}'",
+            "fsync": "off",
+            "synchronous_commit": "off",
+            "full_page_writes": "off",
+            "max_connections": "50",
+            "shared_buffers": "32MB",
+            "logging_collector": "off",
+            "log_min_messages": "warning",
+        }
+        with (self.data / "postgresql.conf").open("a", encoding="utf-8") as conf:
+            conf.write("\n# production run\n")
+            conf.writelines(f"{k} = {v}\n" for k, v in settings.items())
+
+    def pg_ctl(self, *args: str) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", *args)
+
+    def start(self) -> None:
+        self.pg_ctl("start")
+        with self.connect("postgres") as conn:
+            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+
+    def restart(self) -> None:
+        """A fast restart: every connection is cut, in-flight transactions are rolled back."""
+        self.pg_ctl("-m", "fast", "restart")
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self.pg_ctl("-m", "immediate", "stop")
+        pidfile = self.data / "postmaster.pid"
+        if pidfile.exists():  # pg_ctl could not stop it: the postmaster's pid is the first line
+            with contextlib.suppress(ValueError, OSError):
+                os.kill(int(pidfile.read_text().split()[0]), signal.SIGKILL)
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@{HOST}:{self.port}/{DB_NAME}"
+
+    def connect(self, dbname: str = DB_NAME, autocommit: bool = True) -> psycopg.Connection[Any]:
+        return psycopg.connect(
+            host=HOST, port=self.port, user="postgres", dbname=dbname, autocommit=autocommit
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Redis and Celery
+
+
+class PrivateRedis:
+    def __init__(self, root: Path) -> None:
+        self.dir = root / "redis"
+        self.log = self.dir / "redis.log"
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.dir.mkdir()
+        self.proc = subprocess.Popen(
+            ["redis-server", "--bind", HOST, "--port", str(self.port), "--save", "",
+             "--appendonly", "no", "--dir", str(self.dir), "--logfile", str(self.log)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.ping():
+                return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise RuntimeError("the private Redis did not start\n" + tail(self.log))
+
+    def ping(self) -> bool:
+        try:
+            with socket.create_connection((HOST, self.port), timeout=1) as sock:
+                sock.sendall(b"PING\r\n")
+                return sock.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    @property
+    def url(self) -> str:
+        return f"redis://{HOST}:{self.port}/0"
+
+    def stop(self) -> None:
+        kill_group(self.proc)
+
+
+class CeleryWorker:
+    """``celery worker -P solo``: one process, so a SIGKILL takes the task it runs with it."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.env = env
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 60) -> None:
+        offset = self.log.stat().st_size if self.log.exists() else 0
+        with self.log.open("ab") as sink:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "brag_event.celery", "worker", "-P", "solo",
+                 "--without-heartbeat", "--without-mingle", "--without-gossip", "-l", "info"],
+                cwd=ROOT,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=sink,
+                stderr=sink,
+                start_new_session=True,
+            )  # fmt: skip
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.log.open("rb") as f:
+                f.seek(offset)
+                if b" ready." in f.read():
+                    return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.2)
+        raise RuntimeError("the Celery worker did not become ready\n" + tail(self.log))
+
+    def kill(self) -> None:
+        """SIGKILL, no warning: the task in hand is neither finished nor acknowledged."""
+        assert self.proc is not None
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        kill_group(self.proc)
+
+
+# --------------------------------------------------------------------------------------------
+# /proc
+
+
+def children(pid: int) -> set[int]:
+    out: set[int] = set()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            raw = Path(f"/proc/{entry.name}/stat").read_text()
+            if int(raw[raw.rindex(")") + 2 :].split()[1]) == pid:
+                out.add(int(entry.name))
+    return out
+
+
+def socket_inode(local_port: int, remote_port: int) -> int | None:
+    """The inode of the established IPv4 TCP connection from ``local_port`` to
+    ``remote_port`` on the loopback."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, state, inode = fields[1], fields[2], fields[3], fields[9]
+        if (
+            state == "01"
+            and int(local.split(":")[1], 16) == local_port
+            and int(remote.split(":")[1], 16) == remote_port
+        ):
+            return int(inode)
+    return None
+
+
+def holder(pids: set[int], inode: int) -> int | None:
+    """Which of ``pids`` has the socket ``inode`` open."""
+    wanted = f"socket:[{inode}]"
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    if os.readlink(f"/proc/{pid}/fd/{fd}") == wanted:
+                        return pid
+    return None
+
+
+@contextlib.contextmanager
+def suppress_all() -> Iterator[None]:
+    """For teardown: one failing clean-up step must not skip the others."""
+    try:
+        yield
+    except Exception as err:  # pragma: no cover - reported, not raised
+        print(f"teardown: {type(err).__name__}: {err}", file=sys.stderr)
