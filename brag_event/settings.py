@@ -92,9 +92,9 @@ WSGI_APPLICATION = "brag_event.wsgi.application"
 ASGI_APPLICATION = "brag_event.asgi.application"
 
 DATABASES = {
-    "default": dj_database_url.config(
-        env="DATABASE_URL",
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    # An empty DATABASE_URL counts as unset: the embedded SQLite default.
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=60,
         # A health check costs a round trip on every request. Off by default: a connection that
         # died (a PostgreSQL restart) fails that request cleanly (503) and is then replaced.

@@ -38,6 +38,15 @@ CELERY_TASK_EAGER_PROPAGATES = False
 # Behind nginx, which terminates TLS and sets X-Forwarded-Proto.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = os.environ.get("BRAG_SSL_REDIRECT", "true").lower() != "false"
+# Load balancers probe gunicorn directly, without nginx's forwarded header.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+# Hashed static file names (collectstatic writes the manifest): nginx caches them for a year.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
+    },
+}
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = int(os.environ.get("BRAG_HSTS_SECONDS", "31536000"))
