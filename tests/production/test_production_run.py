@@ -505,6 +505,9 @@ def test_a_day_with_faults_loses_nothing_and_doubles_nothing(run: Run) -> None:
     audit = run.manage("audit_ledger")
     assert audit.returncode == 0 and "PASS" in audit.stdout, audit.stdout + audit.stderr
 
+    # Ready again after everything: the database (restarted), its migrations and the broker.
+    wait_until("/readyz", lambda: browser.json("GET", "/readyz")[0] == 200, 15, every=0.2)
+
     # Nothing went wrong on the server side that the clients did not see either.
     log = run.server.log.read_text(encoding="utf-8", errors="replace")
     assert "Traceback" not in log, tail(run.server.log, 120)
