@@ -175,8 +175,13 @@ else:
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 # Tasks that acknowledge late (the day close) are delivered again if their worker dies; with
 # Redis that happens after the visibility timeout, so keep it short. One task at a time each.
+_VISIBILITY = int(os.environ.get("BRAG_CELERY_VISIBILITY_TIMEOUT", "120"))
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": int(os.environ.get("BRAG_CELERY_VISIBILITY_TIMEOUT", "120"))
+    "visibility_timeout": _VISIBILITY,
+    # kombu looks for overdue tasks only every interval × throttle seconds (10 × 10 by default),
+    # whatever the timeout: sweep at least every 10 s so a killed worker's task comes back soon.
+    "unacked_restore_interval": max(1, min(10, _VISIBILITY)),
+    "unacked_restore_throttle": 1,
 }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Celery beat: the ledger audit behind the organisers' dashboard alert.

@@ -70,7 +70,8 @@ def day_close_run(*, close_id: int) -> DayClose:
     try:
         report = _run(close, day)
     except ServiceError as err:
-        DayClose.objects.filter(pk=close.pk).update(
+        # A failure never overwrites a close that another run has finished.
+        DayClose.objects.filter(pk=close.pk).exclude(status=DayClose.Status.DONE).update(
             status=DayClose.Status.FAILED,
             step=err.message,
             report={"error": err.to_dict()},
@@ -118,7 +119,12 @@ def _run(close: DayClose, day: Day) -> dict[str, Any]:
     # 2. Every stack back to its player's balance (one seat at a time: each is a service).
     seats = list(Seat.objects.filter(table__day=day, left_at__isnull=True).order_by("pk"))
     for index, seat in enumerate(seats):
-        seat_leave(seat=seat, by=None)
+        try:
+            seat_leave(seat=seat, by=None)
+        except ServiceError as err:
+            # Another run of the same close (a redelivered task) got there first: done already.
+            if err.code != "not_seated":
+                raise
         _progress(close, 10 + int(60 * (index + 1) / max(len(seats), 1)), "returning stacks")
     # 3. The ledger audit.
     _progress(close, 75, "auditing the ledger")
