@@ -39,7 +39,10 @@ def browser() -> Iterator[Any]:
         if os.environ.get("CI"):
             pytest.fail("Chromium is missing: .ci/run installs Debian's chromium package")
         pytest.skip("no Chromium here (install Debian's chromium to run the browser tests)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # A loaded 2-core CI machine can take seconds to answer: wait up to 15 s for the page.
+    expect.set_options(timeout=15_000)
 
     with sync_playwright() as pw:
         launched = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])

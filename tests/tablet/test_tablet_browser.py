@@ -210,3 +210,38 @@ def test_a_refused_rebuy_is_shown_not_swallowed(hall: Hall, browser: Any) -> Non
     boxes.nth(1).check()
     page.get_by_role("button", name="Re-buy", exact=True).click()
     expect(page.locator("#notice")).to_contain_text("still has 200 on the table")
+
+
+def test_touch_targets_are_at_least_44_px_on_a_phone(hall: Hall, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    hall.contexts.append(context)
+    page = context.new_page()
+    page.goto(f"{hall.url}/tablet/login/")
+    page.get_by_label("User name").fill("dealer")
+    page.get_by_label("Password").fill("dealer-pw")
+    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("link", name=re.compile("Table 1")).click()
+    start_hand(page)
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('button, input, select, a.tile')]
+            .filter(e => e.offsetParent !== null)
+            .map(e => [e.textContent.trim() || e.name || e.id, e.getBoundingClientRect()])
+            .filter(([, r]) => r.width < 44 || r.height < 44)
+            .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+    )
+    assert small == []
+    # Nothing wider than the phone's screen.
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > 391)
+            .map(e => e.tagName + '.' + e.className)"""
+    )
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, wide
+    # The card picker too.
+    page.get_by_role("button", name="Agreed showdown").click()
+    expect(page.locator("#showdown")).to_be_visible()
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll('.card')].map(e => e.getBoundingClientRect().width)"
+    )
+    assert len(widths) == 52 and min(widths) >= 44
+    shot(page, "09-phone-card-picker")
