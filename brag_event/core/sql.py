@@ -14,7 +14,6 @@ indistinguishable from one the ORM loaded."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from functools import cache
@@ -120,10 +119,6 @@ def run_batch(statements: Sequence[Statement]) -> list[list[Any] | None]:
 def json_param(value: Any) -> Any:
     """A value for a JSON column in hand-written SQL."""
     return JSONField().get_db_prep_value(value, connection)
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value)
 
 
 def for_update_of(alias: str) -> str:

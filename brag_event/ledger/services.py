@@ -61,6 +61,13 @@ def account_pot(hand: Hand, index: int) -> Account:
     )[0]
 
 
+def _check_leg(source: Account, target: Account, amount: int) -> None:
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+        raise ServiceError("invalid_amount", "A transfer moves a positive whole amount.")
+    if source.event_id != target.event_id:
+        raise ServiceError("cross_event_transfer", "Money cannot move between events.")
+
+
 def transfer_post(
     *,
     kind: str,
@@ -75,10 +82,7 @@ def transfer_post(
 ) -> Transfer:
     """Move ``amount`` (> 0) from ``source`` to ``target`` and update the cached balances.
     Must run inside the calling service's transaction."""
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-        raise ServiceError("invalid_amount", "A transfer moves a positive whole amount.")
-    if source.event_id != target.event_id:
-        raise ServiceError("cross_event_transfer", "Money cannot move between events.")
+    _check_leg(source, target, amount)
     transfer = Transfer.objects.create(
         event_id=source.event_id,
         kind=kind,
@@ -151,10 +155,7 @@ def transfers_statements(
     values: list[Any] = []
     deltas: dict[tuple[str, int], int] = {}
     for kind, source, target, amount in legs:
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise ServiceError("invalid_amount", "A transfer moves a positive whole amount.")
-        if source.event_id != target.event_id:
-            raise ServiceError("cross_event_transfer", "Money cannot move between events.")
+        _check_leg(source, target, amount)
         values += [source.event_id, kind, source.pk, target.pk, amount, hand_id, memo[:200]]
         values += [created_by, now, *action_params]
         for account, delta in ((source, -amount), (target, amount)):

@@ -5,19 +5,12 @@ page with the service's message."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any
-
 import segno
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from brag_event.api.roles import ORGANISER, role_of
-from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.events.models import Day
 from brag_event.players.links import player_path
@@ -25,26 +18,7 @@ from brag_event.tables.assign import DEALER_GROUP, table_assign_dealers
 from brag_event.tables.models import Seat, SeatingDraw, Table
 from brag_event.tables.seating import balance_apply, balance_proposals, seating_apply, seating_draw
 
-View = Callable[..., HttpResponse]
-
-
-def organiser_required(view: View) -> View:
-    """Organisers only: anonymous users go to the login page, anyone else gets 403."""
-
-    @functools.wraps(view)
-    def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path(), "/admin/login/")
-        if role_of(request.user) != ORGANISER:
-            return HttpResponseForbidden("This page is for the event's organisers.")
-        return view(request, *args, **kwargs)
-
-    return inner
-
-
-def _actor(request: HttpRequest) -> Actor:
-    agent = request.META.get("HTTP_USER_AGENT", "")[:80]
-    return Actor(request.user, f"organiser pages {request.META.get('REMOTE_ADDR', '')} {agent}")
+from .views import actor, organiser_only
 
 
 def _day(day_id: int) -> Day:
@@ -63,7 +37,7 @@ def _seated(day: Day) -> list[tuple[Table, list[Seat]]]:
     return [(t, by_table.get(t.pk, [])) for t in day.tables.order_by("number")]
 
 
-@organiser_required
+@organiser_only
 def seating(request: HttpRequest, day_id: int) -> HttpResponse:
     day = _day(day_id)
     error: ServiceError | None = None
@@ -71,14 +45,14 @@ def seating(request: HttpRequest, day_id: int) -> HttpResponse:
         try:
             if request.POST.get("action") == "apply":
                 draw = get_object_or_404(SeatingDraw, pk=request.POST.get("draw"), day=day)
-                tables = seating_apply(draw=draw, by=_actor(request))
+                tables = seating_apply(draw=draw, by=actor(request))
                 messages.success(
                     request,
                     f"Draw {draw.seed} applied: {len(tables)} tables, "
                     f"{sum(len(t['seats']) for t in draw.plan)} players seated.",
                 )
                 return redirect(f"{request.path}?draw={draw.pk}")
-            draw = seating_draw(day=day, seed=request.POST.get("seed") or None, by=_actor(request))
+            draw = seating_draw(day=day, seed=request.POST.get("seed") or None, by=actor(request))
             return redirect(f"{request.path}?draw={draw.pk}")
         except ServiceError as err:
             error = err
@@ -101,7 +75,7 @@ def _qr(url: str) -> str:
     return str(segno.make(url).svg_inline(scale=3))
 
 
-@organiser_required
+@organiser_only
 def sheets(request: HttpRequest, day_id: int) -> HttpResponse:
     day = _day(day_id)
     tables = []
@@ -116,14 +90,14 @@ def sheets(request: HttpRequest, day_id: int) -> HttpResponse:
     return render(request, "organiser/sheets.html", {"day": day, "tables": tables})
 
 
-@organiser_required
+@organiser_only
 def balance(request: HttpRequest, day_id: int) -> HttpResponse:
     day = _day(day_id)
     error: ServiceError | None = None
     if request.method == "POST":
         try:
             done = balance_apply(
-                day=day, proposal_id=request.POST.get("proposal", ""), by=_actor(request)
+                day=day, proposal_id=request.POST.get("proposal", ""), by=actor(request)
             )
             messages.success(request, f"Done: {done['description']}")
             return redirect(request.path)
@@ -138,7 +112,7 @@ def balance(request: HttpRequest, day_id: int) -> HttpResponse:
     return render(request, "organiser/balance.html", context, status=error.status if error else 200)
 
 
-@organiser_required
+@organiser_only
 def dealers(request: HttpRequest, day_id: int) -> HttpResponse:
     day = _day(day_id)
     error: ServiceError | None = None
@@ -150,7 +124,7 @@ def dealers(request: HttpRequest, day_id: int) -> HttpResponse:
         try:
             if len(chosen) != len(set(ids)):
                 raise ServiceError("not_a_dealer", "One of the chosen users no longer exists.")
-            table_assign_dealers(table=table, dealers=chosen, by=_actor(request))
+            table_assign_dealers(table=table, dealers=chosen, by=actor(request))
             names = ", ".join(u.get_username() for u in chosen) or "nobody"
             messages.success(request, f"Table {table.number}: {names}.")
             return redirect(request.path)

@@ -92,10 +92,6 @@ class ImportReport:
     registered: list[Player] = field(default_factory=list)
     rejected: list[dict[str, Any]] = field(default_factory=list)
 
-    @property
-    def ok(self) -> bool:
-        return not self.rejected
-
 
 MAX_IMPORT_ROWS = 2000
 
