@@ -23,6 +23,7 @@ from .errors import error_body, error_response
 from .models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
+UNIQUE_KEY = "idempotency_key_per_user"  # the constraint a second use of a key violates
 REPLAY_HEADER = "Idempotent-Replayed"
 
 
@@ -71,9 +72,10 @@ def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Calla
         fingerprint = _fingerprint(request)
         user: Any = request.user
         # Optimistic: run the write, then claim the key with the answer in the same transaction.
-        # A retry (or a twin racing it) fails the claim on the unique (user, key) constraint —
+        # The claim goes out with the COMMIT (``sql.at_commit``): one round trip for both. A
+        # retry (or a twin racing it) fails the claim on the unique (user, key) constraint —
         # waiting for the first to commit if it is still running — and everything it did is
-        # rolled back; the first answer is replayed. One INSERT per write, no extra round trips.
+        # rolled back; the first answer is replayed.
         record = {
             "user_id": user.pk,
             "key": key,
@@ -84,8 +86,7 @@ def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Calla
         try:
             with owned_transaction():
                 response = view(self, request, *args, **kwargs)
-                if not _claim(record, response, redact):
-                    raise _Taken
+                _claim(record, response, redact)
             return response
         except _Taken:
             return _replay(user, key, fingerprint)
@@ -95,9 +96,12 @@ def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Calla
             answer = error_response(exc)
             if answer is None:
                 raise
-        with owned_transaction():
-            claimed = _claim(record, answer, redact)
-        return answer if claimed else _replay(user, key, fingerprint)
+        try:
+            with owned_transaction():
+                _claim(record, answer, redact)
+        except _Taken:
+            return _replay(user, key, fingerprint)
+        return answer
 
     return wrapper
 
@@ -118,24 +122,25 @@ _COLUMNS = (
 def _claim_sql() -> str:
     return (
         f"INSERT INTO {sql.table(IdempotencyRecord)} ({', '.join(sql.qn(c) for c in _COLUMNS)}) "  # nosec B608
-        f"VALUES ({', '.join(['%s'] * len(_COLUMNS))}) "
-        f"ON CONFLICT DO NOTHING RETURNING {sql.qn('id')}"
+        f"VALUES ({', '.join(['%s'] * len(_COLUMNS))})"
     )
 
 
-def _claim(record: dict[str, Any], response: Response, redact: tuple[str, ...]) -> bool:
-    """Store the answer under the key; ``False`` if the key was already taken (by a committed
-    request, or by one still running, whose end this waits for). One hand-written statement:
-    every tablet write passes here (see ``core.sql``)."""
+def _claim(record: dict[str, Any], response: Response, redact: tuple[str, ...]) -> None:
+    """Store the answer under the key, with the transaction's COMMIT; ``_Taken`` if the key
+    was already taken (by a committed request, or by one still running, whose end this waits
+    for). One hand-written statement: every tablet write passes here (see ``core.sql``)."""
     values = {
         **record,
         "status_code": response.status_code,
         "response": sql.json_param(_stored(response.data, redact)),
         "created_at": connection.ops.adapt_datetimefield_value(timezone.now()),
     }
-    with connection.cursor() as cursor:
-        cursor.execute(_claim_sql(), [values[c] for c in _COLUMNS])
-        return cursor.fetchone() is not None
+    sql.at_commit(
+        [(_claim_sql(), [values[c] for c in _COLUMNS])],
+        unique=UNIQUE_KEY,
+        conflict=_Taken,
+    )
 
 
 def _replay(user: Any, key: str, fingerprint: str) -> Response:

@@ -14,12 +14,14 @@ indistinguishable from one the ORM loaded."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar
 
-from django.db import connection
+from django.db import IntegrityError, connection
 from django.db.models import Field, JSONField, Model
 
 M = TypeVar("M", bound=Model)
@@ -84,6 +86,20 @@ def _returns_rows(query: str) -> bool:
     return query.startswith("SELECT") or " RETURNING " in query
 
 
+def _cursor() -> Any:
+    """A cursor for hand-written statements: the driver's own (Django's wrapper costs tens of
+    microseconds per statement on the hot path), unless something watches the queries — a
+    test's ``CaptureQueriesContext``, ``DEBUG``, an ``execute_wrapper`` — which then gets
+    Django's wrapper and sees every statement as usual."""
+    if connection.queries_logged or connection.execute_wrappers:
+        return connection.cursor()
+    return connection.create_cursor()
+
+
+def _pipelined() -> bool:
+    return connection.vendor == "postgresql" and hasattr(connection.connection, "pipeline")
+
+
 def run_batch(statements: Sequence[Statement]) -> list[list[Any] | None]:
     """Run statements in order, in the current transaction, and return each one's rows
     (``None`` for statements that return none: neither a SELECT nor ``… RETURNING``). On
@@ -92,28 +108,123 @@ def run_batch(statements: Sequence[Statement]) -> list[list[Any] | None]:
     aborts the rest and raises the usual Django ``DatabaseError`` (e.g. ``IntegrityError``).
     Elsewhere they simply run one by one."""
     connection.ensure_connection()
-    raw: Any = connection.connection
-    pipelined = connection.vendor == "postgresql" and hasattr(raw, "pipeline")
-    readers: list[Any] = []
     with connection.wrap_database_errors:
-        writer = None
+        return _run(statements, commit=False)
+
+
+def _run(statements: Sequence[Statement], *, commit: bool) -> list[list[Any] | None]:
+    """``run_batch``'s work (inside ``wrap_database_errors``); with ``commit``, the
+    transaction's COMMIT goes out in the same pipeline, after the statements."""
+    raw: Any = connection.connection
+    pipelined = _pipelined()
+    readers: list[Any] = []
+    writer = None
+    try:
         with raw.pipeline() if pipelined else nullcontext():
             for query, params in statements:
                 if _returns_rows(query):
-                    cursor = connection.cursor()
+                    cursor = _cursor()
                     readers.append(cursor)
                 else:  # statements without rows share one cursor
-                    cursor = writer = writer or connection.cursor()
+                    cursor = writer = writer or _cursor()
                     readers.append(None)
                 cursor.execute(query, params)
-        out: list[list[Any] | None] = []
+            if commit:
+                writer = writer or _cursor()
+                writer.execute("COMMIT")
+        return [None if cursor is None else cursor.fetchall() for cursor in readers]
+    finally:
         for cursor in readers:
-            out.append(None if cursor is None else cursor.fetchall())
             if cursor is not None:
                 cursor.close()
         if writer is not None:
             writer.close()
-    return out
+
+
+# -------------------------------------------------------------------------------------------
+# Writes sent with the COMMIT
+
+
+@dataclass(slots=True)
+class _Deferred:
+    statements: Sequence[Statement]
+    unique: str  # a unique constraint whose violation by these statements means ``conflict``
+    conflict: Callable[[], Exception] | None
+    then: Callable[[list[list[Any] | None]], None] | None
+
+
+_pending: ContextVar[list[_Deferred] | None] = ContextVar("brag_sql_pending", default=None)
+
+
+def at_commit(
+    statements: Sequence[Statement],
+    *,
+    unique: str = "",
+    conflict: Callable[[], Exception] | None = None,
+    then: Callable[[list[list[Any] | None]], None] | None = None,
+) -> None:
+    """Writes whose results nothing in the transaction reads again: inside an owned
+    transaction (``core.transactions``) they are held back and go out with its COMMIT, in one
+    round trip with it; anywhere else they run now. If they violate the unique constraint
+    named ``unique``, ``conflict()`` is raised instead of the ``IntegrityError`` — after the
+    whole transaction was rolled back (a database that does not name the violated constraint,
+    SQLite, counts any ``IntegrityError`` of these statements). ``then`` gets the statements'
+    rows once they ran.
+
+    Nothing may read what they write before the commit: they have not run yet."""
+    deferred = _Deferred(statements, unique, conflict, then)
+    pending = _pending.get()
+    if pending is not None:
+        pending.append(deferred)
+        return
+    _flush([deferred], commit=False)
+
+
+@contextmanager
+def writes_at_commit() -> Iterator[Callable[[], None]]:
+    """The scope of an owned transaction: ``at_commit`` statements wait in it; call the
+    yielded function last thing inside the transaction to send them — with its COMMIT, when
+    the transaction is the connection's outermost (in a test's transaction it is a savepoint,
+    and the test's transaction must stay open)."""
+    outermost = not connection.in_atomic_block
+    token = _pending.set([])
+    try:
+        yield lambda: _flush(_pending.get() or [], commit=outermost)
+    finally:
+        _pending.reset(token)
+
+
+def _flush(pending: list[_Deferred], *, commit: bool) -> None:
+    if not pending:
+        return
+    connection.ensure_connection()
+    if not _pipelined():  # one group after the other: the failing one is known
+        for deferred in pending:
+            try:
+                rows = run_batch(deferred.statements)
+            except IntegrityError:
+                if deferred.conflict is None:
+                    raise
+                raise deferred.conflict() from None
+            if deferred.then is not None:
+                deferred.then(rows)
+        return
+    statements = [s for d in pending for s in d.statements]
+    try:
+        with connection.wrap_database_errors:
+            rows = _run(statements, commit=commit)
+    except IntegrityError as err:
+        name = getattr(getattr(err.__cause__, "diag", None), "constraint_name", None)
+        for deferred in pending:
+            if deferred.conflict is not None and name and deferred.unique == name:
+                raise deferred.conflict() from None
+        raise
+    at = 0
+    for deferred in pending:
+        n = len(deferred.statements)
+        if deferred.then is not None:
+            deferred.then(rows[at : at + n])
+        at += n
 
 
 def json_param(value: Any) -> Any:

@@ -9,7 +9,11 @@ transaction back on any error — nothing of a refused request is kept — so th
 need no savepoints of their own. That saves two round trips (SAVEPOINT, RELEASE) on every
 tablet action. The rule inside an owned transaction: an exception from a service must leave
 the block (the owner turns it into the error answer after the rollback), never be caught and
-followed by more queries."""
+followed by more queries.
+
+An owned transaction also holds back the writes handed to ``core.sql.at_commit`` and sends
+them with its COMMIT, in one round trip (a tablet action's own writes and its idempotency
+record)."""
 
 from __future__ import annotations
 
@@ -20,6 +24,8 @@ from contextvars import ContextVar
 from typing import ParamSpec, TypeVar
 
 from django.db import transaction
+
+from . import sql
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -32,8 +38,9 @@ def owned_transaction() -> Iterator[None]:
     """The outermost transaction of a request whose owner rolls all of it back on an error."""
     token = _owned.set(True)
     try:
-        with transaction.atomic(durable=True):
+        with sql.writes_at_commit() as flush, transaction.atomic(durable=True):
             yield
+            flush()
     finally:
         _owned.reset(token)
 

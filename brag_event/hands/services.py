@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError
 from django.utils import timezone
 
 from brag_event.audit.services import audit_record
@@ -368,8 +367,9 @@ def hand_apply_action(
         hand.result = outcome_dict(state)
         hand.settled_at = timezone.now()
         fields += ["status", "result", "settled_at"]
-    # The writes go out together (one round trip on PostgreSQL): the action, its transfers
-    # (naming the action by its (hand, seq)), the cached stacks and the hand's sequence.
+    # The writes go out together: the action, its transfers (naming the action by its
+    # (hand, seq)), the cached stacks, the hand's sequence — and, in an API request, with the
+    # COMMIT (one round trip on PostgreSQL; see ``sql.at_commit``). Nothing reads them back.
     batch = [
         insert,
         *transfers_statements(
@@ -384,25 +384,31 @@ def hand_apply_action(
     winners = _winners(hand) if state.outcome is not None else []
     if winners:
         batch.append(won_statement(day_id=hand.table.day_id, player_ids=winners))
-    try:
-        inserted = sql.run_batch(batch)[0]
-        assert inserted  # RETURNING id
-        row.pk = inserted[0][0]
-    except IntegrityError:  # the (hand, seq) constraint: another device got there first
-        # The hand's row lock makes this a backstop that should never fire.
-        raise StaleHand(
-            "Another device entered this action first; refresh and try again.",
-            hand_id=hand.pk,
-            expected_seq=seq + 1,
-        ) from None
-    row._state.adding = False
     if state.outcome is not None:
         outcome = state.outcome
         table = hand.table
         table.button = outcome.next_dealer
         table.shuffle_next = outcome.shuffle
         table.carried_seat = outcome.carried_seat
-        table.save(update_fields=["button", "shuffle_next", "carried_seat"])
+        batch.append(statements.update_table(table, ["button", "shuffle_next", "carried_seat"]))
+
+    def inserted(rows: list[list[Any] | None]) -> None:
+        first = rows[0]
+        assert first  # RETURNING id
+        row.pk = first[0][0]
+        row._state.adding = False
+
+    # The (hand, seq) constraint is a backstop: the hand's row lock serialises its actions.
+    sql.at_commit(
+        batch,
+        unique=statements.ACTION_SEQ_UNIQUE,
+        conflict=lambda: StaleHand(
+            "Another device entered this action first; refresh and try again.",
+            hand_id=hand.pk,
+            expected_seq=seq + 1,
+        ),
+        then=inserted,
+    )
     return hand, row, state
 
 

@@ -94,6 +94,8 @@ def _live_log_sql() -> str:
     )
 
 
+ACTION_SEQ_UNIQUE = "action_seq_unique"  # HandAction's (hand, seq) constraint
+
 _ACTION_COLUMNS = (
     "hand_id",
     "seq",
@@ -159,13 +161,22 @@ def action_id(hand_id: int, seq: int) -> sql.Statement:
 
 def update_hand(hand: Hand, fields: list[str]) -> sql.Statement:
     """The UPDATE of ``fields`` of ``hand`` (what ``save(update_fields=…)`` would write)."""
-    meta = Hand._meta
+    return _update(hand, fields)
+
+
+def update_table(table: Table, fields: list[str]) -> sql.Statement:
+    """The UPDATE of ``fields`` of ``table`` (what ``save(update_fields=…)`` would write)."""
+    return _update(table, fields)
+
+
+def _update(instance: Hand | Table, fields: list[str]) -> sql.Statement:
+    meta = instance._meta
     sets, values = [], []
     for name in fields:
         field = meta.get_field(name)
         sets.append(f"{sql.qn(field.column)} = %s")  # type: ignore[union-attr]
         values.append(
-            field.get_db_prep_save(getattr(hand, field.attname), connection)  # type: ignore[union-attr]
+            field.get_db_prep_save(getattr(instance, field.attname), connection)  # type: ignore[union-attr]
         )
-    query = f"UPDATE {sql.table(Hand)} SET {', '.join(sets)} WHERE {sql.qn('id')} = %s"  # nosec B608
-    return query, [*values, hand.pk]
+    query = f"UPDATE {sql.table(type(instance))} SET {', '.join(sets)} WHERE {sql.qn('id')} = %s"  # nosec B608
+    return query, [*values, instance.pk]

@@ -1,0 +1,195 @@
+"""A tablet's write really commits here (no test transaction around it), so the path that sends
+the action's writes and its idempotency record together with the COMMIT (``sql.at_commit``)
+is the one that runs — on PostgreSQL in one pipeline. Retries, races and refusals must behave
+exactly as in the other API tests: nothing doubled, nothing half-written."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, connection, connections
+from django.test.utils import CaptureQueriesContext
+
+from brag_event.api.models import IdempotencyRecord
+from brag_event.core import sql
+from brag_event.core.errors import StaleHand
+from brag_event.core.transactions import owned_transaction
+from brag_event.hands import statements
+from brag_event.hands.models import Hand, HandAction
+from brag_event.ledger.models import Transfer
+from tests.factories import assert_audit_ok
+
+from .conftest import Api
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def post(client: Any, url: str, body: Any = None, key: str | None = None) -> Any:
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    return client.post(url, body, format="json", **headers)
+
+
+def start_hand(api: Api) -> dict[str, Any]:
+    response = post(api.client("dealer"), f"/api/v1/tables/{api.world.table.pk}/hands/", key="s")
+    assert response.status_code == 201, response.json()
+    hand: dict[str, Any] = response.json()
+    return hand
+
+
+def test_the_outermost_transaction_sends_its_writes_with_the_commit(api: Api) -> None:
+    hand = start_hand(api)
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    body = {"seat": 2, "action": "bet", "amount": 5, "expected_seq": hand["next_seq"]}
+    with CaptureQueriesContext(connection) as queries:
+        first = post(api.client("dealer"), url, body, key="c-1")
+    assert first.status_code == 201, first.json()
+    run = [q["sql"] for q in queries]
+    claims = [i for i, q in enumerate(run) if q.startswith('INSERT INTO "api_idempotencyrecord"')]
+    assert len(claims) == 1
+    if connection.vendor == "postgresql":  # the COMMIT went out right after, with the writes
+        assert run[claims[0] + 1] == "COMMIT"
+    assert not connection.in_atomic_block and connection.get_autocommit()
+    # Committed: another connection sees the action, its money and the record.
+    assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
+    assert Transfer.objects.filter(kind="bet").count() == 1
+    assert IdempotencyRecord.objects.filter(key="c-1").count() == 1
+    again = post(api.client("dealer"), url, body, key="c-1")
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
+    reused = post(api.client("dealer"), url, {**body, "amount": 6}, key="c-1")
+    assert reused.status_code == 422
+    assert reused.json()["error"]["code"] == "idempotency_key_reused"
+    assert_audit_ok(api.world.event)
+
+
+def test_a_stale_screen_writes_nothing_and_its_refusal_is_replayed(api: Api) -> None:
+    hand = start_hand(api)
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    ok = post(api.client("dealer"), url, {"seat": 2, "action": "look", "expected_seq": 1}, "a")
+    assert ok.status_code == 201
+    body = {"seat": 2, "action": "bet", "amount": 5, "expected_seq": 1}
+    stale = post(api.client("dealer"), url, body, key="b")
+    assert stale.status_code == 409
+    assert stale.json()["error"]["details"]["hand"]["next_seq"] == 2
+    again = post(api.client("dealer"), url, body, key="b")
+    assert again.status_code == 409 and again["Idempotent-Replayed"] == "true"
+    assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
+    assert_audit_ok(api.world.event)
+
+
+def race(*jobs: Any) -> list[Any]:
+    barrier = threading.Barrier(len(jobs))
+    out: list[Any] = [None] * len(jobs)
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            out[i] = jobs[i]()
+        except Exception as err:  # reported by the assertions
+            out[i] = err
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    return out
+
+
+@pytest.fixture
+def postgresql_only() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent writers are tested on PostgreSQL (SQLite serialises them)")
+
+
+@pytest.mark.parametrize("round_", range(3))
+def test_one_key_sent_twice_at_once_is_entered_once(
+    api: Api, postgresql_only: None, round_: int
+) -> None:
+    hand = start_hand(api)
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    body = {"seat": 2, "action": "bet", "amount": 5, "expected_seq": 1}
+    client = api.client("dealer")
+    results = race(*[lambda: post(client, url, body, key=f"twin-{round_}")] * 2)
+    statuses = sorted(r.status_code for r in results)
+    assert statuses == [201, 201], results
+    assert results[0].json() == results[1].json()
+    assert sorted(r.get("Idempotent-Replayed", "") for r in results) == ["", "true"]
+    assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
+    assert Transfer.objects.filter(kind="bet").count() == 1
+    assert_audit_ok(api.world.event)
+
+
+@pytest.mark.parametrize("round_", range(3))
+def test_two_tablets_with_the_same_sequence_one_wins_one_is_told(
+    api: Api, postgresql_only: None, round_: int
+) -> None:
+    hand = start_hand(api)
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    body = {"seat": 2, "action": "bet", "amount": 5, "expected_seq": 1}
+    dealer, supervisor = api.client("dealer"), api.client("supervisor")
+    results = race(
+        lambda: post(dealer, url, body, key=f"d-{round_}"),
+        lambda: post(supervisor, url, body, key=f"s-{round_}"),
+    )
+    assert sorted(r.status_code for r in results) == [201, 409], results
+    assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
+    assert Transfer.objects.filter(kind="bet").count() == 1
+    assert_audit_ok(api.world.event)
+
+
+def test_a_unique_violation_at_commit_becomes_the_named_conflict_and_keeps_nothing(
+    api: Api,
+) -> None:
+    hand = start_hand(api)
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    look = {"seat": 2, "action": "look", "expected_seq": 1}
+    assert post(api.client("dealer"), url, look).status_code == 201
+    existing = HandAction.objects.get(hand_id=hand["id"])
+    insert, _row = statements.insert_action(
+        hand_id=hand["id"],
+        seq=existing.seq,  # taken: the (hand, seq) constraint fails at the COMMIT
+        seat=3,
+        action="look",
+        amount=None,
+        hand_choice="",
+        cards="",
+        entered_by_id=None,
+        device="",
+    )
+    bump = ("UPDATE hands_hand SET next_seq = next_seq + 100 WHERE id = %s", [hand["id"]])
+    conflict = StaleHand("taken", hand_id=hand["id"], expected_seq=existing.seq + 1)
+    with pytest.raises(StaleHand), owned_transaction():
+        sql.at_commit([bump], then=lambda rows: None)
+        sql.at_commit([insert], unique=statements.ACTION_SEQ_UNIQUE, conflict=lambda: conflict)
+    assert not connection.in_atomic_block
+    assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
+    assert Hand.objects.get(pk=hand["id"]).next_seq == existing.seq + 1  # the bump is undone
+    if connection.vendor != "postgresql":
+        return  # SQLite does not name the constraint: any violation counts (see at_commit)
+    # Another constraint is not taken for the named one: the IntegrityError itself comes out.
+    with pytest.raises(IntegrityError), owned_transaction():
+        sql.at_commit([insert], unique="some_other_constraint", conflict=lambda: conflict)
+    assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
+
+
+def test_writes_at_commit_wait_for_the_commit_and_vanish_with_an_error(api: Api) -> None:
+    hand = start_hand(api)
+    bump = ("UPDATE hands_hand SET next_seq = next_seq + 1 WHERE id = %s", [hand["id"]])
+    seen: list[Any] = []
+    with pytest.raises(RuntimeError), owned_transaction():
+        sql.at_commit([bump], then=seen.append)
+        assert Hand.objects.get(pk=hand["id"]).next_seq == hand["next_seq"]  # not run yet
+        raise RuntimeError("the request failed")
+    assert seen == [] and Hand.objects.get(pk=hand["id"]).next_seq == hand["next_seq"]
+    with owned_transaction():
+        sql.at_commit([bump], then=seen.append)
+    assert seen == [[None]] and Hand.objects.get(pk=hand["id"]).next_seq == hand["next_seq"] + 1
+    # Outside an owned transaction they run at once.
+    sql.at_commit([bump], then=seen.append)
+    assert len(seen) == 2 and Hand.objects.get(pk=hand["id"]).next_seq == hand["next_seq"] + 2
