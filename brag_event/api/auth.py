@@ -7,7 +7,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
-from django.db import connection
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
@@ -65,9 +64,8 @@ def _token_with_user(key_hash: str) -> DeviceToken | None:
     query: every tablet request starts here (see ``core.sql`` for why it is not the ORM's)."""
     user_model = get_user_model()
     query, flag_params = _token_sql()
-    with connection.cursor() as cursor:
-        cursor.execute(query, [*flag_params, key_hash])
-        row = cursor.fetchone()
+    (rows,) = sql.run_batch([(query, [*flag_params, key_hash])])
+    row = rows[0] if rows else None
     if row is None:
         return None
     token, at = sql.hydrate(DeviceToken, row)

@@ -23,6 +23,8 @@ from typing import Any, TypeVar
 
 from django.db import IntegrityError, connection
 from django.db.models import Field, JSONField, Model
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
 
 M = TypeVar("M", bound=Model)
 
@@ -50,25 +52,43 @@ def columns(model: type[Model], alias: str) -> str:
 
 
 @cache
-def _converters(model: type[Model], vendor: str) -> tuple[tuple[Any, tuple[Converter, ...]], ...]:
+def _converters(
+    model: type[Model], vendor: str
+) -> tuple[tuple[int, Any, tuple[Converter, ...]], ...]:
+    """(position, column, converters) of the fields whose database values need converting."""
     out = []
-    for f in _fields(model):
+    for i, f in enumerate(_fields(model)):
         col = f.get_col(model._meta.db_table)
         convs = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
-        out.append((col, tuple(convs)))
+        if convs:
+            out.append((i, col, tuple(convs)))
     return tuple(out)
+
+
+@cache
+def _attnames(model: type[Model]) -> tuple[str, ...]:
+    return tuple(f.attname for f in _fields(model))
 
 
 def hydrate(model: type[M], row: Sequence[Any], start: int = 0) -> tuple[M, int]:
     """An instance of ``model`` from ``row[start:]`` (as selected by ``columns``), and where the
-    next model's columns begin."""
+    next model's columns begin. Built as ``Model.from_db`` builds it — every concrete field set,
+    not ``adding``, from this database — without running ``__init__`` field by field, unless
+    something listens to the model's init signals."""
     fields = _fields(model)
-    values = list(row[start : start + len(fields)])
-    for i, (col, convs) in enumerate(_converters(model, connection.vendor)):
+    end = start + len(fields)
+    values = list(row[start:end])
+    for i, col, convs in _converters(model, connection.vendor):
         for conv in convs:
             values[i] = conv(values[i], col, connection)
-    instance = model.from_db(connection.alias, [f.attname for f in fields], values)
-    return instance, start + len(fields)
+    if pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return model.from_db(connection.alias, list(_attnames(model)), values), end
+    instance = model.__new__(model)
+    instance.__dict__.update(zip(_attnames(model), values, strict=True))
+    state = instance._state = ModelState()
+    state.adding = False
+    state.db = connection.alias
+    return instance, end
 
 
 Statement = tuple[str, list[Any]]
@@ -116,7 +136,7 @@ def _run(statements: Sequence[Statement], *, commit: bool) -> list[list[Any] | N
     """``run_batch``'s work (inside ``wrap_database_errors``); with ``commit``, the
     transaction's COMMIT goes out in the same pipeline, after the statements."""
     raw: Any = connection.connection
-    pipelined = _pipelined()
+    pipelined = _pipelined() and len(statements) + commit > 1
     readers: list[Any] = []
     writer = None
     try:

@@ -5,6 +5,7 @@ transaction."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any, Protocol
 
@@ -26,9 +27,21 @@ class Access(Protocol):
 
 
 @cache
-def _lock_hand_sql() -> str:
+def _lock_hand_sql(one_statement: bool) -> str:
+    extra = ""
+    if one_statement:
+        # The hand's row as this statement's snapshot saw it, and the log in that snapshot.
+        extra = (
+            f", (SELECT s.{sql.qn('next_seq')} FROM {sql.table(Hand)} s "  # nosec B608
+            f"WHERE s.{sql.qn('id')} = h.{sql.qn('id')}), "
+            f"(SELECT json_agg(json_build_array(a.{sql.qn('seq')}, a.{sql.qn('seat')}, "
+            f"a.{sql.qn('action')}, a.{sql.qn('amount')}, a.{sql.qn('hand_choice')}, "
+            f"a.{sql.qn('cards')}) ORDER BY a.{sql.qn('seq')}) "
+            f"FROM ({_live_log_sql().replace('= %s', '= h.' + sql.qn('id'))}) a)"
+        )
     return (
-        f"SELECT {sql.columns(Hand, 'h')}, {sql.columns(Table, 't')}, {sql.columns(Day, 'd')} "  # nosec B608
+        f"SELECT {sql.columns(Hand, 'h')}, {sql.columns(Table, 't')}, {sql.columns(Day, 'd')}"  # nosec B608
+        f"{extra} "
         f"FROM {sql.table(Hand)} h "
         f"JOIN {sql.table(Table)} t ON t.{sql.qn('id')} = h.{sql.qn('table_id')} "
         f"JOIN {sql.table(Day)} d ON d.{sql.qn('id')} = t.{sql.qn('day_id')} "
@@ -39,22 +52,39 @@ def _lock_hand_sql() -> str:
 def lock_hand(pk: int, access: Access | None) -> tuple[Hand, list[LogRow]] | None:
     """The hand with its table and day, its row locked to the end of the transaction, and its
     live log — or ``None`` if there is no such hand or ``access`` does not reach its table.
-    Both reads go out together; the log's read starts once the lock is held, so it sees every
-    action committed before."""
+
+    The log must include every action committed before the lock was granted. On PostgreSQL
+    one statement reads both: it also returns the hand's ``next_seq`` as its snapshot saw it.
+    Every change to a hand's log also changes that sequence, under this same row lock; so if
+    the locked row's sequence is the snapshot's, nothing was committed after the snapshot and
+    its log is complete. If not — the statement waited for another device's action — the log
+    is read again, by a statement whose snapshot starts after the lock. Elsewhere (SQLite,
+    where a writer holds the whole database) the two reads simply follow each other."""
     if not sql.possible_id(pk):
         return None
     where, params = access.sql("t", "d") if access is not None else ("1 = 1", [])
-    found, log = sql.run_batch(
-        [(_lock_hand_sql().format(access=where), [pk, *params]), (_live_log_sql(), [pk])]
-    )
+    one = connection.features.has_select_for_update_of and connection.vendor == "postgresql"
+    if one:
+        (found,) = sql.run_batch([(_lock_hand_sql(True).format(access=where), [pk, *params])])
+        log = None
+    else:
+        found, log = sql.run_batch(
+            [(_lock_hand_sql(False).format(access=where), [pk, *params]), (_live_log_sql(), [pk])]
+        )
     if not found:
         return None
     row = found[0]
     hand, at = sql.hydrate(Hand, row)
     table, at = sql.hydrate(Table, row, at)
-    day, _ = sql.hydrate(Day, row, at)
+    day, at = sql.hydrate(Day, row, at)
     table.day = day
     hand.table = table
+    if one:
+        seen_seq, entries = row[at], row[at + 1]
+        if seen_seq == hand.next_seq:
+            entries = json.loads(entries) if isinstance(entries, str) else entries
+            return hand, [tuple(e) for e in entries or []]  # type: ignore[misc]
+        (log,) = sql.run_batch([(_live_log_sql(), [pk])])
     return hand, [tuple(r) for r in log or []]  # type: ignore[misc]
 
 

@@ -118,3 +118,59 @@ def test_one_player_bought_in_at_two_tables_at_once_sits_once() -> None:
     newcomer.refresh_from_db()
     assert newcomer.balance == 1000 - 110
     assert_audit_ok(w.event)
+
+
+def test_a_tablet_that_waited_for_the_lock_sees_the_action_it_waited_for() -> None:
+    """``lock_hand`` reads the hand and its log in one statement; a statement that had to wait
+    for another device's action has an older snapshot, and must not replay without it."""
+    from django.db import transaction
+
+    from brag_event.hands import statements
+
+    w = world(3)
+    hand = start(w)
+    entered, release = threading.Event(), threading.Event()
+    seen: dict[str, Any] = {}
+
+    def first() -> None:
+        try:
+            with transaction.atomic():
+                hand_apply_action(
+                    hand=hand.pk, action={"seat": 2, "action": "look"}, expected_seq=1, by=None
+                )
+                entered.set()
+                release.wait(timeout=10)
+        finally:
+            connections.close_all()
+
+    def second() -> None:
+        try:
+            with transaction.atomic():
+                found = statements.lock_hand(hand.pk, None)
+                assert found is not None
+                seen["next_seq"], seen["log"] = found[0].next_seq, found[1]
+        finally:
+            connections.close_all()
+
+    a = threading.Thread(target=first)
+    a.start()
+    assert entered.wait(timeout=10)
+    b = threading.Thread(target=second)
+    b.start()
+    waited = False
+    for _ in range(100):  # the second reader is blocked on the hand's row lock
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            )
+            waited = cursor.fetchone()[0] == 1
+        if waited:
+            break
+        threading.Event().wait(0.05)
+    release.set()
+    a.join(timeout=10)
+    b.join(timeout=10)
+    assert waited, "the second reader never waited for the lock"
+    assert seen["next_seq"] == 2
+    assert [(r[0], r[2]) for r in seen["log"]] == [(1, "look")]
