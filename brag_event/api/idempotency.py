@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -28,12 +27,10 @@ REPLAY_HEADER = "Idempotent-Replayed"
 
 
 def _fingerprint(request: Request) -> str:
-    try:
-        body = json.dumps(request.data, sort_keys=True, default=str)
-    except Exception:  # pragma: no cover - request.data already parsed as JSON
-        body = repr(request.data)
-    raw = f"{request.method} {request.path}\n{body}"
-    return hashlib.sha256(raw.encode()).hexdigest()
+    """The request as sent: method, path and the body's bytes (a retry sends the same bytes)."""
+    digest = hashlib.sha256(f"{request.method} {request.path}\n".encode())
+    digest.update(request._request.body)
+    return digest.hexdigest()
 
 
 def idempotent(view: Callable[..., Response] | None = None, *, redact: tuple[str, ...] = ()) -> Any:
