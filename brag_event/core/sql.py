@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar
 
-from django.db import IntegrityError, connection
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections
 from django.db.models import Field, JSONField, Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
@@ -75,19 +75,20 @@ def hydrate(model: type[M], row: Sequence[Any], start: int = 0) -> tuple[M, int]
     next model's columns begin. Built as ``Model.from_db`` builds it — every concrete field set,
     not ``adding``, from this database — without running ``__init__`` field by field, unless
     something listens to the model's init signals."""
+    db = connections[DEFAULT_DB_ALIAS]
     fields = _fields(model)
     end = start + len(fields)
     values = list(row[start:end])
-    for i, col, convs in _converters(model, connection.vendor):
+    for i, col, convs in _converters(model, db.vendor):
         for conv in convs:
-            values[i] = conv(values[i], col, connection)
+            values[i] = conv(values[i], col, db)
     if pre_init.has_listeners(model) or post_init.has_listeners(model):
-        return model.from_db(connection.alias, list(_attnames(model)), values), end
+        return model.from_db(db.alias, list(_attnames(model)), values), end
     instance = model.__new__(model)
     instance.__dict__.update(zip(_attnames(model), values, strict=True))
     state = instance._state = ModelState()
     state.adding = False
-    state.db = connection.alias
+    state.db = db.alias
     return instance, end
 
 

@@ -3,6 +3,8 @@ answers to those that do not."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from .conftest import Api
@@ -14,7 +16,7 @@ pytestmark = pytest.mark.django_db
     "accept", ["", "*/*", "application/json", "application/json, */*", "application/*"]
 )
 def test_a_request_that_accepts_json_gets_json(api: Api, accept: str) -> None:
-    headers = {"HTTP_ACCEPT": accept} if accept else {}
+    headers: dict[str, Any] = {"HTTP_ACCEPT": accept} if accept else {}
     response = api.client("dealer").get(f"/api/v1/tables/{api.world.table.pk}/", **headers)
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
@@ -22,9 +24,7 @@ def test_a_request_that_accepts_json_gets_json(api: Api, accept: str) -> None:
 
 @pytest.mark.parametrize("accept", ["text/html", "application/xml", "image/png"])
 def test_a_request_that_refuses_json_gets_406_in_the_error_shape(api: Api, accept: str) -> None:
-    response = api.client("dealer").get(
-        f"/api/v1/tables/{api.world.table.pk}/", HTTP_ACCEPT=accept
-    )
+    response = api.client("dealer").get(f"/api/v1/tables/{api.world.table.pk}/", HTTP_ACCEPT=accept)
     assert response.status_code == 406
     assert response.json()["error"]["code"] == "not_acceptable"
 
