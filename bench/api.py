@@ -471,7 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=int, default=30, help="timed load (and pgbench -T)")
     parser.add_argument("--warmup", type=float, default=3.0, help="untimed load first (s)")
     parser.add_argument("--quick", action="store_true", help="a ~10 s smoke run")
-    parser.add_argument("--workers", type=int, default=2 * cores + 1, help="gunicorn workers")
+    parser.add_argument(
+        "--workers", type=int, default=cores + 1, help="gunicorn workers (deploy's default)"
+    )
     parser.add_argument(
         "--worker-class", choices=("sync", "gthread"), default="sync", help="gunicorn workers"
     )

@@ -8,7 +8,7 @@ Every setting that differs between machines comes from the environment (the syst
 - ``GUNICORN_BIND``: address to listen on, default ``127.0.0.1:8000`` (nginx on the same
   machine). Several addresses: comma-separated. A web node behind a remote nginx binds its
   private address, e.g. ``10.0.0.11:8000``; in a container ``0.0.0.0:8000``.
-- ``GUNICORN_WORKERS``: worker processes, default ``2 × cores + 1``.
+- ``GUNICORN_WORKERS``: worker processes, default ``cores + 1``.
 - ``GUNICORN_TIMEOUT``: seconds a worker may spend on one request before it is killed
   (default 30).
 - ``GUNICORN_GRACEFUL_TIMEOUT``: seconds a stopping worker gets to finish its request
@@ -24,14 +24,17 @@ Every setting that differs between machines comes from the environment (the syst
 Choosing the workers
 --------------------
 An action on the API is CPU-bound Python: the API benchmark (``make bench-api``, README
-"Speed") measured about 5.8 ms of gunicorn CPU per action (plus 1.8 ms in PostgreSQL) and 237
-actions/s on 2 cores, with **5 sync workers and --preload** — this file's defaults on such a
-machine. Sync workers are one request per process: a slow request never queues behind another
-one in the same process, and the GIL is never shared, which is what keeps the tail latency
-(p99) down when the cores are busy. Threads (``gthread``) or more workers do not add CPU: on
-2 cores, more than 2 × cores + 1 processes only queue in the kernel instead of in nginx's
-upstream. The tablets and the standings pages hold no long requests (the pages poll every few
-seconds), so nothing here needs an asynchronous worker.
+"Speed") measures gunicorn's and PostgreSQL's CPU per action. The default is **cores + 1 sync
+workers with --preload**: on 2 cores, with PostgreSQL on the same machine, 3 workers reached a
+10–12 % higher share of pgbench's rate than 5 (2 × cores + 1) in alternating runs —
+fewer processes competing for the cores means fewer context switches and warmer caches, and
+one worker more than the cores covers the time a worker waits for PostgreSQL. Sync workers
+are one request per process: a slow request never queues behind another one in the same
+process, and the GIL is never shared, which is what keeps the tail latency (p99) down when the
+cores are busy. Threads (``gthread``) do not add CPU (measured slower here). With PostgreSQL on
+another machine, try ``GUNICORN_WORKERS`` = 2 × cores + 1. The tablets and the standings
+pages hold no long requests (the pages poll every few seconds), so nothing here needs an
+asynchronous worker.
 
 When the cores of one machine are saturated (CPU per action × actions/s ≈ cores), add web
 nodes behind nginx's upstream (see ``deploy/nginx/brag-event.conf`` and docs/operations.md)
@@ -59,7 +62,7 @@ bind = [
 backlog = 2048
 
 # --- workers (see "Choosing the workers" above)
-workers = _int("GUNICORN_WORKERS", 2 * multiprocessing.cpu_count() + 1)
+workers = _int("GUNICORN_WORKERS", multiprocessing.cpu_count() + 1)
 worker_class = "sync"
 # Import Django and the whole project (the engine's 741-value strength table too) once in the
 # arbiter, then fork: workers start in milliseconds and share those pages copy-on-write. Code

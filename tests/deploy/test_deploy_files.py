@@ -226,7 +226,7 @@ def test_gunicorn_configuration_reads_the_environment() -> None:
     if "GUNICORN_BIND" not in os.environ:
         assert defaults["bind"] == ["127.0.0.1:8000"]
     if "GUNICORN_WORKERS" not in os.environ:
-        assert defaults["workers"] == 2 * (os.cpu_count() or 1) + 1
+        assert defaults["workers"] == (os.cpu_count() or 1) + 1
 
 
 def free_port() -> int:
