@@ -8,7 +8,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -90,6 +92,15 @@ def exception_handler(exc: BaseException, context: dict[str, Any]) -> Response:
     response = error_response(exc)
     if response is not None:
         return response
+    if isinstance(exc, RequestDataTooBig):
+        return Response(
+            error_body(
+                "request_too_large",
+                "The request is larger than the server accepts; nothing was saved.",
+                {"limit_bytes": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
+            ),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
     if isinstance(exc, (OperationalError, InterfaceError)):
         # The database went away (a restart, a failover) or gave up on this transaction (a
         # deadlock): nothing was saved, and the same request can simply be sent again.

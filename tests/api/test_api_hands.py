@@ -160,3 +160,16 @@ def test_schema_and_docs_are_served(api: Api) -> None:
     docs = api.client("anonymous").get("/api/docs/")
     assert docs.status_code == 200 and b"swagger-ui" in docs.content
     assert b"cdn" not in docs.content.lower()
+
+
+@pytest.mark.parametrize("key", [None, "big-1"])
+def test_an_oversized_body_gets_413_in_the_error_shape(api: Api, key: str | None) -> None:
+    hand = start_hand(api)
+    body = b'{"seat": 2, "action": "look", "expected_seq": 1, "x": "' + b"a" * 3_000_000 + b'"}'
+    headers: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    response = api.client("dealer").post(
+        f"/api/v1/hands/{hand['id']}/actions/", body, content_type="application/json", **headers
+    )
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "request_too_large"
+    assert HandAction.objects.count() == 0
