@@ -19,10 +19,9 @@ from brag_event.core import sql
 from brag_event.core.transactions import owned_transaction
 
 from .errors import error_body, error_response
-from .models import IdempotencyRecord
+from .models import KEY_UNIQUE, IdempotencyRecord
 
 HEADER = "Idempotency-Key"
-UNIQUE_KEY = "idempotency_key_per_user"  # the constraint a second use of a key violates
 REPLAY_HEADER = "Idempotent-Replayed"
 
 
@@ -135,7 +134,7 @@ def _claim(record: dict[str, Any], response: Response, redact: tuple[str, ...]) 
     }
     sql.at_commit(
         [(_claim_sql(), [values[c] for c in _COLUMNS])],
-        unique=UNIQUE_KEY,
+        unique=KEY_UNIQUE,
         conflict=_Taken,
     )
 

@@ -14,6 +14,9 @@ def token_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+KEY_UNIQUE = "idempotency_key_per_user"  # violated by a second use of an Idempotency-Key
+
+
 class DeviceToken(models.Model):
     """A tablet's credential: acts as ``user``; only the hash of the key is stored."""
 
@@ -59,6 +62,6 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_per_user"),
+            models.UniqueConstraint(fields=["user", "key"], name=KEY_UNIQUE),
             models.CheckConstraint(condition=~Q(key=""), name="idempotency_key_not_empty"),
         ]

@@ -11,6 +11,8 @@ from django.db.models import Q
 from brag_event.players.models import Player
 from brag_event.tables.models import Table
 
+ACTION_SEQ_UNIQUE = "action_seq_unique"  # violated by a second action with one (hand, seq)
+
 
 class Hand(models.Model):
     class Status(models.TextChoices):
@@ -74,7 +76,7 @@ class HandAction(models.Model):
     class Meta:
         ordering = ["hand", "seq"]
         constraints = [
-            models.UniqueConstraint(fields=["hand", "seq"], name="action_seq_unique"),
+            models.UniqueConstraint(fields=["hand", "seq"], name=ACTION_SEQ_UNIQUE),
         ]
 
     def __str__(self) -> str:

@@ -30,7 +30,7 @@ from brag_event.players.standings import started_statement, won_statement
 from brag_event.tables.models import Seat, Table
 
 from . import statements
-from .models import ActionVoid, Hand, HandAction
+from .models import ACTION_SEQ_UNIQUE, ActionVoid, Hand, HandAction
 from .money import (
     LogRow,
     Movement,
@@ -401,7 +401,7 @@ def hand_apply_action(
     # The (hand, seq) constraint is a backstop: the hand's row lock serialises its actions.
     sql.at_commit(
         batch,
-        unique=statements.ACTION_SEQ_UNIQUE,
+        unique=ACTION_SEQ_UNIQUE,
         conflict=lambda: StaleHand(
             "Another device entered this action first; refresh and try again.",
             hand_id=hand.pk,

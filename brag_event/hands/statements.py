@@ -124,8 +124,6 @@ def _live_log_sql() -> str:
     )
 
 
-ACTION_SEQ_UNIQUE = "action_seq_unique"  # HandAction's (hand, seq) constraint
-
 _ACTION_COLUMNS = (
     "hand_id",
     "seq",

@@ -29,6 +29,20 @@ def token_client(user: User, name: str) -> APIClient:
     return client
 
 
+def post(client: Any, url: str, body: Any = None, key: str | None = None) -> Any:
+    """A JSON POST, with an ``Idempotency-Key`` if ``key`` is given."""
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    return client.post(url, body, format="json", **headers)
+
+
+def start_hand(api: Api, key: str | None = None) -> dict[str, Any]:
+    """The dealer starts the next hand at the world's table."""
+    response = post(api.client("dealer"), f"/api/v1/tables/{api.world.table.pk}/hands/", key=key)
+    assert response.status_code == 201, response.json()
+    hand: dict[str, Any] = response.json()
+    return hand
+
+
 @pytest.fixture
 def api(db: Any) -> Api:
     w = world(3)

@@ -11,21 +11,9 @@ from brag_event.hands.models import HandAction
 from brag_event.ledger.models import Transfer
 from tests.factories import assert_audit_ok
 
-from .conftest import Api
+from .conftest import Api, post, start_hand
 
 pytestmark = pytest.mark.django_db
-
-
-def post(client: Any, url: str, body: Any = None, key: str | None = None) -> Any:
-    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
-    return client.post(url, body, format="json", **headers)
-
-
-def start_hand(api: Api) -> dict[str, Any]:
-    response = post(api.client("dealer"), f"/api/v1/tables/{api.world.table.pk}/hands/")
-    assert response.status_code == 201, response.json()
-    hand: dict[str, Any] = response.json()
-    return hand
 
 
 def test_the_live_table_state_lists_what_is_legal(api: Api) -> None:

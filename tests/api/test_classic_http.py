@@ -28,7 +28,7 @@ from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in, table_create
 from tests.engine.test_classic_tables import BLIND_ROUNDS, OPEN_ROUNDS, load
 
-from .conftest import token_client
+from .conftest import post, token_client
 
 pytestmark = pytest.mark.django_db
 
@@ -73,11 +73,6 @@ TABLES = {
         {1: 88, 2: 166, 3: 59, 4: 94, 5: 93},
     ),
 }
-
-
-def post(client: Any, url: str, body: Any = None, key: str | None = None) -> Any:
-    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
-    return client.post(url, body, format="json", **headers)
 
 
 def classic_table(name: str, doc: dict[str, Any]) -> tuple[Event, Table, APIClient]:

@@ -17,29 +17,18 @@ from brag_event.core import sql
 from brag_event.core.errors import StaleHand
 from brag_event.core.transactions import owned_transaction
 from brag_event.hands import statements
-from brag_event.hands.models import Hand, HandAction
+from brag_event.hands.models import ACTION_SEQ_UNIQUE, Hand, HandAction
 from brag_event.ledger.models import Transfer
 from tests.factories import assert_audit_ok
 
-from .conftest import Api
+from .conftest import Api, post
+from .conftest import start_hand as start_hand_with
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def post(client: Any, url: str, body: Any = None, key: str | None = None) -> Any:
-    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
-    return client.post(url, body, format="json", **headers)
-
-
-def start_hand(api: Api) -> dict[str, Any]:
-    response = post(api.client("dealer"), f"/api/v1/tables/{api.world.table.pk}/hands/", key="s")
-    assert response.status_code == 201, response.json()
-    hand: dict[str, Any] = response.json()
-    return hand
-
-
 def test_the_outermost_transaction_sends_its_writes_with_the_commit(api: Api) -> None:
-    hand = start_hand(api)
+    hand = start_hand_with(api, key="s")  # through the owned transaction too
     url = f"/api/v1/hands/{hand['id']}/actions/"
     body = {"seat": 2, "action": "bet", "amount": 5, "expected_seq": hand["next_seq"]}
     with CaptureQueriesContext(connection) as queries:
@@ -66,7 +55,7 @@ def test_the_outermost_transaction_sends_its_writes_with_the_commit(api: Api) ->
 
 
 def test_a_stale_screen_writes_nothing_and_its_refusal_is_replayed(api: Api) -> None:
-    hand = start_hand(api)
+    hand = start_hand_with(api, key="s")  # through the owned transaction too
     url = f"/api/v1/hands/{hand['id']}/actions/"
     ok = post(api.client("dealer"), url, {"seat": 2, "action": "look", "expected_seq": 1}, "a")
     assert ok.status_code == 201
@@ -111,7 +100,7 @@ def postgresql_only() -> None:
 def test_one_key_sent_twice_at_once_is_entered_once(
     api: Api, postgresql_only: None, round_: int
 ) -> None:
-    hand = start_hand(api)
+    hand = start_hand_with(api, key="s")  # through the owned transaction too
     url = f"/api/v1/hands/{hand['id']}/actions/"
     body = {"seat": 2, "action": "bet", "amount": 5, "expected_seq": 1}
     client = api.client("dealer")
@@ -129,7 +118,7 @@ def test_one_key_sent_twice_at_once_is_entered_once(
 def test_two_tablets_with_the_same_sequence_one_wins_one_is_told(
     api: Api, postgresql_only: None, round_: int
 ) -> None:
-    hand = start_hand(api)
+    hand = start_hand_with(api, key="s")  # through the owned transaction too
     url = f"/api/v1/hands/{hand['id']}/actions/"
     body = {"seat": 2, "action": "bet", "amount": 5, "expected_seq": 1}
     dealer, supervisor = api.client("dealer"), api.client("supervisor")
@@ -146,7 +135,7 @@ def test_two_tablets_with_the_same_sequence_one_wins_one_is_told(
 def test_a_unique_violation_at_commit_becomes_the_named_conflict_and_keeps_nothing(
     api: Api,
 ) -> None:
-    hand = start_hand(api)
+    hand = start_hand_with(api, key="s")  # through the owned transaction too
     url = f"/api/v1/hands/{hand['id']}/actions/"
     look = {"seat": 2, "action": "look", "expected_seq": 1}
     assert post(api.client("dealer"), url, look).status_code == 201
@@ -166,7 +155,7 @@ def test_a_unique_violation_at_commit_becomes_the_named_conflict_and_keeps_nothi
     conflict = StaleHand("taken", hand_id=hand["id"], expected_seq=existing.seq + 1)
     with pytest.raises(StaleHand), owned_transaction():
         sql.at_commit([bump], then=lambda rows: None)
-        sql.at_commit([insert], unique=statements.ACTION_SEQ_UNIQUE, conflict=lambda: conflict)
+        sql.at_commit([insert], unique=ACTION_SEQ_UNIQUE, conflict=lambda: conflict)
     assert not connection.in_atomic_block
     assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
     assert Hand.objects.get(pk=hand["id"]).next_seq == existing.seq + 1  # the bump is undone
@@ -179,7 +168,7 @@ def test_a_unique_violation_at_commit_becomes_the_named_conflict_and_keeps_nothi
 
 
 def test_writes_at_commit_wait_for_the_commit_and_vanish_with_an_error(api: Api) -> None:
-    hand = start_hand(api)
+    hand = start_hand_with(api, key="s")  # through the owned transaction too
     bump = ("UPDATE hands_hand SET next_seq = next_seq + 1 WHERE id = %s", [hand["id"]])
     seen: list[Any] = []
     with pytest.raises(RuntimeError), owned_transaction():
