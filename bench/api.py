@@ -8,13 +8,20 @@ same number of clients, the same duration) measures the yardstick on this machin
 * actions per second (2xx answers to ``POST /hands/{id}/actions/`` and ``/cards/``) and the
   ratio to pgbench's transactions per second — target ≥ 15%;
 * the latency of those requests (``time.perf_counter`` from sending to the last byte of the
-  answer): p50, p95, p99, max — target p99 < 100 ms with 24 tablets.
+  answer): p50, p95, p99, max — target p99 < 100 ms with 24 tablets;
+* a reference measured in the same run, to read the ratio against: the same gunicorn and the
+  same number of clients on two endpoints of ``bench.reference_urls`` served with the
+  project's settings — a DRF view that only parses the body and answers a recorded action
+  answer, and the same view running one pgbench TPC-B transaction — in requests per second and
+  as a share of pgbench's rate. How many times the actions/s the TPC-B endpoint serves, against
+  how many times the target allows, says how far an action is from the least it could cost.
 
 Steps: a fresh database ``brag_bench`` (migrated, then seeded through the services by
 ``bench.api_seed``), gunicorn on a free port of 127.0.0.1, a warm-up, the timed load, then
-``pgbench -i -s 10`` and ``pgbench -c <tablets> -j 2 -T <seconds>`` on a database of its own.
-Both databases are dropped and gunicorn is stopped at the end. The figures are also written as
-JSON to ``bench-results/api.json``. The exit code is 0 whether the targets pass or fail.
+``pgbench -i -s 10`` and ``pgbench -c <tablets> -j 2 -T <seconds>`` on a database of its own,
+then the reference (``--reference-seconds`` each, ``--no-reference`` to skip). Both databases
+are dropped and gunicorn is stopped at the end. The figures are also written as JSON to
+``bench-results/api.json``. The exit code is 0 whether the targets pass or fail.
 """
 
 from __future__ import annotations
@@ -36,13 +43,14 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from .api_tablet import Sample, Tablet
+from .api_tablet import RETRYABLE, Sample, Tablet
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path("bench-results") / "api.json"
@@ -204,9 +212,17 @@ class Server:
     """gunicorn in a process group of its own, so that stopping it leaves nothing behind."""
 
     def __init__(
-        self, env: dict[str, str], *, workers: int, worker_class: str, threads: int, preload: bool
+        self,
+        env: dict[str, str],
+        *,
+        workers: int,
+        worker_class: str,
+        threads: int,
+        preload: bool,
+        ready: tuple[str, tuple[int, ...]] = ("/api/v1/me/", (401, 403)),
     ) -> None:
         self.port = free_port()
+        self.ready = ready  # a path to GET and the statuses that mean the app is up
         self.logdir = Path(tempfile.mkdtemp(prefix="bench-api-"))
         self.log = self.logdir / "gunicorn.log"
         self.cmd = [
@@ -252,10 +268,10 @@ class Server:
                 raise SystemExit(f"bench.api: gunicorn exited with {self.proc.returncode}")
             try:
                 conn = http.client.HTTPConnection(HOST, self.port, timeout=5)
-                conn.request("GET", "/api/v1/me/")
+                conn.request("GET", self.ready[0])
                 status = conn.getresponse().status
                 conn.close()
-                if status in (401, 403):
+                if status in self.ready[1]:
                     return time.perf_counter() - began
             except OSError:
                 pass
@@ -362,6 +378,77 @@ def drive(
     for th in threads:
         th.join(timeout=90)
     return tablets, t0, t1, first, last
+
+
+# --------------------------------------------------------------------------------------------
+# Reference: the least a request costs on this stack, measured in the same run
+
+
+REFERENCE_ENDPOINTS = (
+    ("noop", "DRF, no database"),
+    ("tpcb", "DRF + one TPC-B transaction"),
+)
+
+
+def representative_answer(tablets: list[Tablet]) -> bytes:
+    """The median-sized last action answer of the tablets: what the reference endpoints send."""
+    answers = sorted((t.last_answer for t in tablets if t.last_answer), key=len)
+    return answers[len(answers) // 2] if answers else b"{}"
+
+
+def hammer(port: int, path: str, *, clients: int, seconds: float, warmup: float) -> dict[str, Any]:
+    """``clients`` threads POST to ``path`` in a closed loop, the way the tablets do (a JSON body,
+    a fresh Idempotency-Key, the answer read and parsed); returns the rate and latency of the 2xx
+    answers in the timed window and the number of other answers."""
+    body = json.dumps({"expected_seq": 7, "action": "bet", "seat": 3, "amount": 40}).encode()
+    stop = threading.Event()
+    done: list[list[Sample]] = [[] for _ in range(clients)]
+    failed = [0] * clients
+
+    def run(i: int) -> None:
+        conn = http.client.HTTPConnection(HOST, port, timeout=60)
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "User-Agent": f"bench-api reference {i}",
+        }
+        while not stop.is_set():
+            headers["Idempotency-Key"] = uuid.uuid4().hex
+            t0 = time.perf_counter()
+            try:
+                conn.request("POST", path, body=body, headers=headers)
+                response = conn.getresponse()
+                raw = response.read()
+            except (TimeoutError, *RETRYABLE):
+                conn.close()
+                failed[i] += 1
+                continue
+            end = time.perf_counter()
+            json.loads(raw)
+            if 200 <= response.status < 300:
+                done[i].append(Sample("reference", end, end - t0, response.status))
+            else:
+                failed[i] += 1
+        conn.close()
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(clients)]
+    for th in threads:
+        th.start()
+    time.sleep(warmup)
+    t0 = time.perf_counter()
+    time.sleep(seconds)
+    t1 = time.perf_counter()
+    stop.set()
+    for th in threads:
+        th.join(timeout=90)
+    timed = [s for samples in done for s in samples if t0 <= s.end <= t1]
+    return {
+        "path": path,
+        "requests": len(timed),
+        "requests_per_s": len(timed) / (t1 - t0),
+        "latency_ms": latency_ms(timed),
+        "failed": sum(failed),
+    }
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -482,6 +569,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think-ms", type=float, default=0.0, help="mean pause per action")
     parser.add_argument("--scale", type=int, default=10, help="pgbench -i -s")
     parser.add_argument("--no-pgbench", action="store_true", help="skip the yardstick")
+    parser.add_argument(
+        "--reference-seconds", type=float, default=10.0, help="timed load of each reference"
+    )
+    parser.add_argument("--no-reference", action="store_true", help="skip the reference endpoints")
     parser.add_argument("--keep-db", action="store_true", help="keep brag_bench afterwards")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--pg-host", default=os.environ.get("PGHOST", HOST))
@@ -490,13 +581,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=RESULTS, help="where to write the figures")
     args = parser.parse_args(argv)
     if args.quick:
-        args.seconds, args.warmup = 8, 2.0
+        args.seconds, args.warmup, args.reference_seconds = 8, 2.0, 4.0
     preload = not args.no_preload
 
     pg = Postgres(args.pg_host, args.pg_port, args.pg_user)
     env = django_env(pg)
     server: Server | None = None
     stray = False
+    reference: dict[str, Any] = {}
     try:
         # 1. Database.
         say(f"bench.api: creating {BENCH_DB}, migrating, seeding {args.tables} tables …")
@@ -556,6 +648,49 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_pgbench:
             say(f"bench.api: pgbench -i -s {args.scale}, then {args.seconds} s of TPC-B …")
             pgb = pgbench(pg, clients=args.tables, seconds=args.seconds, scale=args.scale)
+
+        # 5. Reference: the same gunicorn and clients on endpoints that do (almost) nothing.
+        if not args.no_reference:
+            answer = Path(tempfile.mkstemp(prefix="bench-api-answer-", suffix=".json")[1])
+            answer.write_bytes(representative_answer(tablets))
+            server = Server(
+                {
+                    **env,
+                    "DJANGO_SETTINGS_MODULE": "bench.reference_settings",
+                    "BENCH_REFERENCE_ANSWER": str(answer),
+                    "BENCH_PGBENCH_DB": PGBENCH_DB,
+                    "BENCH_PGBENCH_SCALE": str(args.scale),
+                },
+                workers=args.workers,
+                worker_class=args.worker_class,
+                threads=args.threads,
+                preload=preload,
+                ready=("/reference/noop/", (405,)),
+            )
+            try:
+                server.start()
+                for name, label in REFERENCE_ENDPOINTS:
+                    if name == "tpcb" and pgb is None:
+                        continue
+                    say(f"bench.api: reference, {label}: {args.reference_seconds:g} s …")
+                    reference[name] = {
+                        "label": label,
+                        **hammer(
+                            server.port,
+                            f"/reference/{name}/",
+                            clients=args.tables,
+                            seconds=args.reference_seconds,
+                            warmup=1.0,
+                        ),
+                    }
+                reference_errors = server.log_errors()
+                reference["answer_bytes"] = answer.stat().st_size
+                reference["server_error_lines"] = len(reference_errors)
+            finally:
+                answer.unlink(missing_ok=True)
+                stray = not server.stop() or stray
+                server.cleanup()
+                server = None
         pg_info = pg.info()
     finally:
         if server is not None:
@@ -675,6 +810,35 @@ def main(argv: list[str] | None = None) -> int:
             f"{lat['p99']:.1f} ms   target < {P99_TARGET_MS:g} ms   {verdict(p99_ok)}",
         )
     )
+    if reference:
+        print(
+            f"  reference, same gunicorn and clients, {args.reference_seconds:g} s each "
+            f"(answer {reference['answer_bytes']:,} bytes):"
+        )
+        for name, _label in REFERENCE_ENDPOINTS:
+            if name in reference:
+                ref = reference[name]
+                share = f" = {ref['requests_per_s'] / pgb['tps']:.1%} of pgbench" if pgb else ""
+                print(
+                    line(
+                        f"  {ref['label']}",
+                        f"{ref['requests_per_s']:,.0f} req/s{share}; p99 "
+                        f"{ref['latency_ms']['p99']:.1f} ms"
+                        + (f"; {ref['failed']} failed" if ref["failed"] else ""),
+                    )
+                )
+        if pgb and "tpcb" in reference:
+            tpcb = reference["tpcb"]["requests_per_s"]
+            allowed = tpcb / (RATIO_TARGET * pgb["tps"])
+            reference["action_cost_vs_tpcb"] = tpcb / rate if rate else math.nan
+            reference["target_allows_vs_tpcb"] = allowed
+            print(
+                line(
+                    "  TPC-B endpoint ÷ actions/s",
+                    f"{reference['action_cost_vs_tpcb']:.2f}; the {RATIO_TARGET:.0%} target "
+                    f"needs at most {allowed:.2f}",
+                )
+            )
     print(
         line(
             "CPU ms per action",
@@ -772,6 +936,7 @@ def main(argv: list[str] | None = None) -> int:
             "cpu_bound_ceiling_actions_per_s": ceiling,
         },
         "pgbench": pgb,
+        "reference": reference or None,
         "targets": {
             "ratio": ratio if pgb else None,
             "ratio_target": RATIO_TARGET,

@@ -99,6 +99,7 @@ class Tablet:
         self.stats = TabletStats()
         self.cards: dict[int, str] = {}
         self.deck: list[int] = []
+        self.last_answer = b""  # the body of the last 2xx answer to an action (for the reference)
 
     # ------------------------------------------------------------------ HTTP
 
@@ -126,6 +127,8 @@ class Tablet:
         status = response.status
         data = json.loads(raw) if raw else None
         ok = 200 <= status < 300
+        if ok and kind in ("action", "cards"):
+            self.last_answer = raw
         sample = Sample(kind, end, end - t0, status, "" if ok else error_code(data))
         self.stats.samples.append(sample)
         return status, data
