@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import UTC
 from functools import cache
 from typing import Any, TypeVar
 
@@ -107,14 +108,47 @@ def _returns_rows(query: str) -> bool:
     return query.startswith("SELECT") or " RETURNING " in query
 
 
-def _cursor() -> Any:
+def _cursor(reads: bool = False) -> Any:
     """A cursor for hand-written statements: the driver's own (Django's wrapper costs tens of
     microseconds per statement on the hot path), unless something watches the queries — a
     test's ``CaptureQueriesContext``, ``DEBUG``, an ``execute_wrapper`` — which then gets
-    Django's wrapper and sees every statement as usual."""
+    Django's wrapper and sees every statement as usual. A cursor that ``reads`` rows loads
+    ``timestamptz`` with the driver's own loader where that gives the same values (below)."""
     if connection.queries_logged or connection.execute_wrappers:
         return connection.cursor()
-    return connection.create_cursor()
+    cursor = connection.create_cursor()
+    if reads and _driver_timestamptz_is_djangos():
+        oid, loader = _driver_timestamptz_loader()
+        cursor.adapters.register_loader(oid, loader)
+    return cursor
+
+
+@cache
+def _driver_timestamptz_loader() -> tuple[int, Any]:
+    """(oid, psycopg's default text loader of ``timestamptz``): its C implementation when
+    psycopg has one."""
+    import psycopg
+    from psycopg.pq import Format
+
+    oid = psycopg.adapters.types["timestamptz"].oid
+    return oid, psycopg.adapters.get_loader(oid, Format.TEXT)
+
+
+def _driver_timestamptz_is_djangos() -> bool:
+    """Whether psycopg's own ``timestamptz`` loader gives exactly what Django's gives here.
+
+    Django loads every ``timestamptz`` through a Python subclass of psycopg's Python loader
+    (``BaseTzLoader``) that replaces the zone with the connection's — about 3 µs a value,
+    against 0.3 µs for psycopg's C loader, and a tablet's request reads a dozen. Both give the
+    instant in the session's ``TimeZone``, and for ``UTC`` psycopg's zone is
+    ``datetime.timezone.utc``, which is Django's too when it keeps times in UTC (``USE_TZ``,
+    no ``TIME_ZONE`` on the database): then the values are identical (a test compares the
+    hand-written path's instances with the ORM's, field by field)."""
+    return (
+        connection.vendor == "postgresql"
+        and connection.timezone is UTC
+        and connection.connection.info.parameter_status("TimeZone") == "UTC"
+    )
 
 
 def _pipelined() -> bool:
@@ -144,7 +178,7 @@ def _run(statements: Sequence[Statement], *, commit: bool) -> list[list[Any] | N
         with raw.pipeline() if pipelined else nullcontext():
             for query, params in statements:
                 if _returns_rows(query):
-                    cursor = _cursor()
+                    cursor = _cursor(reads=True)
                     readers.append(cursor)
                 else:  # statements without rows share one cursor
                     cursor = writer = writer or _cursor()

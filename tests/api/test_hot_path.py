@@ -3,21 +3,27 @@ tests hold it to the same rules as the ORM code it replaces, and keep its statem
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import Group, User
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from brag_event.api import roles
 from brag_event.api.auth import _token_with_user
 from brag_event.api.errors import exception_handler
 from brag_event.api.models import DeviceToken, token_hash
+from brag_event.core import sql
 from brag_event.events.models import Day
 from brag_event.hands import statements
+from brag_event.hands.models import Hand
 from brag_event.tables.models import Table
 from brag_event.tables.services import table_create
 
-from .conftest import Api
+from .conftest import Api, start_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -66,6 +72,51 @@ def test_the_token_query_gives_the_same_role_as_the_groups(api: Api, who: str) -
         roles.role_of(token.user)
         hasattr(token.user, "player")  # known from the same query: no look-up
     assert len(queries) == 0 or who == "player"
+
+
+def _same_as_the_orms(built: Any, model: type[Any]) -> int:
+    """Every concrete field of an instance built by hand-written SQL equals the ORM's, with the
+    same type, and datetimes with the same zone; returns how many datetimes were compared."""
+    loaded = model._default_manager.get(pk=built.pk)
+    datetimes = 0
+    for field in model._meta.concrete_fields:
+        mine, theirs = getattr(built, field.attname), getattr(loaded, field.attname)
+        assert mine == theirs, (model.__name__, field.name)
+        assert type(mine) is type(theirs), (model.__name__, field.name)
+        if isinstance(theirs, datetime):
+            assert mine.tzinfo is theirs.tzinfo, (model.__name__, field.name)
+            datetimes += 1
+    return datetimes
+
+
+def test_hand_written_reads_build_the_same_instances_as_the_orm(api: Api) -> None:
+    """Timestamps included: on PostgreSQL the hand-written reads load them with psycopg's own
+    loader (``core.sql._driver_timestamptz_is_djangos``), the ORM with Django's."""
+    dealer = api.users["dealer"]
+    stamp = timezone.now() - timedelta(days=3, microseconds=123457)
+    User.objects.filter(pk=dealer.pk).update(last_login=stamp)
+    key = DeviceToken.new_key()
+    DeviceToken.objects.create(user=dealer, name="t", key_hash=token_hash(key), prefix=key[:6])
+    DeviceToken.objects.filter(key_hash=token_hash(key)).update(last_used_at=stamp)
+    hand_id = start_hand(api)["id"]
+    with transaction.atomic():
+        assert sql._driver_timestamptz_is_djangos() == (connection.vendor == "postgresql")
+        token = _token_with_user(token_hash(key))
+        locked = statements.lock_hand(hand_id, None)
+    assert token is not None and locked is not None
+    hand = locked[0]
+    assert token.user.last_login == stamp and token.last_used_at == stamp
+    compared = sum(
+        _same_as_the_orms(built, model)
+        for built, model in (
+            (token, DeviceToken),
+            (token.user, User),
+            (hand, Hand),
+            (hand.table, Table),
+            (hand.table.day, Day),
+        )
+    )
+    assert compared >= 5  # token created/used, user joined/last login, hand started
 
 
 def test_a_revoked_token_is_refused_by_the_hand_written_lookup(api: Api) -> None:
