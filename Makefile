@@ -28,10 +28,11 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
+# DEBUG is off unless asked for; the development server asks (error pages, static files).
 run: install
 	$(PY) manage.py migrate
 	$(PY) manage.py load_demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	DJANGO_DEBUG=true $(PY) manage.py runserver 127.0.0.1:8000
 
 test: install lint typecheck security
 	$(PY) -m pytest

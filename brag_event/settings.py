@@ -3,12 +3,13 @@
 Everything that differs between machines comes from environment variables:
 
 - ``DJANGO_SECRET_KEY``: secret key (an insecure development default is used when unset).
-- ``DJANGO_DEBUG``: "true"/"false" (default true).
+- ``DJANGO_DEBUG``: "true"/"false" (default false; ``make run`` turns it on).
 - ``DJANGO_ALLOWED_HOSTS``: comma-separated host names.
 - ``DATABASE_URL``: database URL (default: SQLite file ``db.sqlite3`` in the project root).
 - ``CELERY_BROKER_URL``: Celery broker; when unset, tasks run eagerly in-process.
 """
 
+import datetime
 import os
 from pathlib import Path
 
@@ -35,7 +36,8 @@ SECRET_KEY = os.environ.get(
     "DJANGO_SECRET_KEY",
     "django-insecure-dev-only-brag-event-change-me-in-production",
 )
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Off unless asked for: a debug page shows settings and code to whoever triggers an error.
+DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
 INSTALLED_APPS = [
@@ -59,6 +61,7 @@ INSTALLED_APPS = [
     "brag_event.tablet",
     "brag_event.organiser",
     "brag_event.public",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -69,6 +72,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a login that django-axes refused into the lockout answer (core.security).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "brag_event.urls"
@@ -129,8 +134,12 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Django's model backend, loading a session's user with their role in the same query.
-AUTHENTICATION_BACKENDS = ["brag_event.api.auth.RoleAwareModelBackend"]
+# django-axes first (it refuses a locked-out login before any password is checked), then Django's
+# model backend, loading a session's user with their role in the same query.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "brag_event.api.auth.RoleAwareModelBackend",
+]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -161,6 +170,54 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# ------------------------------------------------------------------ security (docs/operations.md)
+# One cache shared by every process, so that counts (the API login's throttle) are not multiplied
+# by gunicorn's workers: Redis when BRAG_CACHE_URL is set (production requires it), else a table
+# of the database (created by `migrate`, see core.apps).
+_CACHE_URL = os.environ.get("BRAG_CACHE_URL", "").strip()
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": _CACHE_URL,
+        "KEY_PREFIX": "brag",
+    }
+    if _CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "brag_cache"}
+}
+
+# django-axes counts failed logins in the database (shared by every worker and node) for every
+# way in — the admin's login, the API's (the tablets), and any login page that calls
+# authenticate() — and locks a user name out from one address after BRAG_LOGIN_FAILURES
+# failures, for BRAG_LOGIN_LOCKOUT_MINUTES. Organisers see and lift lockouts at
+# /organiser/lockouts/.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = int(os.environ.get("BRAG_LOGIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("BRAG_LOGIN_LOCKOUT_MINUTES", "15")))
+# A user name from one address: a whole hall of tablets behind one Wi-Fi address is not locked out
+# by one dealer's typos, and nobody can lock an organiser out from elsewhere.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+# The log names the user name and address (passwords are never logged).
+AXES_SENSITIVE_PARAMETERS: list[str] = []
+AXES_CLIENT_IP_CALLABLE = "brag_event.core.security.client_ip"
+AXES_LOCKOUT_CALLABLE = "brag_event.core.security.lockout_response"
+
+# The API's JSON bodies (brag_event.api.parsers): larger ones get 413, deeper ones 400.
+BRAG_JSON_MAX_BYTES = 64 * 1024
+BRAG_JSON_MAX_DEPTH = 20
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Failed logins and lockouts (django-axes), and unlocks, reach the service's log.
+    "loggers": {
+        "axes": {"handlers": ["console"], "level": "WARNING"},
+        "brag_event.security": {"handlers": ["console"], "level": "WARNING"},
+    },
 }
 
 # Celery: read by brag_event/celery.py through the "CELERY_" namespace.

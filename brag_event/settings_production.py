@@ -35,6 +35,19 @@ if not CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_EAGER_PROPAGATES = False
 
+# The cache every worker and node shares (the API login's throttle): Redis, the broker's own
+# unless BRAG_CACHE_URL names another database.
+_CACHE = os.environ.get("BRAG_CACHE_URL", "").strip() or CELERY_BROKER_URL
+if not _CACHE.startswith(("redis://", "rediss://")):
+    raise ImproperlyConfigured("production caches in Redis: BRAG_CACHE_URL=redis://…")
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": _CACHE,
+        "KEY_PREFIX": "brag",
+    }
+}
+
 # Behind nginx, which terminates TLS and sets X-Forwarded-Proto.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = os.environ.get("BRAG_SSL_REDIRECT", "true").lower() != "false"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
@@ -23,6 +24,7 @@ from rest_framework.views import APIView
 from brag_event.audit.models import AuditEntry
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
+from brag_event.core.security import LOCKED_CODE, lockout_message
 from brag_event.engine.history import dump
 from brag_event.events.models import Day, Event
 from brag_event.hands.selectors import hand_state
@@ -506,7 +508,16 @@ class Login(APIView):
     @method_decorator(csrf_protect)
     def post(self, request: Request) -> Response:
         data = valid(LoginIn, request)
-        user = authenticate(request, username=data["username"], password=data["password"])
+        # Django's request, not DRF's: django-axes counts the attempt and marks a lockout on it.
+        http = request._request
+        user = authenticate(http, username=data["username"], password=data["password"])
+        if getattr(http, "axes_locked_out", False):
+            raise ServiceError(
+                LOCKED_CODE,
+                lockout_message(),
+                details={"retry_after": int(settings.AXES_COOLOFF_TIME.total_seconds())},
+                status=429,
+            )
         if user is None:
             raise ServiceError("bad_credentials", "Wrong username or password.", status=401)
         login(request._request, user)
