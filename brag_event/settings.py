@@ -148,7 +148,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["brag_event.api.parsers.LimitedJSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "brag_event.api.negotiation.JsonNegotiation",
     "EXCEPTION_HANDLER": "brag_event.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -194,7 +194,9 @@ CACHES = {
 # /organiser/lockouts/.
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_FAILURE_LIMIT = int(os.environ.get("BRAG_LOGIN_FAILURES", "5"))
-AXES_COOLOFF_TIME = datetime.timedelta(minutes=int(os.environ.get("BRAG_LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_COOLOFF_TIME = datetime.timedelta(
+    minutes=int(os.environ.get("BRAG_LOGIN_LOCKOUT_MINUTES", "15"))
+)
 # A user name from one address: a whole hall of tablets behind one Wi-Fi address is not locked out
 # by one dealer's typos, and nobody can lock an organiser out from elsewhere.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

@@ -19,7 +19,11 @@ from rest_framework.response import Response
 from brag_event.core.errors import ServiceError, StaleHand
 from brag_event.engine import EngineError
 
+from .parsers import BodyTooDeep, BodyTooLarge
+
 log = logging.getLogger("brag_event.api")
+
+TOO_LARGE = "The request is larger than the server accepts; nothing was saved."
 
 _DRF_CODES: dict[type[exceptions.APIException], tuple[str, str]] = {
     exceptions.NotAuthenticated: ("not_authenticated", "Log in, or send a device token."),
@@ -29,6 +33,8 @@ _DRF_CODES: dict[type[exceptions.APIException], tuple[str, str]] = {
     exceptions.MethodNotAllowed: ("method_not_allowed", ""),
     exceptions.NotAcceptable: ("not_acceptable", ""),
     exceptions.UnsupportedMediaType: ("unsupported_media_type", "Send JSON."),
+    BodyTooLarge: ("request_too_large", TOO_LARGE),
+    BodyTooDeep: ("json_too_deep", ""),
     exceptions.ParseError: ("malformed_request", "The request body is not valid JSON."),
     exceptions.Throttled: ("throttled", ""),
     exceptions.ValidationError: ("invalid_input", "Some fields are missing or wrong."),
@@ -71,6 +77,10 @@ def error_response(exc: BaseException) -> Response | None:
             message = "The security token (CSRF) is missing or old: reload the page and retry."
         if isinstance(exc, exceptions.ValidationError):
             details = {"fields": exc.detail}
+        elif isinstance(exc, BodyTooLarge):
+            details = {"limit_bytes": settings.BRAG_JSON_MAX_BYTES}
+        elif isinstance(exc, BodyTooDeep):
+            details = {"max_depth": settings.BRAG_JSON_MAX_DEPTH}
         elif isinstance(exc, exceptions.Throttled):
             wait = getattr(exc, "wait", None)
             details = {"retry_after": wait}
@@ -96,7 +106,7 @@ def exception_handler(exc: BaseException, context: dict[str, Any]) -> Response:
         return Response(
             error_body(
                 "request_too_large",
-                "The request is larger than the server accepts; nothing was saved.",
+                TOO_LARGE,
                 {"limit_bytes": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
             ),
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
@@ -133,3 +143,16 @@ def csrf_failure(request: Any, reason: str = "") -> Any:
         )
         return JsonResponse(body, status=403)
     return django_csrf_failure(request, reason=reason)
+
+
+def api_not_found(request: Any, *args: Any, **kwargs: Any) -> Any:
+    """Every path under ``/api/`` that names nothing: 404 in the error shape, for any method,
+    whatever ``DEBUG`` says (the last route of ``api/urls.py``)."""
+    from django.http import JsonResponse
+
+    body = error_body(
+        "not_found",
+        "No such address in the API (its paths end with a slash; see /api/docs/).",
+        {"path": request.path[:200]},
+    )
+    return JsonResponse(body, status=404)

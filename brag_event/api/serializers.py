@@ -7,7 +7,24 @@ from typing import Any
 
 from rest_framework import serializers
 
-from brag_event.engine import ACTIONS
+from brag_event.engine import ACTIONS, MONEY_MAX
+
+
+class WholeNumberField(serializers.IntegerField):
+    """A whole number: a JSON integer, or a string of the digits 0–9 (DRF's own field also takes
+    "²", "١٢", "1_000" and 7.0)."""
+
+    default_error_messages = {"invalid": "A whole number is required (digits 0–9)."}
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int | str):
+            self.fail("invalid")
+        if isinstance(data, str):
+            text = data.strip()
+            if not (text.isascii() and text.isdigit()) or len(text) > 30:
+                self.fail("invalid")
+            data = int(text)
+        return int(super().to_internal_value(data))
 
 
 class FlatSerializer(serializers.Serializer):
@@ -20,35 +37,35 @@ class FlatSerializer(serializers.Serializer):
 
 
 class ActionIn(FlatSerializer):
-    expected_seq = serializers.IntegerField(
+    expected_seq = WholeNumberField(
         min_value=1, help_text="The sequence number this action is expected to get"
     )
     action = serializers.ChoiceField(choices=[a for a in ACTIONS if a != "show"])
-    seat = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=10)
-    amount = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    seat = WholeNumberField(required=False, allow_null=True, min_value=1, max_value=10)
+    amount = WholeNumberField(required=False, allow_null=True, min_value=0, max_value=MONEY_MAX)
     hand = serializers.ChoiceField(choices=["old", "new"], required=False, allow_null=True)
 
 
 class CardsIn(FlatSerializer):
-    expected_seq = serializers.IntegerField(min_value=1)
-    seat = serializers.IntegerField(min_value=1, max_value=10)
+    expected_seq = WholeNumberField(min_value=1)
+    seat = WholeNumberField(min_value=1, max_value=10)
     cards = serializers.CharField(max_length=40, help_text="e.g. 'As 10d 3c'")
 
 
 class VoidIn(serializers.Serializer):
-    expected_seq = serializers.IntegerField(min_value=1, required=False)
+    expected_seq = WholeNumberField(min_value=1, required=False)
     reason = serializers.CharField(max_length=200)
 
 
 class BuyInIn(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=1, max_value=10)
-    player = serializers.IntegerField(min_value=1, help_text="Player id")
-    amount = serializers.IntegerField(min_value=0, max_value=10**9)
+    seat = WholeNumberField(min_value=1, max_value=10)
+    player = WholeNumberField(min_value=1, help_text="Player id")
+    amount = WholeNumberField(min_value=0, max_value=MONEY_MAX)
 
 
 class RebuyIn(serializers.Serializer):
     consenting = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=WholeNumberField(min_value=1),
         allow_empty=True,
         max_length=20,
         help_text="Ids of the other seated players who agree",
@@ -65,5 +82,11 @@ class LoginIn(serializers.Serializer):
 
 
 class TokenIn(serializers.Serializer):
-    user = serializers.IntegerField(min_value=1, help_text="The user the device acts as")
+    user = WholeNumberField(min_value=1, help_text="The user the device acts as")
     name = serializers.CharField(max_length=80)
+
+
+class StandingsQueryIn(serializers.Serializer):
+    day = WholeNumberField(
+        required=False, min_value=1, max_value=1000, help_text="A day's number: that day's figures"
+    )

@@ -1,7 +1,8 @@
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from . import views
+from .errors import api_not_found
 
 v1 = [
     path("events/", views.EventList.as_view()),
@@ -34,4 +35,6 @@ urlpatterns = [
     path("v1/", include(v1)),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # Last: anything else under /api/ is a 404 in the API's error shape.
+    re_path(r"", api_not_found, name="api-not-found"),
 ]

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -46,6 +46,7 @@ from .serializers import (
     LoginIn,
     RebuyIn,
     SitOutIn,
+    StandingsQueryIn,
     TokenIn,
     VoidIn,
 )
@@ -370,18 +371,20 @@ class EventStandings(APIView):
         responses={200: ANY},
         summary="Public standings: balance plus live table stack, change today, hands played "
         "and won (overall, or of one day with ?day=N)",
-        parameters=[OpenApiParameter("day", int, description="A day's number: that day's figures")],
+        parameters=[StandingsQueryIn],
     )
     def get(self, request: Request, event_id: int) -> Response:
         event = get_object_or_404(Event, pk=event_id)
+        query = StandingsQueryIn(data=request.query_params)
+        if not query.is_valid():
+            raise ServiceError(
+                "invalid_day",
+                "day is a day's number, e.g. ?day=1",
+                details={"field": "day", "fields": query.errors},
+            )
         day = None
-        raw = request.query_params.get("day")
-        if raw is not None:
-            if not raw.isdigit():
-                raise ServiceError(
-                    "invalid_day", "day is a day's number, e.g. ?day=1", details={"field": "day"}
-                )
-            day = get_object_or_404(event.days, number=int(raw))
+        if query.validated_data.get("day") is not None:
+            day = get_object_or_404(event.days, number=query.validated_data["day"])
         current = day or current_day(event)
         return Response(
             {

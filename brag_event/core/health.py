@@ -14,7 +14,10 @@ from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
+from .forms import takes
 
+
+@takes()
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
@@ -49,6 +52,7 @@ def _broker() -> dict[str, Any]:
     return {"ok": True}
 
 
+@takes()
 @never_cache
 def readyz(request: HttpRequest) -> JsonResponse:
     checks = {"database": _database(), "broker": _broker()}

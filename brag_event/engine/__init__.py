@@ -20,7 +20,7 @@ from .cards import (
 )
 from .errors import MESSAGES, EngineError, IllegalAction
 from .history import FORMAT, HandHistory, dump, load_history, outcome_dict, replay
-from .rules import FLASH_DAY_1, FLASH_DAYS_2_3, Rules
+from .rules import FLASH_DAY_1, FLASH_DAYS_2_3, MONEY_MAX, Rules
 from .state import (
     ACTIONS,
     ACTIVE,
@@ -52,6 +52,7 @@ __all__ = [
     "FOLDED",
     "FORMAT",
     "MESSAGES",
+    "MONEY_MAX",
     "SETTLED",
     "SHOWING",
     "Action",

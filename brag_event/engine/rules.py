@@ -7,6 +7,17 @@ from typing import Any, Final, NoReturn
 
 from .errors import EngineError
 
+# The most money there can be: no amount anyone enters (a rule, a buy-in, a bet, money issued)
+# may exceed it, and neither may all the money an event issues together — so every balance,
+# stack, pot and sum of them stays far inside the database's 64-bit columns (and a day's rules
+# inside its 32-bit ones). docs/domain.md, "The money bound".
+MONEY_MAX: Final = 1_000_000_000
+
+# The rules that are amounts of money (the others are counts, percentages and options).
+MONEY_RULES: Final = frozenset(
+    {"ante", "min_bet", "max_bet", "max_raise", "rake_cap", "house_fee", "table_min", "table_max"}
+)
+
 SEE_DOUBLE: Final = "double"
 SEE_EQUAL: Final = "equal"
 
@@ -52,6 +63,8 @@ class Rules:
                 _bad(f"{f.name} must be a whole number")
             elif value < 0:
                 _bad(f"{f.name} must not be negative")
+            elif f.name in MONEY_RULES and value > MONEY_MAX:
+                _bad(f"{f.name} must be at most {MONEY_MAX}")
         if self.min_bet < 1:
             _bad("min_bet must be at least 1")
         if self.max_bet < self.min_bet:

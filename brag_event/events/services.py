@@ -11,7 +11,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
-from brag_event.engine import EngineError, Rules
+from brag_event.engine import MONEY_MAX, EngineError, Rules
 
 from .models import RULE_FIELDS, Day, DayRulesChange, Event
 
@@ -69,9 +69,13 @@ def _field_problems(values: dict[str, Any]) -> list[tuple[str, str]]:
             out.append((name, f"{LABELS[name]} must be a whole number."))
         elif value < 0:
             out.append((name, f"{LABELS[name]} must not be negative."))
+        elif value > MONEY_MAX:
+            out.append((name, f"{LABELS[name]} must be at most {MONEY_MAX:,}."))
     cap = get("rake_cap")
     if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 0):
         out.append(("rake_cap", "The rake cap must be empty or a whole number, not negative."))
+    elif cap is not None and cap > MONEY_MAX:
+        out.append(("rake_cap", f"The rake cap must be at most {MONEY_MAX:,}."))
     seats = get("seats")
     if seats is not None and (not isinstance(seats, int) or not 2 <= seats <= 10):
         out.append(("seats", "A table has from 2 to 10 seats."))

@@ -6,18 +6,28 @@ page with the service's message."""
 from __future__ import annotations
 
 import segno
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from brag_event.core.errors import ServiceError
+from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import Day
 from brag_event.players.links import player_path
 from brag_event.tables.assign import DEALER_GROUP, table_assign_dealers
-from brag_event.tables.models import Seat, SeatingDraw, Table
+from brag_event.tables.models import Seat, Table
 from brag_event.tables.seating import balance_apply, balance_proposals, seating_apply, seating_draw
 
+from .forms import (
+    BalanceApplyForm,
+    DealersForm,
+    SeatingApplyForm,
+    SeatingDrawForm,
+    SeatingQuery,
+    service_error_on,
+)
 from .views import actor, organiser_only
 
 
@@ -37,14 +47,35 @@ def _seated(day: Day) -> list[tuple[Table, list[Seat]]]:
     return [(t, by_table.get(t.pk, [])) for t in day.tables.order_by("number")]
 
 
+SEATING_FORMS: dict[str, type[forms.Form]] = {
+    "draw": SeatingDrawForm,
+    "apply": SeatingApplyForm,
+}
+
+
+@takes(query=SeatingQuery, post=SEATING_FORMS)
 @organiser_only
 def seating(request: HttpRequest, day_id: int) -> HttpResponse:
     day = _day(day_id)
     error: ServiceError | None = None
+    query = SeatingQuery(request.GET)
+    if not query.is_valid():
+        return bad_request(request, query)
+    wanted: int | None = query.cleaned_data["draw"]
+    draw_form = SeatingDrawForm()
+    status = 200
     if request.method == "POST":
+        which = posted_form(request, SEATING_FORMS)
+        if which is None:
+            return bad_request(request)
+        status = 400
         try:
-            if request.POST.get("action") == "apply":
-                draw = get_object_or_404(SeatingDraw, pk=request.POST.get("draw"), day=day)
+            if which == "apply":
+                apply_form = SeatingApplyForm(request.POST, day=day)
+                if not apply_form.is_valid():
+                    return bad_request(request, apply_form)
+                draw = apply_form.cleaned_data["draw"]
+                wanted = draw.pk
                 tables = seating_apply(draw=draw, by=actor(request))
                 messages.success(
                     request,
@@ -52,29 +83,35 @@ def seating(request: HttpRequest, day_id: int) -> HttpResponse:
                     f"{sum(len(t['seats']) for t in draw.plan)} players seated.",
                 )
                 return redirect(f"{request.path}?draw={draw.pk}")
-            draw = seating_draw(day=day, seed=request.POST.get("seed") or None, by=actor(request))
-            return redirect(f"{request.path}?draw={draw.pk}")
+            draw_form = SeatingDrawForm(request.POST)
+            if draw_form.is_valid():
+                draw = seating_draw(
+                    day=day, seed=draw_form.cleaned_data["seed"] or None, by=actor(request)
+                )
+                return redirect(f"{request.path}?draw={draw.pk}")
         except ServiceError as err:
             error = err
+            status = err.status
+            if which == "draw":
+                service_error_on(draw_form, err)
     draws = list(day.draws.select_related("created_by"))
-    shown: SeatingDraw | None = None
-    wanted = request.POST.get("draw") or request.GET.get("draw")
-    if wanted and str(wanted).isdigit():
-        shown = next((d for d in draws if d.pk == int(wanted)), None)
+    shown = next((d for d in draws if d.pk == wanted), None) if wanted else None
     context = {
         "day": day,
         "draw": shown,
         "draws": draws,
         "error": error,
+        "draw_form": draw_form,
         "seated": [(t, s) for t, s in _seated(day) if s],
     }
-    return render(request, "organiser/seating.html", context, status=error.status if error else 200)
+    return render(request, "organiser/seating.html", context, status=status)
 
 
 def _qr(url: str) -> str:
     return str(segno.make(url).svg_inline(scale=3))
 
 
+@takes()
 @organiser_only
 def sheets(request: HttpRequest, day_id: int) -> HttpResponse:
     day = _day(day_id)
@@ -90,14 +127,18 @@ def sheets(request: HttpRequest, day_id: int) -> HttpResponse:
     return render(request, "organiser/sheets.html", {"day": day, "tables": tables})
 
 
+@takes(post=BalanceApplyForm)
 @organiser_only
 def balance(request: HttpRequest, day_id: int) -> HttpResponse:
     day = _day(day_id)
     error: ServiceError | None = None
     if request.method == "POST":
+        form = BalanceApplyForm(request.POST)
+        if not form.is_valid():
+            return bad_request(request, form)
         try:
             done = balance_apply(
-                day=day, proposal_id=request.POST.get("proposal", ""), by=actor(request)
+                day=day, proposal_id=form.cleaned_data["proposal"], by=actor(request)
             )
             messages.success(request, f"Done: {done['description']}")
             return redirect(request.path)
@@ -112,24 +153,32 @@ def balance(request: HttpRequest, day_id: int) -> HttpResponse:
     return render(request, "organiser/balance.html", context, status=error.status if error else 200)
 
 
+@takes(post=DealersForm)
 @organiser_only
 def dealers(request: HttpRequest, day_id: int) -> HttpResponse:
     day = _day(day_id)
     error: ServiceError | None = None
     users = get_user_model().objects.filter(groups__name=DEALER_GROUP).order_by("username")
+    status = 200
     if request.method == "POST":
-        table = get_object_or_404(Table, pk=request.POST.get("table"), day=day)
-        ids = [int(v) for v in request.POST.getlist("dealers") if v.isdigit()]
-        chosen = list(get_user_model().objects.filter(pk__in=ids))
+        form = DealersForm(request.POST, day=day)
+        valid = form.is_valid()
+        if "table" in form.errors:
+            return bad_request(request, form)
+        table = form.cleaned_data["table"]
+        chosen = list(form.cleaned_data.get("dealers", []))
         try:
-            if len(chosen) != len(set(ids)):
-                raise ServiceError("not_a_dealer", "One of the chosen users no longer exists.")
+            if not valid:
+                raise ServiceError(
+                    "not_a_dealer", "One of the chosen users is not (or no longer) a dealer."
+                )
             table_assign_dealers(table=table, dealers=chosen, by=actor(request))
             names = ", ".join(u.get_username() for u in chosen) or "nobody"
             messages.success(request, f"Table {table.number}: {names}.")
             return redirect(request.path)
         except ServiceError as err:
             error = err
+            status = err.status
     tables = []
     for table in day.tables.order_by("number").prefetch_related("dealers"):
         assigned = {u.pk for u in table.dealers.all()}
@@ -140,4 +189,4 @@ def dealers(request: HttpRequest, day_id: int) -> HttpResponse:
             }
         )
     context = {"day": day, "tables": tables, "error": error, "dealers": users}
-    return render(request, "organiser/dealers.html", context, status=error.status if error else 200)
+    return render(request, "organiser/dealers.html", context, status=status)

@@ -12,6 +12,7 @@ urlpatterns = [
     path("events/<int:event_id>/standings.csv", views.export_standings, name="export_standings"),
     path("events/<int:event_id>/ledger.csv", views.export_ledger, name="export_ledger"),
     path("tokens/", views.tokens, name="tokens"),
+    path("lockouts/", views.lockouts, name="lockouts"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke_view, name="token_revoke"),
     path("days/<int:day_id>/close/", views.day_close, name="day_close"),
     path("days/<int:day_id>/close/status/", views.day_close_status, name="day_close_status"),

@@ -9,8 +9,9 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
 
+from django import forms
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import (
@@ -28,6 +29,9 @@ from brag_event.api.roles import ORGANISER, role_of
 from brag_event.api.services import token_issue, token_revoke
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
+from brag_event.core.exports import spreadsheet_safe
+from brag_event.core.forms import bad_request, posted_form, takes
+from brag_event.core.security import login_failures_recent, login_lockouts, login_unlock
 from brag_event.engine.history import dump
 from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day, DayClose, Event
@@ -36,10 +40,19 @@ from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.ledger.checks import ledger_check_run
 from brag_event.ledger.models import Transfer
-from brag_event.players.models import Player
 from brag_event.players.selectors import standings
 from brag_event.players.services import player_issue_money, player_register, players_import
+from brag_event.public.forms import StandingsQuery
 
+from .forms import (
+    DayCloseForm,
+    IssueMoneyForm,
+    PlayerImportForm,
+    PlayerRegisterForm,
+    TokenIssueForm,
+    UnlockForm,
+    service_error_on,
+)
 from .selectors import event_dashboard
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
@@ -64,28 +77,26 @@ def actor(request: HttpRequest) -> Actor:
     return Actor(request.user, f"web {request.META.get('REMOTE_ADDR', '')} {agent}".strip())
 
 
-def whole(raw: Any, default: int | None = None) -> int | None:
-    text = str(raw or "").strip()
-    if not text:
-        return default
-    return int(text) if text.isdigit() else None
-
-
 # ------------------------------------------------------------------ dashboard
 
 
+@takes()
 @organiser_only
 def events(request: HttpRequest) -> HttpResponse:
     return render(request, "organiser/events.html", {"events": Event.objects.all()})
 
 
+@takes()
 @organiser_only
 def dashboard(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     board = event_dashboard(event)
-    return render(request, "organiser/dashboard.html", {"event": event, "board": board})
+    locked = [x for x in login_lockouts() if x.locked]
+    context = {"event": event, "board": board, "locked": locked}
+    return render(request, "organiser/dashboard.html", context)
 
 
+@takes()
 @organiser_only
 @require_POST
 def audit_now(request: HttpRequest, event_id: int) -> HttpResponse:
@@ -98,77 +109,100 @@ def audit_now(request: HttpRequest, event_id: int) -> HttpResponse:
 # ------------------------------------------------------------------ players
 
 
+PLAYER_FORMS: dict[str, type[forms.Form]] = {
+    "register": PlayerRegisterForm,
+    "import": PlayerImportForm,
+    "issue": IssueMoneyForm,
+}
+
+
+@takes(post=PLAYER_FORMS)
 @organiser_only
 def players(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     report = None
+    shown: dict[str, forms.BaseForm] = {
+        "register": PlayerRegisterForm(),
+        "import": PlayerImportForm(),
+        "issue": IssueMoneyForm(event=event),
+    }
+    status = 200
     if request.method == "POST":
-        try:
-            if "csv" in request.FILES or request.POST.get("csv_text"):
-                upload = request.FILES.get("csv")
-                text = upload.read().decode("utf-8-sig") if upload else request.POST["csv_text"]
-                default = whole(request.POST.get("default_money"), 0)
-                if default is None:
-                    raise ServiceError("invalid_amount", "The default money is a whole number.")
-                report = players_import(
-                    event=event, text=text, by=actor(request), default_money=default
-                )
-            elif "issue" in request.POST:
-                player = get_object_or_404(Player, pk=request.POST.get("player"), event=event)
-                amount = whole(request.POST.get("amount"))
-                if not amount:
-                    raise ServiceError("invalid_amount", "Issue a whole amount above 0.")
-                player_issue_money(player=player, amount=amount, by=actor(request), memo="issued")
-                messages.success(request, f"{amount} issued to {player.name}.")
-                return redirect("organiser:players", event.pk)
-            else:
-                money = whole(request.POST.get("starting_money"), 0)
-                if money is None:
-                    raise ServiceError("invalid_amount", "Starting money is a whole number.")
-                player = player_register(
-                    event=event,
-                    name=request.POST.get("name", ""),
-                    starting_money=money,
-                    by=actor(request),
-                )
-                messages.success(request, f"{player.name} registered.")
-                return redirect("organiser:players", event.pk)
-        except ServiceError as err:
-            messages.error(request, err.message)
-        except UnicodeDecodeError:
-            messages.error(request, "The file is not UTF-8 text.")
+        which = posted_form(request, PLAYER_FORMS)
+        if which is None:
+            return bad_request(request)
+        if which == "issue":
+            form: forms.BaseForm = IssueMoneyForm(request.POST, event=event)
+        else:
+            form = PLAYER_FORMS[which](request.POST, request.FILES)
+        shown[which] = form
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                if which == "import":
+                    report = players_import(
+                        event=event,
+                        text=data["text"],
+                        by=actor(request),
+                        default_money=data["default_money"],
+                    )
+                    shown[which] = PlayerImportForm()
+                    status = 200
+                elif which == "issue":
+                    player = data["player"]
+                    amount = data["amount"]
+                    player_issue_money(
+                        player=player, amount=amount, by=actor(request), memo="issued"
+                    )
+                    messages.success(request, f"{amount} issued to {player.name}.")
+                    return redirect("organiser:players", event.pk)
+                else:
+                    player = player_register(
+                        event=event,
+                        name=data["name"],
+                        starting_money=data["starting_money"],
+                        by=actor(request),
+                    )
+                    messages.success(request, f"{player.name} registered.")
+                    return redirect("organiser:players", event.pk)
+            except ServiceError as err:
+                service_error_on(form, err)
     rows = standings(event)
-    return render(
-        request, "organiser/players.html", {"event": event, "rows": rows, "report": report}
-    )
+    context = {"event": event, "rows": rows, "report": report, "forms": shown}
+    return render(request, "organiser/players.html", context, status=status)
 
 
 # ------------------------------------------------------------------ device tokens
 
 
+@takes(post=TokenIssueForm)
 @organiser_only
 def tokens(request: HttpRequest) -> HttpResponse:
     issued = None
+    form = TokenIssueForm()
+    status = 200
     if request.method == "POST":
-        user_id = whole(request.POST.get("user"))
-        try:
-            if user_id is None:
-                raise ServiceError("unknown_user", "Choose the user the tablet acts as.")
-            token, key = token_issue(
-                user_id=user_id, name=request.POST.get("name", ""), by=actor(request)
-            )
-            issued = {"token": token, "key": key}
-        except ServiceError as err:
-            messages.error(request, err.message)
-    staff = get_user_model().objects.filter(is_active=True).order_by("username")
+        form = TokenIssueForm(request.POST)
+        status = 400
+        if form.is_valid():
+            try:
+                token, key = token_issue(
+                    user_id=form.cleaned_data["user"].pk,
+                    name=form.cleaned_data["name"],
+                    by=actor(request),
+                )
+                issued = {"token": token, "key": key}
+                form = TokenIssueForm()
+                status = 200
+            except ServiceError as err:
+                service_error_on(form, err)
     listing = DeviceToken.objects.select_related("user").order_by("-created_at")
-    return render(
-        request,
-        "organiser/tokens.html",
-        {"tokens": listing, "users": staff, "issued": issued},
-    )
+    context = {"tokens": listing, "form": form, "issued": issued}
+    return render(request, "organiser/tokens.html", context, status=status)
 
 
+@takes()
 @organiser_only
 @require_POST
 def token_revoke_view(request: HttpRequest, token_id: int) -> HttpResponse:
@@ -193,29 +227,41 @@ def close_state(day: Day) -> dict[str, Any]:
     }
 
 
+@takes(post=DayCloseForm)
 @organiser_only
 def day_close(request: HttpRequest, day_id: int) -> HttpResponse:
     day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
+    initial = {"qualify_rule": day.qualify_rule, "qualify_top": day.qualify_top}
+    form = DayCloseForm(initial=initial)
+    status = 200
     if request.method == "POST":
         try:
             if day.is_open:
+                form = DayCloseForm(request.POST)
+                if not form.is_valid():
+                    return _day_close_page(request, day, form, status=400)
                 day_set_qualification(
                     day=day,
-                    rule=request.POST.get("qualify_rule", day.qualify_rule),
-                    top=whole(request.POST.get("qualify_top")),
+                    rule=form.cleaned_data["qualify_rule"],
+                    top=form.cleaned_data["qualify_top"],
                     by=actor(request),
                 )
             day_close_request(day=day, by=actor(request))
         except ServiceError as err:
             messages.error(request, err.message)
         return redirect("organiser:day_close", day.pk)
-    return render(
-        request,
-        "organiser/day_close.html",
-        {"day": day, "state": close_state(day), "state_json": json.dumps(close_state(day))},
-    )
+    return _day_close_page(request, day, form, status=status)
 
 
+def _day_close_page(
+    request: HttpRequest, day: Day, form: DayCloseForm, *, status: int
+) -> HttpResponse:
+    state = close_state(day)
+    context = {"day": day, "state": state, "state_json": json.dumps(state), "form": form}
+    return render(request, "organiser/day_close.html", context, status=status)
+
+
+@takes()
 @organiser_only
 def day_close_status(request: HttpRequest, day_id: int) -> JsonResponse:
     day = get_object_or_404(Day, pk=day_id)
@@ -233,18 +279,23 @@ class Echo:
 def csv_stream(rows: Iterator[list[Any]], filename: str) -> StreamingHttpResponse:
     writer = csv.writer(Echo())
     response = StreamingHttpResponse(
-        (writer.writerow(r) for r in rows), content_type="text/csv; charset=utf-8"
+        (writer.writerow([spreadsheet_safe(c) for c in r]) for r in rows),
+        content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
+@takes(query=StandingsQuery)
 @organiser_only
-def export_standings(request: HttpRequest, event_id: int) -> StreamingHttpResponse:
+def export_standings(request: HttpRequest, event_id: int) -> HttpResponseBase:
     event = get_object_or_404(Event, pk=event_id)
+    query = StandingsQuery(request.GET)
+    if not query.is_valid():
+        return bad_request(request, query)
     day = None
-    if request.GET.get("day", "").isdigit():
-        day = get_object_or_404(event.days, number=int(request.GET["day"]))
+    if query.cleaned_data["day"] is not None:
+        day = get_object_or_404(event.days, number=query.cleaned_data["day"])
     columns = ["rank", "name", "balance", "stack", "total", "change", "hands_played", "hands_won"]
 
     def rows() -> Iterator[list[Any]]:
@@ -256,6 +307,7 @@ def export_standings(request: HttpRequest, event_id: int) -> StreamingHttpRespon
     return csv_stream(rows(), f"standings-{event.pk}{suffix}.csv")
 
 
+@takes()
 @organiser_only
 def export_ledger(request: HttpRequest, event_id: int) -> StreamingHttpResponse:
     event = get_object_or_404(Event, pk=event_id)
@@ -284,6 +336,7 @@ def export_ledger(request: HttpRequest, event_id: int) -> StreamingHttpResponse:
     return csv_stream(rows(), f"ledger-{event.pk}.csv")
 
 
+@takes()
 @organiser_only
 def export_hands(request: HttpRequest, day_id: int) -> StreamingHttpResponse:
     day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
@@ -307,3 +360,41 @@ def export_hands(request: HttpRequest, day_id: int) -> StreamingHttpResponse:
     name = f"hands-{day.event.pk}-day{day.number}.jsonl"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+# ------------------------------------------------------------------ logins locked out
+
+
+@takes(post=UnlockForm)
+@organiser_only
+def lockouts(request: HttpRequest) -> HttpResponse:
+    """Logins locked after too many wrong passwords (django-axes), the latest failures, and
+    lifting a lock."""
+    status = 200
+    form = UnlockForm()
+    if request.method == "POST":
+        form = UnlockForm(request.POST)
+        status = 400
+        if form.is_valid():
+            try:
+                login_unlock(
+                    username=form.cleaned_data["username"],
+                    ip_address=form.cleaned_data["ip_address"],
+                    by=actor(request),
+                )
+                messages.success(
+                    request,
+                    f"{form.cleaned_data['username']} can log in again from "
+                    f"{form.cleaned_data['ip_address']}.",
+                )
+                return redirect("organiser:lockouts")
+            except ServiceError as err:
+                service_error_on(form, err)
+    context = {
+        "lockouts": login_lockouts(),
+        "failures": login_failures_recent(),
+        "form": form,
+        "limit": settings.AXES_FAILURE_LIMIT,
+        "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+    }
+    return render(request, "organiser/lockouts.html", context, status=status)

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
 from brag_event.core.models import LedgerCachedModel
 from brag_event.events.models import Event
 
+from .names import KEY_MAX, NAME_MAX, player_name_clean, player_name_key
+
 
 class Player(LedgerCachedModel):
     ledger_cached = ("balance",)
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="players")
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=NAME_MAX)
+    name_key = models.CharField(
+        max_length=KEY_MAX,
+        editable=False,
+        help_text="The name normalised and case-folded: unique in an event (players.names)",
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -29,12 +38,22 @@ class Player(LedgerCachedModel):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "name"], name="player_name_unique"),
+            models.UniqueConstraint(fields=["event", "name_key"], name="player_name_key_unique"),
             models.CheckConstraint(condition=models.Q(balance__gte=0), name="player_balance_gte_0"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # Whoever saves a player (a service, the admin), the name is stored clean and its key
+        # follows it.
+        self.name = player_name_clean(self.name)
+        self.name_key = player_name_key(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields and "name_key" not in fields:
+            kwargs["update_fields"] = [*fields, "name_key"]
+        super().save(*args, **kwargs)
 
 
 class Standing(models.Model):

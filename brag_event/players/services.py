@@ -4,46 +4,73 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
 
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
+from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Event
-from brag_event.ledger.models import Transfer
+from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import account_issuer, account_player, transfer_post
 
 from .models import Player
+from .names import NAME_MAX, player_name_clean, player_name_key
+
+
+def _check_money(amount: Any, *, what: str, field: str, minimum: int) -> int:
+    """An amount a person entered: a whole number from ``minimum`` to the money bound."""
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount < minimum:
+        least = "not negative" if minimum == 0 else f"at least {minimum}"
+        raise ServiceError(
+            "invalid_amount",
+            f"{what} must be a whole number, {least}.",
+            details={"field": field},
+        )
+    if amount > MONEY_MAX:
+        raise ServiceError(
+            "amount_too_large",
+            f"{what} must be at most {MONEY_MAX:,}.",
+            details={"field": field, "max": MONEY_MAX},
+        )
+    return amount
 
 
 @service_transaction
 def player_register(
     *, event: Event, name: str, starting_money: int = 0, by: Actor | None
 ) -> Player:
-    clean = " ".join(str(name).split())
+    clean = player_name_clean(str(name))
     if not clean:
         raise ServiceError("invalid_name", "A player needs a name.", details={"field": "name"})
-    if len(clean) > 80:
-        raise ServiceError("invalid_name", "A name is at most 80 characters.")
-    if (
-        not isinstance(starting_money, int)
-        or isinstance(starting_money, bool)
-        or starting_money < 0
-    ):
+    if len(clean) > NAME_MAX:
         raise ServiceError(
-            "invalid_amount",
-            "Starting money must be a whole number, not negative.",
-            details={"field": "starting_money"},
+            "invalid_name", f"A name is at most {NAME_MAX} characters.", details={"field": "name"}
         )
-    try:
-        with transaction.atomic():
-            player = Player.objects.create(event=event, name=clean)
-    except IntegrityError:
-        raise ServiceError("player_exists", f"{clean} is already registered for {event}.") from None
+    _check_money(starting_money, what="Starting money", field="starting_money", minimum=0)
+    existing = Player.objects.filter(event=event, name_key=player_name_key(clean)).first()
+    if existing is None:
+        try:
+            with transaction.atomic():
+                player = Player.objects.create(event=event, name=clean)
+        except IntegrityError:
+            # Registered by someone else a moment ago, under a name that looks the same.
+            existing = Player.objects.filter(event=event, name_key=player_name_key(clean)).first()
+            if existing is None:
+                raise
+    if existing is not None:
+        same = "" if existing.name == clean else f" as “{existing.name}”"
+        raise ServiceError(
+            "player_exists",
+            f"“{clean}” is already registered for {event}{same}.",
+            details={"field": "name", "player": existing.pk, "existing": existing.name},
+        )
     account_player(player)
     if starting_money:
         player_issue_money(player=player, amount=starting_money, by=by, memo="starting money")
@@ -58,17 +85,35 @@ def player_register(
     return player
 
 
+def event_money_issued(event: Event) -> int:
+    """All the money issued in an event so far (less what was reversed)."""
+    issuer = account_issuer(event)
+    out = Transfer.objects.filter(source=issuer).aggregate(s=Sum("amount"))["s"] or 0
+    back = Transfer.objects.filter(target=issuer).aggregate(s=Sum("amount"))["s"] or 0
+    return int(out) - int(back)
+
+
 @service_transaction
 def player_issue_money(
     *, player: Player, amount: int, by: Actor | None, memo: str = ""
 ) -> Transfer:
-    """Issue new money of the event to a player's balance."""
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-        raise ServiceError("invalid_amount", "Issue a positive whole amount.")
+    """Issue new money of the event to a player's balance. An event never issues more than the
+    money bound in all (``MONEY_MAX``), so no balance or sum can outgrow its column."""
+    _check_money(amount, what="The amount issued", field="amount", minimum=1)
     event = player.event
+    # The issuer's row is locked so two issues at once cannot both pass the bound.
+    issuer = Account.objects.select_for_update().get(pk=account_issuer(event).pk)
+    issued = event_money_issued(event)
+    if issued + amount > MONEY_MAX:
+        raise ServiceError(
+            "amount_too_large",
+            f"{event} has issued {issued:,} in all; {amount:,} more would pass the limit of "
+            f"{MONEY_MAX:,} an event may issue.",
+            details={"field": "amount", "issued": issued, "max": MONEY_MAX},
+        )
     transfer = transfer_post(
         kind=Transfer.Kind.ISSUE,
-        source=account_issuer(event),
+        source=issuer,
         target=account_player(player),
         amount=amount,
         by=by,
@@ -96,6 +141,14 @@ class ImportReport:
 MAX_IMPORT_ROWS = 2000
 
 
+def _csv_rows(reader: csv.DictReader[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The rows with their line numbers; a line the CSV reader cannot read stops the import."""
+    try:
+        yield from enumerate(reader, start=2)
+    except csv.Error as err:
+        raise ServiceError("invalid_csv", f"Line {reader.line_num}: {err}.") from None
+
+
 @service_transaction
 def players_import(
     *, event: Event, text: str, by: Actor | None, default_money: int = 0
@@ -103,9 +156,13 @@ def players_import(
     """Register players from CSV text with a header row: ``name`` and, optionally,
     ``starting_money`` (else ``default_money``). Good rows are registered; each bad row is
     reported with its line and reason and changes nothing."""
+    _check_money(default_money, what="The default money", field="default_money", minimum=0)
     report = ImportReport()
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    try:
+        header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    except csv.Error as err:
+        raise ServiceError("invalid_csv", f"The first line is not CSV: {err}.") from None
     if "name" not in header:
         raise ServiceError(
             "invalid_csv",
@@ -113,27 +170,33 @@ def players_import(
         )
     reader.fieldnames = header
     seen: set[str] = set()
-    for line, row in enumerate(reader, start=2):
+    for line, row in _csv_rows(reader):
         if line - 1 > MAX_IMPORT_ROWS:
             raise ServiceError("invalid_csv", f"At most {MAX_IMPORT_ROWS} players per import.")
-        name = " ".join(str(row.get("name") or "").split())
+        name = player_name_clean(str(row.get("name") or ""))
         raw = str(row.get("starting_money") or "").strip()
         if not name and not raw:
             continue  # a blank line
-        if raw and not raw.isdigit():
+        if raw and not (raw.isascii() and raw.isdigit()):
             report.rejected.append(
                 {
                     "line": line,
                     "name": name,
-                    "reason": f"starting money {raw!r} is not a whole number",
+                    "reason": f"starting money {raw[:40]!r} is not a whole number (digits 0–9)",
                 }
             )
             continue
-        money = int(raw) if raw else default_money
-        if name.casefold() in seen:
+        if not raw:
+            money = default_money
+        elif len(raw.lstrip("0")) > len(str(MONEY_MAX)):
+            money = MONEY_MAX + 1  # refused by player_register, naming the bound
+        else:
+            money = int(raw)
+        key = player_name_key(name)
+        if key in seen:
             report.rejected.append({"line": line, "name": name, "reason": "twice in this file"})
             continue
-        seen.add(name.casefold())
+        seen.add(key)
         try:
             report.registered.append(
                 player_register(event=event, name=name, starting_money=money, by=by)

@@ -7,10 +7,12 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from brag_event.core.forms import bad_request, takes
 from brag_event.events.models import Day, Event
 from brag_event.players.links import player_from_token
 from brag_event.players.selectors import current_day, standings
 
+from .forms import StandingsQuery
 from .selectors import money_chart, money_points, player_hands, player_now
 
 POLL_SECONDS = 5  # the standings page asks the API again this often
@@ -18,21 +20,22 @@ PAGE_SECONDS = 15  # the hall's big screen shows each page of rows this long
 PLAYER_REFRESH_SECONDS = 15
 
 
+@takes(query=StandingsQuery)
 def standings_page(request: HttpRequest, event_id: int) -> HttpResponse:
     """The standings, overall or of one day (``?day=N``); ``?big=1`` for the hall's screen."""
     event = get_object_or_404(Event, pk=event_id)
+    asked = StandingsQuery(request.GET)
+    if not asked.is_valid():
+        return bad_request(request, asked)
     days = list(event.days.order_by("number"))
     day: Day | None = None
-    raw = request.GET.get("day")
-    if raw:
-        if not raw.isdigit():
-            raise Http404("No such day")
-        day = next((d for d in days if d.number == int(raw)), None)
+    if asked.cleaned_data["day"] is not None:
+        day = next((d for d in days if d.number == asked.cleaned_data["day"]), None)
         if day is None:
             raise Http404("No such day")
     today = current_day(event)
     rows = standings(event, day)
-    big = request.GET.get("big") == "1"
+    big = bool(asked.cleaned_data["big"])
     query = "?big=1" if big else ""
     tabs = [{"label": "Overall", "query": query, "current": day is None}] + [
         {
@@ -58,6 +61,7 @@ def standings_page(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(request, "public/standings.html", context)
 
 
+@takes()
 def player(request: HttpRequest, token: str) -> HttpResponse:
     found = player_from_token(token)
     if found is None:

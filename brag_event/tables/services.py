@@ -11,6 +11,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
+from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
@@ -112,6 +113,12 @@ def seat_buy_in(
         )
     if not isinstance(amount, int) or isinstance(amount, bool):
         raise ServiceError("invalid_amount", "The buy-in is a whole amount.")
+    if amount > MONEY_MAX:
+        raise ServiceError(
+            "amount_too_large",
+            f"A buy-in is at most {MONEY_MAX:,}.",
+            details={"field": "amount", "max": MONEY_MAX},
+        )
     if table.seats.filter(number=seat_number, left_at__isnull=True).exists():
         raise Conflict("seat_taken", f"Seat {seat_number} is taken.")
     current = Seat.objects.filter(player=player, left_at__isnull=True).select_related("table")

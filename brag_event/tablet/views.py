@@ -6,21 +6,58 @@ device token kept on the tablet) and asks the API, which enforces every role."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from brag_event.core.forms import takes
 
+HOME = "/tablet/"
+
+
+class LoginQuery(forms.Form):
+    """``?next=``: where to go after logging in — a path of this site, or the tablet's home."""
+
+    next = forms.CharField(required=False, max_length=2000)
+
+    def __init__(self, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean_next(self) -> str:
+        target = self.cleaned_data["next"]
+        safe = (
+            target.startswith("/")
+            and url_has_allowed_host_and_scheme(
+                target,
+                allowed_hosts={self.request.get_host()},
+                require_https=self.request.is_secure(),
+            )
+            # A path only: no scheme, no host, nothing a browser would read as another site.
+            and not target.startswith(("//", "/\\"))
+        )
+        return target if safe else HOME
+
+
+@takes(query=LoginQuery)
 @ensure_csrf_cookie
 def login(request: HttpRequest) -> HttpResponse:
-    return render(request, "tablet/login.html")
+    query = LoginQuery(request.GET, request=request)
+    target = query.cleaned_data["next"] if query.is_valid() else HOME
+    return render(request, "tablet/login.html", {"next": target or HOME})
 
 
+@takes()
 @ensure_csrf_cookie
 def tables(request: HttpRequest) -> HttpResponse:
     return render(request, "tablet/tables.html")
 
 
+@takes()
 @ensure_csrf_cookie
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "tablet/table.html", {"table_id": table_id})

@@ -138,9 +138,20 @@
 
   // ------------------------------------------------------------------ the login page
 
+  // Where to go after logging in: the server already checked it (tablet/views.py); checked again
+  // here with the browser's own URL parser, the one that will follow it, so that "/\evil.example",
+  // "/\t/evil.example" and the like can never leave this site.
+  function safeNext(raw) {
+    var home = "/tablet/";
+    if (!raw || raw.charAt(0) !== "/") return home;
+    var url;
+    try { url = new URL(raw, window.location.origin); } catch (e) { return home; }
+    if (url.origin !== window.location.origin) return home;
+    return url.pathname + url.search + url.hash;
+  }
+
   function loginPage() {
-    var next = new URLSearchParams(window.location.search).get("next") || "/tablet/";
-    if (next.charAt(0) !== "/" || next.charAt(1) === "/") next = "/tablet/";
+    var next = safeNext($("#login").getAttribute("data-next"));
     var error = $("#login-error");
     $("#login-form").addEventListener("submit", function (ev) {
       ev.preventDefault();

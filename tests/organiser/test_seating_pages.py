@@ -61,7 +61,7 @@ def test_anonymous_users_are_sent_to_log_in(client: Client, day: Day, page: str)
 def test_dealers_and_supervisors_are_refused(client: Client, day: Day, page: str) -> None:
     client.force_login(user_in("dealer", "dealer"))
     assert client.get(url(day, page)).status_code == 403
-    assert client.post(url(day, page), {"action": "draw"}).status_code == 403
+    assert client.post(url(day, page), {"form": "draw"}).status_code == 403
     client.force_login(user_in("supervisor", "super"))
     assert client.get(url(day, page)).status_code == 403
     assert not SeatingDraw.objects.exists()
@@ -77,7 +77,7 @@ def test_organisers_see_every_page(organiser: Client, day: Day, page: str) -> No
 def test_draw_then_apply_through_the_forms(organiser: Client, day: Day) -> None:
     page = organiser.get(url(day)).content.decode()
     assert 'name="csrfmiddlewaretoken"' in page
-    response = organiser.post(url(day), {"action": "draw", "seed": "page-seed"})
+    response = organiser.post(url(day), {"form": "draw", "seed": "page-seed"})
     assert response.status_code == 302
     draw = SeatingDraw.objects.get()
     assert draw.seed == "page-seed"
@@ -87,14 +87,14 @@ def test_draw_then_apply_through_the_forms(organiser: Client, day: Day) -> None:
     assert "Skint" in page and "cannot afford 100 (90 + fee 10)" in page
     for entry in draw.plan[0]["seats"]:
         assert entry["name"] in page
-    response = organiser.post(url(day), {"action": "apply", "draw": draw.pk})
+    response = organiser.post(url(day), {"form": "apply", "draw": draw.pk})
     assert response.status_code == 302
     assert Seat.objects.filter(left_at__isnull=True).count() == 8
     page = organiser.get(response["Location"]).content.decode()
     assert "8 players seated" in page
     assert "Apply this draw" not in page
     # Applying again is refused on the page.
-    response = organiser.post(url(day), {"action": "apply", "draw": draw.pk})
+    response = organiser.post(url(day), {"form": "apply", "draw": draw.pk})
     assert response.status_code == 409
     assert "draw_applied" in response.content.decode()
     assert Seat.objects.filter(left_at__isnull=True).count() == 8
@@ -102,8 +102,8 @@ def test_draw_then_apply_through_the_forms(organiser: Client, day: Day) -> None:
 
 
 def test_an_empty_seed_draws_a_random_one(organiser: Client, day: Day) -> None:
-    organiser.post(url(day), {"action": "draw", "seed": ""})
-    organiser.post(url(day), {"action": "draw"})
+    organiser.post(url(day), {"form": "draw", "seed": ""})
+    organiser.post(url(day), {"form": "draw"})
     seeds = list(SeatingDraw.objects.values_list("seed", flat=True))
     assert len(seeds) == 2 and all(re.fullmatch(r"[0-9a-f]{16}", s) for s in seeds)
     page = organiser.get(url(day)).content.decode()
@@ -111,8 +111,8 @@ def test_an_empty_seed_draws_a_random_one(organiser: Client, day: Day) -> None:
 
 
 def test_sheets_have_a_qr_code_per_player(organiser: Client, day: Day) -> None:
-    organiser.post(url(day), {"action": "draw", "seed": "sheets"})
-    organiser.post(url(day), {"action": "apply", "draw": SeatingDraw.objects.get().pk})
+    organiser.post(url(day), {"form": "draw", "seed": "sheets"})
+    organiser.post(url(day), {"form": "apply", "draw": SeatingDraw.objects.get().pk})
     page = organiser.get(url(day, "sheets/")).content.decode()
     assert page.count("<svg") == 8
     assert page.count('class="sheet"') == 2

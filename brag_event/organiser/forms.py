@@ -1,0 +1,192 @@
+"""The organisers' forms: every field an organiser fills in, with its type, range and message.
+
+The pages render them field by field (errors in place, what was typed kept); services still check
+everything again, and a service's refusal is shown on the field it names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
+
+from brag_event.core.errors import ServiceError
+from brag_event.core.forms import IdChoiceField, IdMultipleChoiceField, WholeNumberField
+from brag_event.engine import MONEY_MAX
+from brag_event.events.models import Day, Event
+from brag_event.players.models import Player
+from brag_event.players.names import NAME_MAX, player_name_clean
+from brag_event.players.services import MAX_IMPORT_ROWS
+from brag_event.tables.assign import DEALER_GROUP
+from brag_event.tables.models import SeatingDraw, Table
+
+MONEY_HELP = f"A whole number from 0 to {MONEY_MAX:,}."
+MAX_IMPORT_BYTES = 512 * 1024
+
+
+def money_field(*, label: str, minimum: int = 0, required: bool = False) -> WholeNumberField:
+    return WholeNumberField(
+        label=label,
+        min_value=minimum,
+        max_value=MONEY_MAX,
+        required=required,
+        initial=None if required else 0,
+    )
+
+
+def service_error_on(form: forms.BaseForm, err: ServiceError) -> None:
+    """Show a service's refusal on the field it names, else above the form."""
+    name = err.details.get("field")
+    form.add_error(name if name in form.fields else None, err.message)
+
+
+class PlayerRegisterForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=NAME_MAX * 3)
+    starting_money = money_field(label="Starting money")
+
+    def clean_name(self) -> str:
+        name = player_name_clean(self.cleaned_data["name"])
+        if not name:
+            raise ValidationError("A player needs a name.", code="required")
+        if len(name) > NAME_MAX:
+            raise ValidationError(f"A name is at most {NAME_MAX} characters.", code="max_length")
+        return name
+
+    def clean_starting_money(self) -> int:
+        return int(self.cleaned_data.get("starting_money") or 0)
+
+
+class PlayerImportForm(forms.Form):
+    csv = forms.FileField(label="File", required=False, allow_empty_file=True)
+    csv_text = forms.CharField(
+        label="Or paste it",
+        required=False,
+        strip=False,
+        max_length=MAX_IMPORT_BYTES,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+    default_money = money_field(label="Starting money when a row has none")
+
+    def clean_default_money(self) -> int:
+        return int(self.cleaned_data.get("default_money") or 0)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        upload: UploadedFile | None = cleaned.get("csv")
+        text = cleaned.get("csv_text") or ""
+        if upload is not None:
+            if (upload.size or 0) > MAX_IMPORT_BYTES:
+                self.add_error("csv", f"The file is larger than {MAX_IMPORT_BYTES // 1024} KB.")
+                return cleaned
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                self.add_error("csv", "The file is not UTF-8 text.")
+                return cleaned
+        if not text.strip() and "csv_text" not in self.errors:
+            raise ValidationError(
+                f"Choose a CSV file or paste its lines (at most {MAX_IMPORT_ROWS} players).",
+                code="required",
+            )
+        cleaned["text"] = text
+        return cleaned
+
+
+class IssueMoneyForm(forms.Form):
+    player = IdChoiceField(label="Player", queryset=Player.objects.none(), empty_label=None)
+    amount = money_field(label="Amount", minimum=1, required=True)
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(event=event).order_by("name")  # type: ignore[attr-defined]
+
+
+class TokenIssueForm(forms.Form):
+    name = forms.CharField(
+        label="Device name",
+        max_length=80,
+        widget=forms.TextInput(attrs={"placeholder": "Table 3 tablet"}),
+    )
+    user = IdChoiceField(
+        label="Acts as", queryset=get_user_model().objects.none(), empty_label=None
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        users = get_user_model().objects.filter(is_active=True).order_by("username")
+        self.fields["user"].queryset = users  # type: ignore[attr-defined]
+        self.fields["user"].label_from_instance = lambda u: u.get_username()  # type: ignore[attr-defined]
+
+
+QUALIFY_TOP_MAX = 100_000
+
+
+class DayCloseForm(forms.Form):
+    """Who plays the next day, chosen when the day is closed."""
+
+    qualify_rule = forms.ChoiceField(
+        label="Who plays the next day",
+        choices=[("afford", "everyone who can afford the next day"), ("top", "the top N")],
+        widget=forms.RadioSelect,
+    )
+    qualify_top = WholeNumberField(
+        label="N", min_value=1, max_value=QUALIFY_TOP_MAX, required=False
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        missing = cleaned.get("qualify_rule") == "top" and not cleaned.get("qualify_top")
+        if missing and "qualify_top" not in self.errors:
+            self.add_error("qualify_top", "Say how many players go through (the top N).")
+        if cleaned.get("qualify_rule") != "top":
+            cleaned["qualify_top"] = None
+        return cleaned
+
+
+class SeatingDrawForm(forms.Form):
+    seed = forms.CharField(
+        label="Seed (optional)",
+        max_length=64,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "random"}),
+    )
+
+
+class SeatingApplyForm(forms.Form):
+    draw = IdChoiceField(queryset=SeatingDraw.objects.none(), widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["draw"].queryset = SeatingDraw.objects.filter(day=day)  # type: ignore[attr-defined]
+
+
+class SeatingQuery(forms.Form):
+    """``?draw=<id>``: the draw shown."""
+
+    draw = WholeNumberField(required=False)
+
+
+class BalanceApplyForm(forms.Form):
+    proposal = forms.CharField(max_length=64, widget=forms.HiddenInput)
+
+
+class DealersForm(forms.Form):
+    table = IdChoiceField(queryset=Table.objects.none(), widget=forms.HiddenInput)
+    dealers = IdMultipleChoiceField(
+        queryset=get_user_model().objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = Table.objects.filter(day=day)  # type: ignore[attr-defined]
+        users = get_user_model().objects.filter(groups__name=DEALER_GROUP).order_by("username")
+        self.fields["dealers"].queryset = users  # type: ignore[attr-defined]
+
+
+class UnlockForm(forms.Form):
+    username = forms.CharField(max_length=255, strip=False)
+    ip_address = forms.GenericIPAddressField()

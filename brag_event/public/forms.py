@@ -1,0 +1,15 @@
+"""The public pages' query strings."""
+
+from __future__ import annotations
+
+from django import forms
+
+from brag_event.core.forms import WholeNumberField
+
+
+class StandingsQuery(forms.Form):
+    """``?day=N``: one day's standings (the whole event without it); ``?big=1``: the hall's big
+    screen."""
+
+    day = WholeNumberField(min_value=1, max_value=1000, required=False)
+    big = forms.BooleanField(required=False)
