@@ -72,11 +72,14 @@ def test_big_screen_mode_has_its_class_and_no_site_chrome(client: Client) -> Non
     assert names_in_order(html) == ["Andy", "Bill", "Chris"]  # equal money: by name
 
 
-def test_unknown_event_or_day_is_404(client: Client) -> None:
+def test_unknown_event_or_day_is_404_and_a_malformed_day_400(client: Client) -> None:
     w = world(2)
     assert client.get("/standings/999999/").status_code == 404
     assert client.get(f"/standings/{w.event.pk}/?day=9").status_code == 404
-    assert client.get(f"/standings/{w.event.pk}/?day=x").status_code == 404
+    for bad in ("x", "²", "1.0", "-1", "0x1"):
+        response = client.get(f"/standings/{w.event.pk}/", {"day": bad})
+        assert response.status_code == 400, bad
+        assert "digits 0–9" in response.content.decode()
 
 
 def test_the_api_the_page_polls(client: Client) -> None:
