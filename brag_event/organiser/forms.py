@@ -85,6 +85,11 @@ class PlayerImportForm(forms.Form):
             except UnicodeDecodeError:
                 self.add_error("csv", "The file is not UTF-8 text.")
                 return cleaned
+        if text.strip().count("\n") > MAX_IMPORT_ROWS:
+            raise ValidationError(
+                f"At most {MAX_IMPORT_ROWS} players per import (a line each, after the first).",
+                code="too_many",
+            )
         if not text.strip() and "csv_text" not in self.errors:
             raise ValidationError(
                 f"Choose a CSV file or paste its lines (at most {MAX_IMPORT_ROWS} players).",

@@ -92,11 +92,14 @@ def test_a_csv_import_registers_the_good_rows_and_reports_the_rest() -> None:
         {"form": "import", "csv_text": "name\nWill\nWill\n", "default_money": "0"},
     ).content.decode()
     assert "1 registered, 1 rejected" in page and "twice in this file" in page
-    bad = organiser.post(f"/organiser/events/{w.event.pk}/players/", {"form": "import", "csv_text": "who\nx\n"})
+    bad = organiser.post(
+        f"/organiser/events/{w.event.pk}/players/", {"form": "import", "csv_text": "who\nx\n"}
+    )
     assert "The first line must name the columns" in bad.content.decode()
     before = Player.objects.count()
     organiser.post(
-        f"/organiser/events/{w.event.pk}/players/", {"form": "register", "name": "Vic", "starting_money": "40"}
+        f"/organiser/events/{w.event.pk}/players/",
+        {"form": "register", "name": "Vic", "starting_money": "40"},
     )
     assert Player.objects.count() == before + 1 and Player.objects.get(name="Vic").balance == 40
     vic = Player.objects.get(name="Vic")
