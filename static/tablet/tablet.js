@@ -151,14 +151,14 @@
   }
 
   function loginPage() {
-    var next = safeNext($("#login").getAttribute("data-next"));
+    function next() { return safeNext($("#login").getAttribute("data-next")); }
     var error = $("#login-error");
     $("#login-form").addEventListener("submit", function (ev) {
       ev.preventDefault();
       var form = ev.target;
       localStorage.removeItem(TOKEN_KEY);
       api("POST", "/auth/login/", { username: form.username.value, password: form.password.value }).then(function (res) {
-        if (res.status === 200) { window.location.href = next; return; }
+        if (res.status === 200) { window.location.href = next(); return; }
         error.textContent = errorOf(res).message;
       }, function () { error.textContent = "No network: try again when the tablet is connected."; });
     });
@@ -166,7 +166,7 @@
       ev.preventDefault();
       localStorage.setItem(TOKEN_KEY, ev.target.token.value.trim());
       api("GET", "/me/").then(function (res) {
-        if (res.status === 200) { window.location.href = next; return; }
+        if (res.status === 200) { window.location.href = next(); return; }
         localStorage.removeItem(TOKEN_KEY);
         error.textContent = errorOf(res).message;
       }, function () {
