@@ -22,7 +22,7 @@ from brag_event.players.services import MAX_IMPORT_ROWS
 from brag_event.tables.assign import DEALER_GROUP
 from brag_event.tables.models import SeatingDraw, Table
 
-MONEY_HELP = f"A whole number from 0 to {MONEY_MAX:,}."
+ID_MAX = 2**63 - 1  # a row id: the database's 64-bit integers
 MAX_IMPORT_BYTES = 512 * 1024
 
 
@@ -170,7 +170,7 @@ class SeatingApplyForm(forms.Form):
 class SeatingQuery(forms.Form):
     """``?draw=<id>``: the draw shown."""
 
-    draw = WholeNumberField(required=False)
+    draw = WholeNumberField(required=False, max_value=ID_MAX)
 
 
 class BalanceApplyForm(forms.Form):
