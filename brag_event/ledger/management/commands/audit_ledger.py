@@ -21,7 +21,11 @@ class Command(BaseCommand):
         events = Event.objects.all().order_by("pk")
         if options["event"]:
             key = options["event"]
-            events = events.filter(pk=int(key)) if key.isdigit() else events.filter(name=key)
+            events = (
+                events.filter(pk=int(key))
+                if key.isascii() and key.isdigit()
+                else events.filter(name=key)
+            )
             if not events.exists():
                 raise CommandError(f"No event {key!r}.")
         failed = False
