@@ -12,13 +12,12 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from brag_event.core.admin import ServiceErrorsMixin, admin_actor, audit_admin_edit
+from brag_event.core.forms import WholeNumberField
+from brag_event.engine import MONEY_MAX
 
 from .models import Player
+from .names import player_name_clean, player_name_key
 from .services import player_register
-
-
-def _clean_name(value: str) -> str:
-    return " ".join(str(value).split())
 
 
 class PlayerChangeForm(forms.ModelForm):
@@ -27,8 +26,8 @@ class PlayerChangeForm(forms.ModelForm):
         fields = ("event", "name", "user")
 
     def clean_name(self) -> str:
-        # The service stores names with single spaces; checking uniqueness on that form.
-        name = _clean_name(self.cleaned_data["name"])
+        # Stored clean (players.names); uniqueness is checked on the clean name's key.
+        name = player_name_clean(self.cleaned_data["name"])
         if not name:
             raise forms.ValidationError("A player needs a name.")
         return name
@@ -40,15 +39,21 @@ class PlayerChangeForm(forms.ModelForm):
         event = cleaned.get("event") if "event" in self.fields else self.instance.event
         name = cleaned.get("name")
         if event is not None and name:
-            same = Player.objects.filter(event=event, name=name).exclude(pk=self.instance.pk)
-            if same.exists():
-                self.add_error("name", f"{name} is already registered for {event}.")
+            same = (
+                Player.objects.filter(event=event, name_key=player_name_key(name))
+                .exclude(pk=self.instance.pk)
+                .first()
+            )
+            if same is not None:
+                alike = "" if same.name == name else f" as “{same.name}”"
+                self.add_error("name", f"“{name}” is already registered for {event}{alike}.")
         return cleaned
 
 
 class PlayerAddForm(PlayerChangeForm):
-    starting_money = forms.IntegerField(
+    starting_money = WholeNumberField(
         min_value=0,
+        max_value=MONEY_MAX,
         initial=0,
         required=False,
         help_text="Issued to the player's balance as new money of the event (0: none).",

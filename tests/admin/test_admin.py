@@ -220,7 +220,7 @@ def test_adding_a_player_refuses_bad_input(admin_client: Client, data: Data) -> 
     form = change_form_data(admin_client, url)
     form.update(event=str(data.event.pk), name="Andy ", starting_money="100")
     errors = admin_client.post(url, form).context["adminform"].form.errors
-    assert errors == {"name": ["Andy is already registered for FLASH."]}
+    assert errors == {"name": ["“Andy” is already registered for FLASH."]}
     form.update(name="Gary", starting_money="-1")
     errors = admin_client.post(url, form).context["adminform"].form.errors
     assert list(errors) == ["starting_money"]
@@ -239,7 +239,7 @@ def test_editing_a_player_changes_the_name_only(admin_client: Client, data: Data
     assert andy.name == "Andrew" and andy.balance == 1000 - 200 - 10
     form.update(name="Bill")
     errors = admin_client.post(url, form).context["adminform"].form.errors
-    assert errors == {"name": ["Bill is already registered for FLASH."]}
+    assert errors == {"name": ["“Bill” is already registered for FLASH."]}
 
 
 # Tables and seats ---------------------------------------------------------------------------
