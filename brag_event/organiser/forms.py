@@ -33,6 +33,10 @@ def money_field(*, label: str, minimum: int = 0, required: bool = False) -> Whol
         max_value=MONEY_MAX,
         required=required,
         initial=None if required else 0,
+        error_messages={
+            "max_value": f"At most {MONEY_MAX:,}: no amount may be larger.",
+            "min_value": f"At least {minimum}.",
+        },
     )
 
 
