@@ -6,7 +6,7 @@ shape, whatever the method; a wrong method 405; ``?day=`` takes the digits 0–9
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.conf import settings
@@ -26,7 +26,7 @@ DEEP_OBJECT = b'{"a":' * 3000 + b"1" + b"}" * 3000
 
 
 def post_operations() -> list[Any]:
-    ops = [op.ok() for op in schema.get_all_operations()]
+    ops = [cast(Any, op).ok() for op in schema.get_all_operations()]
     return [op for op in ops if op.method.upper() == "POST"]
 
 
@@ -46,7 +46,7 @@ def real_path(op: Any, api: Api) -> str:
     return str(op.path).format(**ids)
 
 
-def callers(api: Api) -> dict[str, APIClient]:
+def callers(api: Api) -> dict[str, Any]:
     anonymous = APIClient(enforce_csrf_checks=True)
     token = anonymous.get("/api/v1/auth/csrf/").cookies["csrftoken"].value
     anonymous.credentials(HTTP_X_CSRFTOKEN=token)
@@ -104,7 +104,7 @@ def test_a_body_at_the_limits_is_still_accepted(api: Api) -> None:
     """The limits refuse only the hostile: a void reason of nearly the whole size goes through
     validation (refused for its length by the serializer, not by the parser)."""
     body = json.dumps({"reason": "x" * (settings.BRAG_JSON_MAX_BYTES - 100)}).encode()
-    client = api.client("organiser")
+    client: Any = api.client("organiser")
     response = client.generic(
         "POST", "/api/v1/hands/999999/void/", body, content_type="application/json"
     )
@@ -127,7 +127,8 @@ def test_every_path_under_api_that_names_nothing_is_a_404_in_the_error_shape(
     api: Api, path: str, method: str, settings: Any
 ) -> None:
     settings.DEBUG = True  # as under `make run`: still the API's shape, not Django's page
-    for client in (api.client("dealer"), APIClient()):
+    clients: list[Any] = [api.client("dealer"), APIClient()]
+    for client in clients:
         response = client.generic(method, path, b"{}", content_type="application/json")
         error = assert_error(response, 404, "not_found")
         assert "slash" in error["message"]

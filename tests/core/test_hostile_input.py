@@ -372,11 +372,11 @@ def test_no_hostile_input_makes_any_page_answer_5xx(pages_world: World) -> None:
             there = target(page, link)
             if there is None or there.url != page.url:
                 continue
-            names = {k for k, _ in parse_qsl(urlsplit(link).query, keep_blank_values=True)}
+            used = {k for k, _ in parse_qsl(urlsplit(link).query, keep_blank_values=True)}
             if not page.admin and page.inputs is not None:
                 declared = set(page.inputs.query.base_fields) if page.inputs.query else set()
-                undeclared += [f"{page.url}: link ?{n}= not declared" for n in names - declared]
-            params |= names
+                undeclared += [f"{page.url}: link ?{n}= not declared" for n in used - declared]
+            params |= used
         for param in sorted(params):
             for value in values:
                 response = client.get(page.url, {param: value})
