@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 
 # Django's admin passes its list filters straight to the database, where PostgreSQL refuses a
 # NUL character in text (a 500), and parses its date hierarchy (``…__year=``) with ``int()`` and
@@ -27,8 +27,9 @@ class QueryStringGuard:
             _NUL.search(query)
             or any(not _SHORT_NUMBER.fullmatch(v) for v in _DATE_PART.findall(query))
         ):
-            return HttpResponseBadRequest(
-                "The address has a character or a date no page can use.",
-                content_type="text/plain; charset=utf-8",
-            )
+            message = "The address has a character or a date no page can use."
+            if request.path.startswith("/api/"):
+                body = {"error": {"code": "invalid_query", "message": message, "details": {}}}
+                return JsonResponse(body, status=400)
+            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
         return self.get_response(request)

@@ -11,6 +11,7 @@ from typing import Any, cast
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.test import Client
 from rest_framework.test import APIClient
 
 from brag_event.api.parsers import json_depth
@@ -159,3 +160,12 @@ def test_api_whole_numbers_are_digits_only(api: Api, field: str, value: Any) -> 
     )
     error = assert_error(response, 400, "invalid_input")
     assert field in error["details"]["fields"]
+
+
+@pytest.mark.parametrize(
+    "query", ["day=%00", "x=a%00b", "attempt_time__year=999999999999999999999"]
+)
+def test_a_query_no_page_can_use_is_refused_in_the_error_shape(api: Api, query: str) -> None:
+    path = f"/api/v1/events/{api.world.event.pk}/standings/?{query}"
+    assert_error(APIClient().get(path), 400, "invalid_query")
+    assert Client().get(f"/admin/?{query}").status_code == 400
