@@ -51,11 +51,20 @@ class WholeNumberField(forms.IntegerField):
         return int(text)
 
 
+ID_MAX = 2**63 - 1  # the database's row ids are 64-bit
+
+
+def is_row_id(value: Any) -> bool:
+    """Digits 0–9 within 64 bits: SQLite raises OverflowError on a larger number."""
+    text = str(value)
+    return is_ascii_digits(text) and len(text) <= 19 and int(text) <= ID_MAX
+
+
 class IdChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
     """A choice of one row by its id, written with the digits 0–9 only."""
 
     def to_python(self, value: Any) -> Any:
-        if value not in self.empty_values and not is_ascii_digits(str(value)):
+        if value not in self.empty_values and not is_row_id(value):
             raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
         return super().to_python(value)
 
@@ -65,7 +74,7 @@ class IdMultipleChoiceField(forms.ModelMultipleChoiceField):  # type: ignore[typ
 
     def _check_values(self, value: Any) -> Any:
         for pk in value:
-            if not is_ascii_digits(str(pk)):
+            if not is_row_id(pk):
                 raise ValidationError(
                     self.error_messages["invalid_choice"],
                     code="invalid_choice",

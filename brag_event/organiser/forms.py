@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 
 from brag_event.core.errors import ServiceError
-from brag_event.core.forms import IdChoiceField, IdMultipleChoiceField, WholeNumberField
+from brag_event.core.forms import ID_MAX, IdChoiceField, IdMultipleChoiceField, WholeNumberField
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day, Event
 from brag_event.players.models import Player
@@ -22,7 +22,6 @@ from brag_event.players.services import MAX_IMPORT_ROWS
 from brag_event.tables.assign import DEALER_GROUP
 from brag_event.tables.models import SeatingDraw, Table
 
-ID_MAX = 2**63 - 1  # a row id: the database's 64-bit integers
 MAX_IMPORT_BYTES = 512 * 1024
 
 
