@@ -138,6 +138,7 @@ class DayCloseForm(forms.Form):
         label="Who plays the next day",
         choices=[("afford", "everyone who can afford the next day"), ("top", "the top N")],
         widget=forms.RadioSelect,
+        required=False,  # not sent: the day's own rule
     )
     qualify_top = WholeNumberField(
         label="N", min_value=1, max_value=QUALIFY_TOP_MAX, required=False
@@ -148,7 +149,7 @@ class DayCloseForm(forms.Form):
         missing = cleaned.get("qualify_rule") == "top" and not cleaned.get("qualify_top")
         if missing and "qualify_top" not in self.errors:
             self.add_error("qualify_top", "Say how many players go through (the top N).")
-        if cleaned.get("qualify_rule") != "top":
+        if cleaned.get("qualify_rule") == "afford":
             cleaned["qualify_top"] = None
         return cleaned
 

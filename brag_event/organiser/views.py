@@ -240,11 +240,13 @@ def day_close(request: HttpRequest, day_id: int) -> HttpResponse:
                 form = DayCloseForm(request.POST)
                 if not form.is_valid():
                     return _day_close_page(request, day, form, status=400)
+                # Nothing chosen: the rule already set for the day (in the admin, say).
+                rule = form.cleaned_data["qualify_rule"] or day.qualify_rule
+                top = (
+                    form.cleaned_data["qualify_top"] if form.cleaned_data["qualify_rule"] else None
+                )
                 day_set_qualification(
-                    day=day,
-                    rule=form.cleaned_data["qualify_rule"],
-                    top=form.cleaned_data["qualify_top"],
-                    by=actor(request),
+                    day=day, rule=rule, top=top or day.qualify_top, by=actor(request)
                 )
             day_close_request(day=day, by=actor(request))
         except ServiceError as err:

@@ -180,12 +180,14 @@ def organiser_setup(run: Run) -> tuple[Browser, list[dict[str, Any]]]:
     browser.login(seeded["organiser"]["username"], seeded["organiser"]["password"])
 
     page = f"/organiser/days/{day}/seating/"
-    status, headers, body = browser.request("POST", page, form={"seed": "production-run"})
+    status, headers, body = browser.request(
+        "POST", page, form={"form": "draw", "seed": "production-run"}
+    )
     assert status == 302, (status, body[:500])
     match = re.search(r"[?&]draw=(\d+)", headers["location"])
     assert match, headers["location"]
     draw = match.group(1)
-    status, headers, body = browser.request("POST", page, form={"action": "apply", "draw": draw})
+    status, headers, body = browser.request("POST", page, form={"form": "apply", "draw": draw})
     assert status == 302, (status, body[:500])
 
     status, listed = browser.json("GET", f"/api/v1/days/{day}/tables/")
