@@ -9,19 +9,22 @@ from typing import Any
 
 from django.contrib.auth import authenticate, login, logout
 from django.db.models import QuerySet
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from brag_event.audit.models import AuditEntry
 from brag_event.core.actors import Actor
+from brag_event.core.conditional import versioned_answer
 from brag_event.core.errors import ServiceError
 from brag_event.engine.history import dump
 from brag_event.events.models import Day, Event
@@ -32,6 +35,7 @@ from brag_event.players.models import Player
 from brag_event.players.selectors import current_day, standings
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
+from brag_event.tables.versions import standings_version
 
 from . import roles
 from .idempotency import idempotent
@@ -50,6 +54,10 @@ from .serializers import (
 from .services import token_issue, token_revoke
 
 ANY = OpenApiTypes.OBJECT
+NOT_MODIFIED = OpenApiResponse(
+    description="Not modified: the request's If-None-Match names the answer's current ETag "
+    "(every read that changes only when something happens has one)."
+)
 
 
 def actor(request: Request) -> Actor:
@@ -86,6 +94,21 @@ class SupervisorOnly(Role):
 
 class OrganiserOnly(Role):
     role = roles.ORGANISER
+
+
+def json_answer(
+    request: Request, *, key: str, version: str, data: Any, private: bool = True
+) -> HttpResponse:
+    """A JSON read that changes only with ``version`` (``core.conditional``): 304, the cached
+    body, or ``data()`` rendered as DRF's renderer renders any other answer."""
+    return versioned_answer(
+        request,
+        key=key,
+        version=version,
+        render=lambda: JSONRenderer().render(data()),
+        content_type="application/json",
+        private=private,
+    )
 
 
 def table_for(request: Request, table_id: int) -> Any:
@@ -150,12 +173,19 @@ class TableDetail(APIView):
     permission_classes = [StaffOnly]
 
     @extend_schema(
-        responses={200: ANY},
+        responses={200: ANY, 304: NOT_MODIFIED},
         summary="A table's live state: seats, stacks, dealer, pots, the hand, whose turn, "
         "the legal actions with amounts and costs",
     )
-    def get(self, request: Request, table_id: int) -> Response:
-        return Response(table_view(table_for(request, table_id)))
+    def get(self, request: Request, table_id: int) -> HttpResponse:
+        # The access check reads the table's row, and with it the version of what it shows.
+        table = table_for(request, table_id)
+        return json_answer(
+            request,
+            key=f"table-{table.pk}",
+            version=str(table.version),
+            data=lambda: table_view(table),
+        )
 
 
 class TableHands(APIView):
@@ -365,24 +395,27 @@ class EventStandings(APIView):
     authentication_classes: list[Any] = []
 
     @extend_schema(
-        responses={200: ANY},
-        summary="Public standings: balance plus live table stack, change today, hands played "
-        "and won (overall, or of one day with ?day=N)",
+        responses={200: ANY, 304: NOT_MODIFIED},
+        summary="Public standings: balance plus table stack (a hand in play counts when it "
+        "ends), change today, hands played and won (overall, or of one day with ?day=N)",
         parameters=[OpenApiParameter("day", int, description="A day's number: that day's figures")],
     )
-    def get(self, request: Request, event_id: int) -> Response:
-        event = get_object_or_404(Event, pk=event_id)
-        day = None
+    def get(self, request: Request, event_id: int) -> HttpResponse:
         raw = request.query_params.get("day")
-        if raw is not None:
-            if not raw.isdigit():
-                raise ServiceError(
-                    "invalid_day", "day is a day's number, e.g. ?day=1", details={"field": "day"}
-                )
-            day = get_object_or_404(event.days, number=int(raw))
-        current = day or current_day(event)
-        return Response(
-            {
+        if raw is not None and not raw.isdigit():
+            raise ServiceError(
+                "invalid_day", "day is a day's number, e.g. ?day=1", details={"field": "day"}
+            )
+        number = int(raw) if raw is not None else None
+        version = standings_version(event_id)  # first: what follows is at least this new
+        if version is None:
+            raise Http404
+
+        def data() -> dict[str, Any]:
+            event = get_object_or_404(Event, pk=event_id)
+            day = get_object_or_404(event.days, number=number) if number is not None else None
+            current = day or current_day(event)
+            return {
                 "event": event.pk,
                 "name": event.name,
                 "currency": event.currency,
@@ -390,6 +423,13 @@ class EventStandings(APIView):
                 "scope": "day" if day else "event",
                 "standings": standings(event, day),
             }
+
+        return json_answer(
+            request,
+            key=f"standings-{event_id}" + (f"-day{number}" if number is not None else ""),
+            version="{}.{}".format(*version),
+            data=data,
+            private=False,
         )
 
 

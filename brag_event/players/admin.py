@@ -12,6 +12,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from brag_event.core.admin import ServiceErrorsMixin, admin_actor, audit_admin_edit
+from brag_event.tables import versions
 
 from .models import Player
 from .services import player_register
@@ -86,6 +87,7 @@ class PlayerAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             fields = [name for name in form.changed_data if name in ("name", "user")]
             if fields:
                 obj.save(update_fields=fields)
+                versions.event_changed(obj.event_id, tables=True)  # the name is shown
                 audit_admin_edit(request, obj, form, verb="player.update", fields=fields)
             return
         player = player_register(

@@ -16,6 +16,7 @@ from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Event
 from brag_event.ledger.models import Transfer
 from brag_event.ledger.services import account_issuer, account_player, transfer_post
+from brag_event.tables import versions
 
 from .models import Player
 
@@ -45,6 +46,7 @@ def player_register(
     except IntegrityError:
         raise ServiceError("player_exists", f"{clean} is already registered for {event}.") from None
     account_player(player)
+    versions.event_changed(event.pk)
     if starting_money:
         player_issue_money(player=player, amount=starting_money, by=by, memo="starting money")
     audit_record(
@@ -74,6 +76,7 @@ def player_issue_money(
         by=by,
         memo=memo or "money issued",
     )
+    versions.event_changed(player.event_id)
     audit_record(
         by=by,
         verb="player.issue",

@@ -26,6 +26,10 @@ class Table(LedgerCachedModel):
         settings.AUTH_USER_MODEL, blank=True, related_name="dealer_tables"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Versions of what is read of the table, bumped in the transaction of each change (see
+    # tables.versions): everything its tablet shows, and its share of the standings.
+    version = models.PositiveBigIntegerField(default=0, editable=False)
+    standings_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["day", "number"]
