@@ -7,6 +7,8 @@ Everything that differs between machines comes from environment variables:
 - ``DJANGO_ALLOWED_HOSTS``: comma-separated host names.
 - ``DATABASE_URL``: database URL (default: SQLite file ``db.sqlite3`` in the project root).
 - ``CELERY_BROKER_URL``: Celery broker; when unset, tasks run eagerly in-process.
+- ``BRAG_CACHE_URL``: Redis for Django's cache (``redis://host:6379/1``); when unset, each
+  process's own memory.
 """
 
 import os
@@ -161,6 +163,19 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# The cache keeps the rendered answers of the reads that change only when something happens
+# (the table read, the standings, the dashboard: see core.conditional), shared by every web
+# process: Redis when BRAG_CACHE_URL is set (production requires it), else this process's memory.
+BRAG_CACHE_URL = os.environ.get("BRAG_CACHE_URL", "").strip()
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": BRAG_CACHE_URL,
+    }
+    if BRAG_CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
 # Celery: read by brag_event/celery.py through the "CELERY_" namespace.

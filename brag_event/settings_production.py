@@ -35,6 +35,13 @@ if not CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_EAGER_PROPAGATES = False
 
+# The cached answers are shared by every gunicorn worker and web node: Redis, never a process's
+# memory. Its own database number: clearing the cache must not touch Celery's queues.
+if not _required("BRAG_CACHE_URL").startswith(("redis://", "rediss://")):
+    raise ImproperlyConfigured("production keeps its cache in Redis: BRAG_CACHE_URL=redis://…")
+if os.environ["BRAG_CACHE_URL"].strip() == CELERY_BROKER_URL:
+    raise ImproperlyConfigured("BRAG_CACHE_URL needs a Redis database of its own, not the broker's")
+
 # Behind nginx, which terminates TLS and sets X-Forwarded-Proto.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = os.environ.get("BRAG_SSL_REDIRECT", "true").lower() != "false"
