@@ -886,7 +886,7 @@ def main(argv: list[str] | None = None) -> int:
         print("Non-2xx answers: none")
     retries = sum(t.stats.retries for t in tablets)
     rebuys = sum(t.stats.rebuys for t in tablets)
-    forced = sum(t.stats.forced for t in tablets)
+    forced = sum(t.forced for t in tablets)
     redraws = sum(t.stats.resyncs for t in tablets)
     print(
         f"Reconnect retries {retries}, redraws after an unexpected answer {redraws}, "

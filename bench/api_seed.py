@@ -2,9 +2,9 @@
 
 Run by ``bench.api`` in a subprocess with ``DATABASE_URL`` pointing at the (migrated) benchmark
 database. Creates the FLASH event, ``--tables`` tables on day 1 with ``--players`` players each
-bought in at the day's table maximum, one dealer per table (assigned to that table) and a device
-token per dealer. Writes one JSON document to stdout for the benchmark to read (it holds the
-token keys: the benchmark never prints it).
+bought in at the day's table maximum, one dealer per table (assigned to that table), a device
+token per dealer and a session of the organiser. Writes one JSON document to stdout for the
+benchmark to read (it holds the token keys and the session: the benchmark never prints it).
 """
 
 from __future__ import annotations
@@ -73,7 +73,22 @@ def seed(tables: int, players: int) -> dict[str, Any]:
                 created_by=organiser,
             )
             out["tables"].append({"id": table.pk, "number": number, "token": key})
+        out["organiser_session"] = signed_in(organiser)
     return out
+
+
+def signed_in(user: Any) -> str:
+    """The key of a session signed in as ``user`` (what a login would store), for the
+    organisers' dashboard of ``make bench-event``."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "brag_event.api.auth.RoleAwareModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return str(session.session_key)
 
 
 def main(argv: list[str] | None = None) -> int:

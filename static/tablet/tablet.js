@@ -247,9 +247,12 @@
         if (res.status === 401) { toLogin(); return; }
         if (res.status === 304) { setNet("", ""); return; }
         if (res.status !== 200) { notice(errorOf(res).message, "error"); return; }
-        T.etag = res.etag;
         var before = hand();
         var after = res.data.hand;
+        // A read sent before an action whose answer is already drawn can arrive after it: an
+        // older state never replaces a newer one (the next refresh brings the table again).
+        if (before && after && (after.id < before.id || (after.id === before.id && after.next_seq < before.next_seq))) return;
+        T.etag = res.etag;
         if (before && after && before.id === after.id && after.next_seq > before.next_seq && !T.queue.length && !T.sending) {
           notice("The hand moved on from another device; the screen shows it now.", "info");
         }
