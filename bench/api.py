@@ -220,6 +220,7 @@ class Server:
         threads: int,
         preload: bool,
         ready: tuple[str, tuple[int, ...]] = ("/api/v1/me/", (401, 403)),
+        config: Path | None = None,
     ) -> None:
         self.port = free_port()
         self.ready = ready  # a path to GET and the statuses that mean the app is up
@@ -245,6 +246,8 @@ class Server:
             self.cmd += ["--threads", str(threads)]
         if preload:
             self.cmd.append("--preload")
+        if config is not None:  # deploy's configuration; the options above override it
+            self.cmd += ["-c", str(config)]
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
 
