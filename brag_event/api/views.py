@@ -35,7 +35,7 @@ from brag_event.players.models import Player
 from brag_event.players.selectors import current_day, standings
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
-from brag_event.tables.versions import standings_version
+from brag_event.tables.versions import standings_version, table_version
 
 from . import roles
 from .idempotency import idempotent
@@ -178,13 +178,15 @@ class TableDetail(APIView):
         "the legal actions with amounts and costs",
     )
     def get(self, request: Request, table_id: int) -> HttpResponse:
-        # The access check reads the table's row, and with it the version of what it shows.
-        table = table_for(request, table_id)
+        # The version first (and the access check with it), then what it shows.
+        version = table_version(table_id, roles.TableAccess(request.user))
+        if version is None:
+            raise Http404
         return json_answer(
             request,
-            key=f"table-{table.pk}",
-            version=str(table.version),
-            data=lambda: table_view(table),
+            key=f"table-{table_id}",
+            version=str(version),
+            data=lambda: table_view(table_for(request, table_id)),
         )
 
 

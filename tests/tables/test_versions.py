@@ -349,3 +349,32 @@ def test_a_hand_in_play_costs_the_standings_nothing(hall: Hall) -> None:
     act(hand, seat=1, action="fold")  # settled
     assert standings_version(event) != standings
     assert Seat.objects.filter(left_at__isnull=True).count() == 3
+
+
+def test_the_written_out_version_queries_agree_with_the_orm(hall: Hall) -> None:
+    from django.db.models import Sum
+
+    from brag_event.api.roles import TableAccess, tables_for
+    from brag_event.events.models import Event
+    from brag_event.tables.models import Table
+    from brag_event.tables.versions import dashboard_version, standings_version, table_version
+
+    settled_hand(hall)
+    second_table(hall)
+    world(2, name="OTHER")
+    reads = (("standings_version", standings_version), ("version", dashboard_version))
+    for event in Event.objects.all():
+        for column, read in reads:
+            total = Table.objects.filter(day__event=event).aggregate(s=Sum(column))["s"]
+            assert read(event.pk) == (event.version, total or 0)
+    assert standings_version(10**9) is None and dashboard_version(2**70) is None
+    users = {role: User.objects.create_user(role) for role in ("supervisor", "dealer", "nobody")}
+    for role in ("supervisor", "dealer"):
+        users[role].groups.add(Group.objects.get_or_create(name=role)[0])
+    hall.w.table.dealers.add(users["dealer"])
+    users["organiser"] = User.objects.get(username="organiser")
+    for user in users.values():
+        for table in Table.objects.all():
+            seen = tables_for(user).filter(pk=table.pk).values_list("version", flat=True).first()
+            assert table_version(table.pk, TableAccess(user)) == seen, (user, table)
+    assert table_version(2**70, TableAccess(users["organiser"])) is None
