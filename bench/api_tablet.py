@@ -16,7 +16,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from brag_event.engine import DECK, cards_str
+from brag_event.engine import DECK, cards_str, parse_cards
 
 API = "/api/v1"
 STEP_CAP = 200  # actions in one hand before the tablet folds everyone to an end
@@ -80,9 +80,16 @@ class Dealer:
         self.deck: list[int] = []
         self.forced = 0  # hands folded to an end after STEP_CAP actions
 
-    def deal(self) -> None:
-        """A freshly shuffled deck for the new hand; cards are handed out when they are shown."""
-        self.deck = list(DECK)
+    def deal(self, hand: dict[str, Any] | None = None) -> None:
+        """A freshly shuffled deck for the new hand; cards are handed out when they are shown.
+        Taking over a ``hand`` already in play: without the cards it has shown."""
+        shown = {
+            card
+            for a in (hand or {}).get("actions", [])
+            if a.get("cards")
+            for card in parse_cards(a["cards"])
+        }
+        self.deck = [card for card in DECK if card not in shown]
         self.rng.shuffle(self.deck)
         self.cards = {}
 

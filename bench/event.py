@@ -210,21 +210,32 @@ def probe(server: Server, pg: Postgres, db: str, pids: list[int]) -> dict[str, A
 
 
 def run_multiple(
-    m: int, args: argparse.Namespace, pg: Postgres, redis: PrivateRedis
+    m: int, args: argparse.Namespace, pg: Postgres, redis: PrivateRedis, seeded: dict[str, Any]
 ) -> dict[str, Any]:
+    """The event ×m. The database carries over from the previous multiple (its tables go on
+    playing); ``m × --tables`` tables are seeded in all, the new ones here."""
     tables, phones = args.tables * m, args.phones * m
     screens, dashboards = args.screens * m, args.dashboards * m
     db = f"{args.db_prefix}_event"
     workdir = Path(tempfile.mkdtemp(prefix="bench-event-"))
     env = server_env(pg, db, redis, workdir)
-    say(f"bench.event ×{m}: {tables} tables, {phones} phones — creating {db} and seeding …")
     t = time.perf_counter()
-    pg.recreate(db)
-    run_checked([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env, "migrate")
+    if not seeded:
+        say(f"bench.event: creating {db}, migrating …")
+        pg.recreate(db)
+        migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"]
+        run_checked(migrate, env, "migrate")
     collect = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"]
     run_checked(collect, env, "collectstatic")  # as deploy does: the manifest of hashed names
+    have = len(seeded.get("tables", []))
+    say(
+        f"bench.event ×{m}: {tables} tables, {phones} phones — seeding tables {have + 1}–{tables} …"
+    )
     seed_cmd = [sys.executable, "-m", "bench.api_seed", "--tables", str(tables)]
-    seeded = json.loads(run_checked(seed_cmd, env, "seeding").strip().splitlines()[-1])
+    seed_cmd += ["--first", str(have + 1)]
+    added = json.loads(run_checked(seed_cmd, env, "seeding").strip().splitlines()[-1])
+    seeded.update({k: v for k, v in added.items() if k != "tables"})
+    seeded["tables"] = [*seeded.get("tables", []), *added["tables"]]
     setup_s = time.perf_counter() - t
     redis.flush()
     server = Server(
@@ -245,7 +256,7 @@ def run_multiple(
             "host": HOST,
             "port": server.port,
             "event": seeded["event"],
-            "tables": seeded["tables"],
+            "tables": list(seeded["tables"]),
             "players": seeded["players"],
             "ante": seeded["ante"],
             "buy_in": seeded["table_max"],
@@ -580,8 +591,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         redis.start()
         multiples = range(1, args.max_multiple + 1) if args.capacity else [args.multiple]
+        seeded: dict[str, Any] = {}
         for m in multiples:
-            run = run_multiple(m, args, pg, redis)
+            run = run_multiple(m, args, pg, redis, seeded)
             runs.append(run)
             report(run)
             if not run["held"]:

@@ -205,7 +205,7 @@ class TabletUser(Polling):
         every = PLAN["read_every"]
         rng = self.dealer.rng
         self.read(conditional=False)
-        self.dealer.deal()
+        self.dealer.deal(self.hand)  # a table of the previous multiple may have a hand in play
         now = time.monotonic()
         next_read = now + rng.uniform(0, every)
         next_entry = now + (rng.expovariate(1 / think) if think else 0)
