@@ -112,7 +112,6 @@ def dashboard(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     context = {
         "event": event,
-        "board": {"now": now},
         "live": mark_safe(_live_html(request, event, now)),  # nosec B308 B703 - our template
         "etag": etag_of(f"dashboard-{event_id}", version),
         "poll_ms": LIVE_POLL_SECONDS * 1000,
