@@ -566,6 +566,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--capacity", action="store_true", help="×1, ×2, … until a target breaks")
     parser.add_argument("--multiple", type=int, default=1, help="run this multiple only")
     parser.add_argument("--max-multiple", type=int, default=6)
+    parser.add_argument(
+        "--all", action="store_true", help="with --capacity: every multiple, held or not (a chart)"
+    )
     parser.add_argument("--workers", type=int, default=cores + 1, help="deploy's default")
     parser.add_argument("--reference-clients", type=int, default=24)
     parser.add_argument("--reference-seconds", type=float, default=15.0)
@@ -596,7 +599,7 @@ def main(argv: list[str] | None = None) -> int:
             run = run_multiple(m, args, pg, redis, seeded)
             runs.append(run)
             report(run)
-            if not run["held"]:
+            if not run["held"] and not args.all:
                 break
         if not args.no_reference:
             ref = reference(args, pg, redis, runs[0]["answer"])
@@ -639,7 +642,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"{hot['one_row']['tps']:,.0f} tps; latency "
                 f"{hot['per_table_row']['latency_avg_ms']} vs {hot['one_row']['latency_avg_ms']} ms"
             )
-    capacity = max((r["multiple"] for r in runs if r["held"]), default=0)
+    capacity = 0  # the largest multiple held, with every smaller one held too
+    for run in runs:
+        if not run["held"]:
+            break
+        capacity = run["multiple"]
     if args.capacity:
         print(f"Capacity: ×{capacity} held (target ≥ ×2, aiming for ×4)")
     first = runs[0]
