@@ -493,7 +493,7 @@ def report(run: dict[str, Any]) -> None:
         f"{run['window_seconds']:.0f} s timed, {run['requests_per_s']:,.0f} requests/s"
     )
     print(
-        f"  {'class':<38}{'req/s':>8}{'p50':>8}{'p95':>8}{'p99':>8}{'max':>8}"
+        f"  {'class':<38}{'req/s':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>8}"
         f"{'304s':>7}{'err':>5}{'CPU ms':>8}"
     )
     for name, label in CLASSES:
@@ -502,8 +502,8 @@ def report(run: dict[str, Any]) -> None:
             continue
         share = c["not_modified"] / c["requests"] if c["requests"] else 0
         print(
-            f"  {label:<38}{c['per_s']:>8.1f}{fmt(c['p50_ms']):>8}{fmt(c['p95_ms']):>8}"
-            f"{fmt(c['p99_ms']):>8}{fmt(c['max_ms'], 0):>8}{share:>7.0%}{c['errors']:>5}"
+            f"  {label:<38}{c['per_s']:>8.1f}{fmt(c['p50_ms']):>9}{fmt(c['p95_ms']):>9}"
+            f"{fmt(c['p99_ms']):>9}{fmt(c['max_ms'], 0):>8}{share:>7.0%}{c['errors']:>5}"
             f"{fmt(c['cpu_ms_per_request'], 2):>8}"
         )
     cpu = run["cpu_cores"]
