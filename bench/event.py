@@ -542,13 +542,25 @@ def chart(runs: list[dict[str, Any]], path: Path) -> None:
     ax.set_ylabel("p99 latency (ms)")
     ax.set_yscale("log")
     ax.set_xticks(xs)
-    ax.set_title("make bench-event: p99 per class of request")
+    others = [r["cpu_cores"]["other_processes"] for r in runs]
+    server = [r["cpu_cores"]["gunicorn"] for r in runs]
+    ax.set_title(
+        "make bench-event: p99 per class of request\n"
+        f"(shared machine: other processes used {min(others):.1f}–{max(others):.1f} of "
+        f"{os.cpu_count()} cores; gunicorn got {min(server):.2f}–{max(server):.2f})",
+        fontsize=10,
+    )
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
     plt.close(fig)
+
+
+def redraw(path: Path, chart_path: Path) -> None:
+    """The chart again from a JSON written before (``--redraw``)."""
+    chart(json.loads(path.read_text())["runs"], chart_path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -582,7 +594,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pg-user", default=os.environ.get("PGUSER", "postgres"))
     parser.add_argument("--json", type=Path, default=RESULTS)
     parser.add_argument("--chart", type=Path, default=CHART)
+    parser.add_argument("--redraw", type=Path, help="only draw the chart of this JSON")
     args = parser.parse_args(argv)
+    if args.redraw:
+        redraw(args.redraw, args.chart)
+        return 0
     if args.quick:
         args.seconds, args.warmup, args.reference_seconds, args.hot_row_seconds = 15, 8, 5, 3
     pg = Postgres(args.pg_host, args.pg_port, args.pg_user)
