@@ -70,7 +70,7 @@ def versioned_answer(
     # Django's evaluation of the preconditions (RFC 9110 §13.2.2): a 304 for GET and HEAD,
     # carrying the ETag and Cache-Control of ``headers``; ``headers`` itself when they pass.
     answer = get_conditional_response(request, etag=etag, response=headers)
-    if answer is not headers:
+    if answer is not None and answer is not headers:
         return answer
     body = _cached(key, version)
     if body is None:

@@ -55,6 +55,12 @@ class Hall:
     client: Client  # an organiser: sees every table and the dashboard
     hand: Hand | None = None
 
+    @property
+    def live(self) -> Hand:
+        """The hand the case's set-up dealt."""
+        assert self.hand is not None
+        return self.hand
+
     def urls(self) -> dict[str, str]:
         event = self.w.event.pk
         return {
@@ -98,15 +104,15 @@ def hall(monkeypatch: pytest.MonkeyPatch) -> Hall:
 
 def bet_hand(h: Hall) -> None:
     h.hand = start(h.w)
-    act(h.hand, seat=2, action="look")
+    act(h.live, seat=2, action="look")
 
 
 def settled_hand(h: Hall) -> None:
     bet_hand(h)
     assert h.hand is not None
-    act(h.hand, seat=2, action="bet", amount=10)
-    act(h.hand, seat=3, action="fold")
-    h.hand, _ = act(h.hand, seat=1, action="fold")
+    act(h.live, seat=2, action="bet", amount=10)
+    act(h.live, seat=3, action="fold")
+    h.hand, _ = act(h.live, seat=1, action="fold")
 
 
 def run_out(h: Hall) -> None:
@@ -163,14 +169,14 @@ CASES = [
     case("hand start", lambda h: start(h.w), TABLE_AND_BOARD, STANDINGS),
     case(
         "a look (no money)",
-        lambda h: act(h.hand, seat=3, action="look"),
+        lambda h: act(h.live, seat=3, action="look"),
         {"table"},
         STANDINGS,
         bet_hand,
     ),
     case(
         "a bet",
-        lambda h: act(h.hand, seat=2, action="bet", amount=10),
+        lambda h: act(h.live, seat=2, action="bet", amount=10),
         TABLE_AND_BOARD,
         STANDINGS,
         bet_hand,
@@ -178,9 +184,9 @@ CASES = [
     case(
         "a fold that settles the hand",
         lambda h: [
-            act(h.hand, seat=2, action="bet", amount=10),
-            act(h.hand, seat=3, action="fold"),
-            act(h.hand, seat=1, action="fold"),
+            act(h.live, seat=2, action="bet", amount=10),
+            act(h.live, seat=3, action="fold"),
+            act(h.live, seat=1, action="fold"),
         ],
         ALL,
         set(),
@@ -188,14 +194,14 @@ CASES = [
     ),
     case(
         "a void in the hand",
-        lambda h: hand_void_last_action(hand=h.hand, reason="x", by=None),
+        lambda h: hand_void_last_action(hand=h.live, reason="x", by=None),
         {"table"},
         STANDINGS,
         bet_hand,
     ),
     case(
         "a void that reopens a settled hand",
-        lambda h: hand_void_last_action(hand=h.hand, reason="wrong seat", by=None),
+        lambda h: hand_void_last_action(hand=h.live, reason="wrong seat", by=None),
         ALL,
         set(),
         settled_hand,
