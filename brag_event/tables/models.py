@@ -27,8 +27,9 @@ class Table(LedgerCachedModel):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     # Versions of what is read of the table, bumped in the transaction of each change (see
-    # tables.versions): everything its tablet shows, and its share of the standings.
-    version = models.PositiveBigIntegerField(default=0, editable=False)
+    # tables.versions): everything its tablet shows, and its share of the standings. A new
+    # table starts at 1, so that the event's sum of versions (the dashboard's) moves with it.
+    version = models.PositiveBigIntegerField(default=1, editable=False)
     standings_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:

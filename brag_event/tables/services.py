@@ -85,8 +85,8 @@ def table_create(*, day: Day, number: int | None = None, by: Actor | None) -> Ta
         number = (last or 0) + 1
     if day.tables.filter(number=number).exists():
         raise ServiceError("table_exists", f"Table {number} already exists on day {day.number}.")
+    # The dashboard lists the day's tables: a new one (at version 1) moves its version.
     table = Table.objects.create(day=day, number=number)
-    versions.event_changed(day.event_id)  # the dashboard lists the day's tables
     audit_record(by=by, verb="table.create", target=str(table), event_id=day.event_id)
     return table
 

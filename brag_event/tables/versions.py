@@ -12,9 +12,11 @@ services call the functions below; the action path puts the bump in its batch):
   reopened by a void), a seat taken or left, a re-buy. Not the actions of a hand in play: the
   standings count a hand when it ends (``players.selectors.standings``), so 50 tables acting
   every 2 s change them only when a hand settles.
-* ``Event.version`` — event-wide changes: players registered or renamed, money issued, a table
-  created or its dealers changed, a day opened or closed and the close's progress, a ledger
-  audit, an admin's edit of the event or a day.
+* ``Event.version`` — event-wide changes: players registered or renamed, money issued, a day
+  closed and the close's progress, a ledger audit, an admin's edit of the event or a day. (A
+  new table needs no bump: it starts at version 1, which moves the dashboard's sum.)
+
+Bump last in a transaction where you can: the event's row is locked until the COMMIT.
 
 The event-wide reads combine them: the standings' version is ``Event.version`` with the **sum**
 of the event's ``Table.standings_version``; the dashboard's, ``Event.version`` with the sum of

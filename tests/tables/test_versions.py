@@ -242,9 +242,8 @@ CASES = [
         {"table"},
     ),
     case("a player registered", newcomer, STANDINGS | {"dashboard"}, {"table"}),
-    # Event-wide changes move the standings' version too (Event.version is shared): one
-    # rendering more, for a change that comes once a day or every five minutes.
-    case("a table created", second_table, {"dashboard"}, {"table"}),
+    # A new table starts at version 1: the dashboard's sum moves, nothing else.
+    case("a table created", second_table, {"dashboard"}, STANDINGS | {"table"}),
     case(
         "a seat moved",
         lambda h: seat_move(
@@ -260,6 +259,8 @@ CASES = [
         {"dashboard"},
         STANDINGS,
     ),
+    # Event-wide changes move the standings' version too (Event.version is shared): one
+    # rendering more, for a change that comes every five minutes.
     case(
         "a ledger audit",
         lambda h: ledger_check_run(event=h.w.event),

@@ -17,6 +17,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="table",
             name="version",
-            field=models.PositiveBigIntegerField(default=0, editable=False),
+            field=models.PositiveBigIntegerField(default=1, editable=False),
         ),
     ]
