@@ -6,7 +6,7 @@ PYTHON3?=python3
 
 .DEFAULT_GOAL := help
 
-.PHONY: help install run test lint typecheck security format bench bench-api bench-standings clean
+.PHONY: help install run test lint typecheck security format bench bench-api bench-standings bench-event clean
 
 help:
 	@echo "make run        install, migrate, load demo data (if available), serve on 127.0.0.1:8000"
@@ -17,6 +17,7 @@ help:
 	@echo "make format     ruff format and ruff check --fix"
 	@echo "make bench      run the engine benchmark (python -m bench.engine)"
 	@echo "make bench-standings  standings page and API latency on 100,000 hands (PostgreSQL)"
+	@echo "make bench-event  an event day under load (Locust; ARGS=--capacity for x1, x2, ...)"
 	@echo "make clean      remove the venv, caches and db.sqlite3"
 
 # Re-install whenever pyproject.toml changes.
@@ -62,6 +63,12 @@ bench-api: install
 
 bench-standings: install
 	$(PY) -m bench.standings
+
+# The event day: 50 tablets, 300 phones, 2 big screens and a dashboard against gunicorn,
+# PostgreSQL and Redis as deploy/ runs them; ARGS=--capacity goes x1, x2, ... until a target
+# breaks (python -m bench.event --help).
+bench-event: install
+	$(PY) -m bench.event $(ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis *.egg-info db.sqlite3

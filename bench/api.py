@@ -220,6 +220,7 @@ class Server:
         threads: int,
         preload: bool,
         ready: tuple[str, tuple[int, ...]] = ("/api/v1/me/", (401, 403)),
+        config: Path | None = None,
     ) -> None:
         self.port = free_port()
         self.ready = ready  # a path to GET and the statuses that mean the app is up
@@ -245,6 +246,8 @@ class Server:
             self.cmd += ["--threads", str(threads)]
         if preload:
             self.cmd.append("--preload")
+        if config is not None:  # deploy's configuration; the options above override it
+            self.cmd += ["-c", str(config)]
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -886,7 +889,7 @@ def main(argv: list[str] | None = None) -> int:
         print("Non-2xx answers: none")
     retries = sum(t.stats.retries for t in tablets)
     rebuys = sum(t.stats.rebuys for t in tablets)
-    forced = sum(t.stats.forced for t in tablets)
+    forced = sum(t.forced for t in tablets)
     redraws = sum(t.stats.resyncs for t in tablets)
     print(
         f"Reconnect retries {retries}, redraws after an unexpected answer {redraws}, "

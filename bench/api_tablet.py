@@ -16,7 +16,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from brag_event.engine import DECK, cards_str
+from brag_event.engine import DECK, cards_str, parse_cards
 
 API = "/api/v1"
 STEP_CAP = 200  # actions in one hand before the tablet folds everyone to an end
@@ -47,7 +47,6 @@ class Sample:
 class TabletStats:
     samples: list[Sample] = field(default_factory=list)
     settled: list[tuple[float, int]] = field(default_factory=list)  # (when, actions)
-    forced: int = 0
     rebuys: int = 0
     retries: int = 0
     resyncs: int = 0
@@ -67,7 +66,100 @@ def error_code(body: Any) -> str:
     return ""
 
 
-class Tablet:
+class Dealer:
+    """What a dealer decides at one table, without HTTP: a shuffled deck per hand, the cards
+    shown at a showdown, random legal actions biased so hands end, and when a player who ran
+    out must leave and buy in again. Shared by ``Tablet`` (``make bench-api``) and the Locust
+    tablets of ``make bench-event``."""
+
+    def __init__(self, *, seats: int, ante: int, seed: int) -> None:
+        self.seats = seats
+        self.ante = ante
+        self.rng = random.Random(seed)
+        self.cards: dict[int, str] = {}
+        self.deck: list[int] = []
+        self.forced = 0  # hands folded to an end after STEP_CAP actions
+
+    def deal(self, hand: dict[str, Any] | None = None) -> None:
+        """A freshly shuffled deck for the new hand; cards are handed out when they are shown.
+        Taking over a ``hand`` already in play: without the cards it has shown."""
+        shown = {
+            card
+            for a in (hand or {}).get("actions", [])
+            if a.get("cards")
+            for card in parse_cards(a["cards"])
+        }
+        self.deck = [card for card in DECK if card not in shown]
+        self.rng.shuffle(self.deck)
+        self.cards = {}
+
+    def cards_of(self, seat: int) -> str:
+        if seat not in self.cards:
+            self.cards[seat] = cards_str(self.deck[:3])
+            del self.deck[:3]
+        return self.cards[seat]
+
+    def needs_rebuy(self, hand: dict[str, Any]) -> bool:
+        """After a hand: a dealt player now below the ante, or a seat that was not dealt in."""
+        stacks = (hand.get("result") or {}).get("stacks") or {}
+        return len(stacks) < self.seats or any(int(v) < self.ante for v in stacks.values())
+
+    def next_entry(self, hand: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+        """The next entry of a hand in play: (kind, path, body) — shown cards at a showdown,
+        else a chosen action — naming the hand's ``next_seq``."""
+        seq = hand["next_seq"]
+        if hand["phase"] == "showing":
+            seat = hand["cards_needed"][0]
+            body = {"expected_seq": seq, "seat": seat, "cards": self.cards_of(seat)}
+            return "cards", f"/hands/{hand['id']}/cards/", body
+        return "action", f"/hands/{hand['id']}/actions/", {"expected_seq": seq, **self.choose(hand)}
+
+    def choose(self, hand: dict[str, Any]) -> dict[str, Any]:
+        """A random action among the allowed ones, biased so hands end: look, bets near the
+        minimum, fold about a quarter of the time, see about 40% when it is possible, cover when
+        offered."""
+        rng = self.rng
+        legal = [la for la in hand["legal_actions"] if la["allowed"]]
+        if hand["phase"] == "choosing":
+            la = legal[0]
+            return {"action": "discard", "seat": la["seat"], "hand": rng.choice(la["hands"])}
+        if hand["pending"] is not None:
+            keep = next(la for la in legal if la["action"] == "keep")
+            if rng.random() < 0.7:
+                return {"action": "keep", "seat": keep["seat"]}
+            return {"action": "discard", "seat": keep["seat"], "hand": rng.choice(keep["hands"])}
+        seat = hand["to_act"]
+        if len(hand["actions"]) >= STEP_CAP:
+            self.forced += 1
+            return {"action": "fold", "seat": seat}
+        mine = {la["action"]: la for la in legal if la["seat"] in (seat, None)}
+        if "cover" in mine:
+            return {"action": "cover", "seat": seat, "amount": mine["cover"]["cost"]}
+        look = mine.get("look")
+        if look is not None and rng.random() < 0.4:
+            out: dict[str, Any] = {"action": "look", "seat": seat}
+            if look.get("hands"):
+                out["hand"] = rng.choice(look["hands"])
+            return out
+        if "showdown" in mine and rng.random() < 0.01:
+            return {"action": "showdown"}
+        if "see" in mine and rng.random() < 0.4:
+            return {"action": "see", "seat": seat, "amount": mine["see"]["cost"]}
+        if rng.random() < 0.25:
+            return {"action": "fold", "seat": seat}
+        bet = mine.get("bet")
+        if bet is not None:
+            lo = bet.get("min_amount") or 0
+            hi = bet.get("max_amount")
+            hi = lo if hi is None else hi
+            amount = lo if rng.random() < 0.7 else lo + int((hi - lo + 1) * rng.random() ** 2.5)
+            return {"action": "bet", "seat": seat, "amount": min(amount, hi)}
+        if "see" in mine:
+            return {"action": "see", "seat": seat, "amount": mine["see"]["cost"]}
+        return {"action": "fold", "seat": seat}
+
+
+class Tablet(Dealer):
     def __init__(
         self,
         *,
@@ -81,14 +173,12 @@ class Tablet:
         seed: int,
         think: float = 0.0,
     ) -> None:
+        super().__init__(seats=seats, ante=ante, seed=seed)
         self.host = host
         self.port = port
         self.table_id = table_id
-        self.seats = seats
-        self.ante = ante
         self.buy_in = buy_in
         self.think = think
-        self.rng = random.Random(seed)
         self.conn = http.client.HTTPConnection(host, port, timeout=60)
         self.headers = {
             "Authorization": f"Token {token}",
@@ -97,8 +187,6 @@ class Tablet:
             "User-Agent": f"bench-api tablet {table_id}",
         }
         self.stats = TabletStats()
-        self.cards: dict[int, str] = {}
-        self.deck: list[int] = []
         self.last_answer = b""  # the body of the last 2xx answer to an action (for the reference)
 
     # ------------------------------------------------------------------ HTTP
@@ -187,23 +275,6 @@ class Tablet:
         self.deal()
         return dict(data)
 
-    def deal(self) -> None:
-        """A freshly shuffled deck for the new hand; cards are handed out when they are shown."""
-        self.deck = list(DECK)
-        self.rng.shuffle(self.deck)
-        self.cards = {}
-
-    def cards_of(self, seat: int) -> str:
-        if seat not in self.cards:
-            self.cards[seat] = cards_str(self.deck[:3])
-            del self.deck[:3]
-        return self.cards[seat]
-
-    def needs_rebuy(self, hand: dict[str, Any]) -> bool:
-        """After a hand: a dealt player now below the ante, or a seat that was not dealt in."""
-        stacks = (hand.get("result") or {}).get("stacks") or {}
-        return len(stacks) < self.seats or any(int(v) < self.ante for v in stacks.values())
-
     def rebuy(self) -> None:
         """Between hands, a player who has run out leaves and buys in again at the table maximum
         (the dealer's way; a re-buy proper needs a supervisor and consents)."""
@@ -220,15 +291,7 @@ class Tablet:
                 self.stats.rebuys += 1
 
     def step(self, hand: dict[str, Any]) -> dict[str, Any]:
-        hand_id = hand["id"]
-        seq = hand["next_seq"]
-        if hand["phase"] == "showing":
-            seat = hand["cards_needed"][0]
-            body: dict[str, Any] = {"expected_seq": seq, "seat": seat, "cards": self.cards_of(seat)}
-            kind, path = "cards", f"/hands/{hand_id}/cards/"
-        else:
-            body = {"expected_seq": seq, **self.choose(hand)}
-            kind, path = "action", f"/hands/{hand_id}/actions/"
+        kind, path, body = self.next_entry(hand)
         status, data = self.call(kind, "POST", path, body)
         if 200 <= status < 300:
             after: dict[str, Any] = data["hand"]
@@ -240,47 +303,3 @@ class Tablet:
             if isinstance(details.get("hand"), dict):
                 return dict(details["hand"])
         raise ApiError(status, data)
-
-    def choose(self, hand: dict[str, Any]) -> dict[str, Any]:
-        """A random action among the allowed ones, biased so hands end: look, bets near the
-        minimum, fold about a quarter of the time, see about 40% when it is possible, cover when
-        offered."""
-        rng = self.rng
-        legal = [la for la in hand["legal_actions"] if la["allowed"]]
-        if hand["phase"] == "choosing":
-            la = legal[0]
-            return {"action": "discard", "seat": la["seat"], "hand": rng.choice(la["hands"])}
-        if hand["pending"] is not None:
-            keep = next(la for la in legal if la["action"] == "keep")
-            if rng.random() < 0.7:
-                return {"action": "keep", "seat": keep["seat"]}
-            return {"action": "discard", "seat": keep["seat"], "hand": rng.choice(keep["hands"])}
-        seat = hand["to_act"]
-        if len(hand["actions"]) >= STEP_CAP:
-            self.stats.forced += 1
-            return {"action": "fold", "seat": seat}
-        mine = {la["action"]: la for la in legal if la["seat"] in (seat, None)}
-        if "cover" in mine:
-            return {"action": "cover", "seat": seat, "amount": mine["cover"]["cost"]}
-        look = mine.get("look")
-        if look is not None and rng.random() < 0.4:
-            out: dict[str, Any] = {"action": "look", "seat": seat}
-            if look.get("hands"):
-                out["hand"] = rng.choice(look["hands"])
-            return out
-        if "showdown" in mine and rng.random() < 0.01:
-            return {"action": "showdown"}
-        if "see" in mine and rng.random() < 0.4:
-            return {"action": "see", "seat": seat, "amount": mine["see"]["cost"]}
-        if rng.random() < 0.25:
-            return {"action": "fold", "seat": seat}
-        bet = mine.get("bet")
-        if bet is not None:
-            lo = bet.get("min_amount") or 0
-            hi = bet.get("max_amount")
-            hi = lo if hi is None else hi
-            amount = lo if rng.random() < 0.7 else lo + int((hi - lo + 1) * rng.random() ** 2.5)
-            return {"action": "bet", "seat": seat, "amount": min(amount, hi)}
-        if "see" in mine:
-            return {"action": "see", "seat": seat, "amount": mine["see"]["cost"]}
-        return {"action": "fold", "seat": seat}

@@ -7,6 +7,8 @@ Everything that differs between machines comes from environment variables:
 - ``DJANGO_ALLOWED_HOSTS``: comma-separated host names.
 - ``DATABASE_URL``: database URL (default: SQLite file ``db.sqlite3`` in the project root).
 - ``CELERY_BROKER_URL``: Celery broker; when unset, tasks run eagerly in-process.
+- ``BRAG_CACHE_URL``: Redis for Django's cache (``redis://host:6379/1``); when unset, a table of
+  the database.
 """
 
 import datetime
@@ -175,9 +177,11 @@ SPECTACULAR_SETTINGS = {
 
 # ------------------------------------------------------------------ security (docs/operations.md)
 # One cache shared by every process, so that counts (the API login's throttle) are not multiplied
-# by gunicorn's workers: Redis when BRAG_CACHE_URL is set (production requires it), else a table
-# of the database (created by `migrate`, see core.apps).
-_CACHE_URL = os.environ.get("BRAG_CACHE_URL", "").strip()
+# by gunicorn's workers, and the rendered answers of the reads that change only when something
+# happens (the table read, the standings, the dashboard: see core.conditional) are shared: Redis
+# when BRAG_CACHE_URL is set (production requires it), else a table of the database (created by
+# `migrate`, see core.apps).
+BRAG_CACHE_URL = _CACHE_URL = os.environ.get("BRAG_CACHE_URL", "").strip()
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

@@ -35,11 +35,14 @@ if not CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_EAGER_PROPAGATES = False
 
-# The cache every worker and node shares (the API login's throttle): Redis, the broker's own
-# unless BRAG_CACHE_URL names another database.
-_CACHE = os.environ.get("BRAG_CACHE_URL", "").strip() or CELERY_BROKER_URL
+# The cache every worker and node shares (the API login's throttle, the cached answers of the
+# reads): Redis, never a process's memory. Its own database number: clearing the cache must not
+# touch Celery's queues.
+_CACHE = _required("BRAG_CACHE_URL")
 if not _CACHE.startswith(("redis://", "rediss://")):
-    raise ImproperlyConfigured("production caches in Redis: BRAG_CACHE_URL=redis://…")
+    raise ImproperlyConfigured("production keeps its cache in Redis: BRAG_CACHE_URL=redis://…")
+if _CACHE == CELERY_BROKER_URL:
+    raise ImproperlyConfigured("BRAG_CACHE_URL needs a Redis database of its own, not the broker's")
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

@@ -10,19 +10,22 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.db.models import QuerySet
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from brag_event.audit.models import AuditEntry
 from brag_event.core.actors import Actor
+from brag_event.core.conditional import versioned_answer
 from brag_event.core.errors import ServiceError
 from brag_event.core.security import LOCKED_CODE, lockout_message
 from brag_event.engine.history import dump
@@ -32,8 +35,9 @@ from brag_event.hands.services import hand_apply_action, hand_start, hand_void_l
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player
 from brag_event.players.selectors import current_day, standings
-from brag_event.tables.models import Seat
+from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
+from brag_event.tables.versions import standings_version, table_version
 
 from . import roles
 from .idempotency import idempotent
@@ -53,6 +57,10 @@ from .serializers import (
 from .services import token_issue, token_revoke
 
 ANY = OpenApiTypes.OBJECT
+NOT_MODIFIED = OpenApiResponse(
+    description="Not modified: the request's If-None-Match names the answer's current ETag "
+    "(every read that changes only when something happens has one)."
+)
 
 
 def actor(request: Request) -> Actor:
@@ -89,6 +97,21 @@ class SupervisorOnly(Role):
 
 class OrganiserOnly(Role):
     role = roles.ORGANISER
+
+
+def json_answer(
+    request: Request, *, key: str, version: str, data: Any, private: bool = True
+) -> HttpResponse:
+    """A JSON read that changes only with ``version`` (``core.conditional``): 304, the cached
+    body, or ``data()`` rendered as DRF's renderer renders any other answer."""
+    return versioned_answer(
+        request,
+        key=key,
+        version=version,
+        render=lambda: JSONRenderer().render(data()),
+        content_type="application/json",
+        private=private,
+    )
 
 
 def table_for(request: Request, table_id: int) -> Any:
@@ -153,12 +176,22 @@ class TableDetail(APIView):
     permission_classes = [StaffOnly]
 
     @extend_schema(
-        responses={200: ANY},
+        responses={200: ANY, 304: NOT_MODIFIED},
         summary="A table's live state: seats, stacks, dealer, pots, the hand, whose turn, "
         "the legal actions with amounts and costs",
     )
-    def get(self, request: Request, table_id: int) -> Response:
-        return Response(table_view(table_for(request, table_id)))
+    def get(self, request: Request, table_id: int) -> HttpResponse:
+        # The version first (and the access check with it), then what it shows.
+        version = table_version(table_id, roles.TableAccess(request.user))
+        if version is None:
+            raise Http404
+        return json_answer(
+            request,
+            key=f"table-{table_id}",
+            version=str(version),
+            # Access was checked with the version, in this request: the table by its id.
+            data=lambda: table_view(Table.objects.select_related("day__event").get(pk=table_id)),
+        )
 
 
 class TableHands(APIView):
@@ -368,13 +401,12 @@ class EventStandings(APIView):
     authentication_classes: list[Any] = []
 
     @extend_schema(
-        responses={200: ANY},
-        summary="Public standings: balance plus live table stack, change today, hands played "
-        "and won (overall, or of one day with ?day=N)",
+        responses={200: ANY, 304: NOT_MODIFIED},
+        summary="Public standings: balance plus table stack (a hand in play counts when it "
+        "ends), change today, hands played and won (overall, or of one day with ?day=N)",
         parameters=[StandingsQueryIn],
     )
-    def get(self, request: Request, event_id: int) -> Response:
-        event = get_object_or_404(Event, pk=event_id)
+    def get(self, request: Request, event_id: int) -> HttpResponse:
         query = StandingsQueryIn(data=request.query_params)
         if not query.is_valid():
             raise ServiceError(
@@ -382,12 +414,16 @@ class EventStandings(APIView):
                 "day is a day's number, e.g. ?day=1",
                 details={"field": "day", "fields": query.errors},
             )
-        day = None
-        if query.validated_data.get("day") is not None:
-            day = get_object_or_404(event.days, number=query.validated_data["day"])
-        current = day or current_day(event)
-        return Response(
-            {
+        number: int | None = query.validated_data.get("day")
+        version = standings_version(event_id)  # first: what follows is at least this new
+        if version is None:
+            raise Http404
+
+        def data() -> dict[str, Any]:
+            event = get_object_or_404(Event, pk=event_id)
+            day = get_object_or_404(event.days, number=number) if number is not None else None
+            current = day or current_day(event)
+            return {
                 "event": event.pk,
                 "name": event.name,
                 "currency": event.currency,
@@ -395,6 +431,13 @@ class EventStandings(APIView):
                 "scope": "day" if day else "event",
                 "standings": standings(event, day),
             }
+
+        return json_answer(
+            request,
+            key=f"standings-{event_id}" + (f"-day{number}" if number is not None else ""),
+            version="{}.{}".format(*version),
+            data=data,
+            private=False,
         )
 
 

@@ -22,6 +22,7 @@ from brag_event.core.admin import (
     audit_admin_edit,
 )
 from brag_event.core.errors import ServiceError
+from brag_event.tables import versions
 
 from .models import RULE_FIELDS, Day, DayRulesChange, Event
 from .services import _field_problems, day_update_rules, rules_validate
@@ -127,6 +128,7 @@ class EventAdmin(admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         if change:
+            versions.event_changed(obj.pk, tables=True)  # its name and currency are shown
             audit_admin_edit(request, obj, form, verb="event.update")
         else:
             audit_record(
@@ -204,6 +206,7 @@ class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         actor = admin_actor(request)
         if not change:
             super().save_model(request, obj, form, change)
+            versions.event_changed(obj.event_id)
             audit_record(
                 by=actor,
                 verb="day.create",
@@ -221,6 +224,7 @@ class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         others = [name for name in form.changed_data if name not in RULE_FIELDS]
         if others:
             obj.save(update_fields=others)
+            versions.event_changed(obj.event_id, tables=True)  # a day's status is shown
             audit_admin_edit(request, obj, form, verb="day.update", fields=others)
 
 

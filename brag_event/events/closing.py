@@ -21,6 +21,7 @@ from brag_event.hands.models import Hand
 from brag_event.ledger.audit import ledger_audit
 from brag_event.players.models import Qualification, StandingSnapshot
 from brag_event.players.selectors import standings
+from brag_event.tables import versions
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_leave
 
@@ -43,6 +44,7 @@ def day_close_request(*, day: Day, by: Actor | None) -> DayClose:
         close.progress = 0
         close.step = "queued again"
         close.save(update_fields=["status", "progress", "step"])
+    versions.event_changed(day.event_id)  # the dashboard shows the close
     audit_record(by=by, verb="day.close_requested", target=str(day), data={}, event_id=day.event_id)
     from .tasks import day_close_task
 
@@ -53,7 +55,9 @@ def day_close_request(*, day: Day, by: Actor | None) -> DayClose:
 
 def _progress(close: DayClose, percent: int, step: str, **fields: Any) -> None:
     """Record progress in a transaction of its own, so the organiser's page sees it now."""
-    DayClose.objects.filter(pk=close.pk).update(progress=percent, step=step, **fields)
+    with transaction.atomic():
+        DayClose.objects.filter(pk=close.pk).update(progress=percent, step=step, **fields)
+        versions.event_changed(close.day.event_id)
 
 
 def day_close_run(*, close_id: int) -> DayClose:
@@ -66,25 +70,30 @@ def day_close_run(*, close_id: int) -> DayClose:
         close.runs += 1
         close.started_at = close.started_at or timezone.now()
         close.save(update_fields=["status", "runs", "started_at"])
+        versions.event_changed(close.day.event_id)
     day = close.day
     try:
         report = _run(close, day)
     except ServiceError as err:
         # A failure never overwrites a close that another run has finished.
-        DayClose.objects.filter(pk=close.pk).exclude(status=DayClose.Status.DONE).update(
-            status=DayClose.Status.FAILED,
-            step=err.message,
-            report={"error": err.to_dict()},
+        with transaction.atomic():
+            DayClose.objects.filter(pk=close.pk).exclude(status=DayClose.Status.DONE).update(
+                status=DayClose.Status.FAILED,
+                step=err.message,
+                report={"error": err.to_dict()},
+                finished_at=timezone.now(),
+            )
+            versions.event_changed(day.event_id)
+        return DayClose.objects.get(pk=close.pk)
+    with transaction.atomic():
+        DayClose.objects.filter(pk=close.pk).update(
+            status=DayClose.Status.DONE,
+            progress=100,
+            step="done",
+            report=report,
             finished_at=timezone.now(),
         )
-        return DayClose.objects.get(pk=close.pk)
-    DayClose.objects.filter(pk=close.pk).update(
-        status=DayClose.Status.DONE,
-        progress=100,
-        step="done",
-        report=report,
-        finished_at=timezone.now(),
-    )
+        versions.event_changed(day.event_id)
     audit_record(
         by=None,
         verb="day.closed",
@@ -116,6 +125,8 @@ def _run(close: DayClose, day: Day) -> dict[str, Any]:
         if locked.status != Day.Status.CLOSED:
             locked.status = Day.Status.CLOSED
             locked.save(update_fields=["status"])
+            # Every table shows its day's status; the standings' "today" may move on.
+            versions.event_changed(day.event_id, tables=True)
     # 2. Every stack back to its player's balance (one seat at a time: each is a service).
     seats = list(Seat.objects.filter(table__day=day, left_at__isnull=True).order_by("pk"))
     for index, seat in enumerate(seats):

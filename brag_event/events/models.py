@@ -36,6 +36,12 @@ class Event(models.Model):
         max_length=12, default="MB", help_text="Label of the money, e.g. MB"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveBigIntegerField(
+        default=0,
+        editable=False,
+        help_text="Bumped by every event-wide change the standings and the dashboard show "
+        "(see tables.versions)",
+    )
 
     class Meta:
         ordering = ["-created_at"]

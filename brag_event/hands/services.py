@@ -27,6 +27,7 @@ from brag_event.ledger.services import (
     transfers_statements,
 )
 from brag_event.players.standings import started_statement, won_statement
+from brag_event.tables import versions
 from brag_event.tables.models import Seat, Table
 
 from . import statements
@@ -256,6 +257,7 @@ def hand_start(
     table.button = dealer
     table.carried_seat = None
     table.save(update_fields=["button", "carried_seat"])
+    versions.table_changed(table.pk)  # not the standings: a hand counts there when it ends
     audit_record(
         by=by,
         event_id=day.event_id,
@@ -391,6 +393,10 @@ def hand_apply_action(
         table.shuffle_next = outcome.shuffle
         table.carried_seat = outcome.carried_seat
         batch.append(statements.update_table(table, ["button", "shuffle_next", "carried_seat"]))
+    # What the table's readers see changed (and the standings, when the hand ended).
+    batch.append(
+        versions.table_changed_statement(hand.table_id, standings=state.outcome is not None)
+    )
 
     def inserted(rows: list[list[Any] | None]) -> None:
         first = rows[0]
@@ -458,6 +464,7 @@ def hand_void_last_action(
         table.carried_seat = None
         table.save(update_fields=["button", "shuffle_next", "carried_seat"])
     hand.save(update_fields=fields)
+    versions.table_changed(table.pk, standings="status" in fields)  # reopened: the standings
     audit_record(
         by=by,
         event_id=hand.table.day.event_id,

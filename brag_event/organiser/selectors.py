@@ -41,6 +41,7 @@ class Dashboard:
     players: int
     seated: int
     house: int
+    now: dt.datetime  # the figures' "now": idle tables and "… ago" are measured from it
     alerts: list[str] = field(default_factory=list)
     audit: Any = None
 
@@ -109,6 +110,7 @@ def event_dashboard(event: Event, *, now: dt.datetime | None = None) -> Dashboar
         players=Player.objects.filter(event=event).count(),
         seated=Seat.objects.filter(player__event=event, left_at__isnull=True).count(),
         house=house_takings(event),
+        now=now,
     )
     check = ledger_check_latest(event)
     board.audit = check

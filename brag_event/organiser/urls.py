@@ -7,6 +7,7 @@ app_name = "organiser"
 urlpatterns = [
     path("", views.events, name="events"),
     path("events/<int:event_id>/", views.dashboard, name="dashboard"),
+    path("events/<int:event_id>/live/", views.dashboard_live, name="dashboard_live"),
     path("events/<int:event_id>/audit/", views.audit_now, name="audit_now"),
     path("events/<int:event_id>/players/", views.players, name="players"),
     path("events/<int:event_id>/standings.csv", views.export_standings, name="export_standings"),

@@ -4,6 +4,7 @@ service or a selector, render; a service's refusal is shown on the page."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import functools
 import json
 from collections.abc import Callable, Iterator
@@ -15,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import (
+    Http404,
     HttpRequest,
     HttpResponse,
     JsonResponse,
@@ -22,12 +24,16 @@ from django.http import (
 )
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from brag_event.api.models import DeviceToken
 from brag_event.api.roles import ORGANISER, role_of
 from brag_event.api.services import token_issue, token_revoke
 from brag_event.core.actors import Actor
+from brag_event.core.conditional import etag_of, versioned_answer
 from brag_event.core.errors import ServiceError
 from brag_event.core.exports import spreadsheet_safe
 from brag_event.core.forms import bad_request, posted_form, takes
@@ -43,6 +49,7 @@ from brag_event.ledger.models import Transfer
 from brag_event.players.selectors import standings
 from brag_event.players.services import player_issue_money, player_register, players_import
 from brag_event.public.forms import StandingsQuery
+from brag_event.tables.versions import dashboard_version
 
 from .forms import (
     DayCloseForm,
@@ -86,14 +93,59 @@ def events(request: HttpRequest) -> HttpResponse:
     return render(request, "organiser/events.html", {"events": Event.objects.all()})
 
 
+LIVE_POLL_SECONDS = 5  # the dashboard's script asks for its live part this often
+
+
+def _live_version(event_id: int) -> tuple[str, dt.datetime]:
+    """The version of the dashboard's live part, and the "now" it is drawn at: the event's
+    version (``tables.versions``) and the minute, since idle tables and "… ago" move with the
+    clock. 404 if there is no such event."""
+    found = dashboard_version(event_id)
+    if found is None:
+        raise Http404("No such event")
+    now = timezone.now().replace(second=0, microsecond=0)
+    return f"{found[0]}.{found[1]}.{now:%Y%m%d%H%M}", now
+
+
+def _live_html(request: HttpRequest, event: Event, now: dt.datetime) -> str:
+    board = event_dashboard(event, now=now)
+    locked = [x for x in login_lockouts() if x.locked]
+    context = {"event": event, "board": board, "locked": locked}
+    return render_to_string("organiser/_dashboard_live.html", context, request=request)
+
+
 @takes()
 @organiser_only
 def dashboard(request: HttpRequest, event_id: int) -> HttpResponse:
+    version, now = _live_version(event_id)
     event = get_object_or_404(Event, pk=event_id)
-    board = event_dashboard(event)
-    locked = [x for x in login_lockouts() if x.locked]
-    context = {"event": event, "board": board, "locked": locked}
+    context = {
+        "event": event,
+        "live": mark_safe(_live_html(request, event, now)),  # nosec B308 B703 - our template
+        "etag": etag_of(f"dashboard-{event_id}", version),
+        "poll_ms": LIVE_POLL_SECONDS * 1000,
+    }
     return render(request, "organiser/dashboard.html", context)
+
+
+@takes()
+@organiser_only
+def dashboard_live(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The dashboard's live part (figures, days, tables, alerts), for its script: 304 when
+    nothing changed, else rendered once per version and minute (``core.conditional``)."""
+    version, now = _live_version(event_id)
+
+    def render_live() -> bytes:
+        return _live_html(request, get_object_or_404(Event, pk=event_id), now).encode()
+
+    return versioned_answer(
+        request,
+        key=f"dashboard-{event_id}",
+        version=version,
+        render=render_live,
+        content_type="text/html; charset=utf-8",
+        private=True,
+    )
 
 
 @takes()

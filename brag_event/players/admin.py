@@ -14,6 +14,7 @@ from django.http import HttpRequest
 from brag_event.core.admin import ServiceErrorsMixin, admin_actor, audit_admin_edit
 from brag_event.core.forms import WholeNumberField
 from brag_event.engine import MONEY_MAX
+from brag_event.tables import versions
 
 from .models import Player
 from .names import player_name_clean, player_name_key
@@ -91,6 +92,7 @@ class PlayerAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             fields = [name for name in form.changed_data if name in ("name", "user")]
             if fields:
                 obj.save(update_fields=fields)
+                versions.event_changed(obj.event_id, tables=True)  # the name is shown
                 audit_admin_edit(request, obj, form, verb="player.update", fields=fields)
             return
         player = player_register(

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Sum
 
 from brag_event.events.models import Day, Event
+from brag_event.hands.models import Hand
 from brag_event.tables.models import Seat
 
 from .models import Player, Standing
@@ -22,16 +23,38 @@ def current_day(event: Event) -> Day | None:
     return days[-1] if days else None
 
 
+def _in_play(event: Event, day: Day | None) -> tuple[dict[int, int], set[int]]:
+    """The players dealt into a hand in play: their stack as the hand began (before the ante),
+    and those whose hand is on ``day`` (every day when ``None``)."""
+    before: dict[int, int] = {}
+    counted: set[int] = set()
+    live = Hand.objects.filter(table__day__event=event, status=Hand.Status.IN_PROGRESS)
+    for day_id, seats in live.values_list("table__day_id", "seats"):
+        for seat in seats:
+            if seat.get("dealt"):
+                before[seat["player_id"]] = int(seat["stack"])
+                if day is None or day.pk == day_id:
+                    counted.add(seat["player_id"])
+    return before, counted
+
+
 def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
-    """Players ranked by money held (balance plus live table stacks). With ``day``: that day's
+    """Players ranked by money held (balance plus table stacks). With ``day``: that day's
     hands played and won, and the change since the player's day began; without: hands over the
-    whole event, and the change over the current day."""
+    whole event, and the change over the current day.
+
+    A hand in play counts when it ends: its players are shown with the stack they had before
+    it and without it in their hands played, so the standings move when a hand settles, not
+    with every bet (and the hall's hundreds of phones can be answered from one cached answer
+    per settled hand — see ``tables.versions``)."""
     stacks = dict(
         Seat.objects.filter(player__event=event, left_at__isnull=True)
         .values("player_id")
         .annotate(s=Sum("stack"))
         .values_list("player_id", "s")
     )
+    before_hand, in_hand = _in_play(event, day)
+    stacks.update(before_hand)
     seats = dict(
         Seat.objects.filter(player__event=event, left_at__isnull=True).values_list(
             "player_id", "table__number"
@@ -59,6 +82,7 @@ def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
         stack = int(stacks.get(p["id"]) or 0)
         total = p["balance"] + stack
         played, won = hands.get(p["id"], (0, 0))
+        played = int(played or 0) - (p["id"] in in_hand)
         start = started.get(p["id"])
         rows.append(
             {
@@ -69,7 +93,7 @@ def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
                 "table": seats.get(p["id"]),
                 "total": total,
                 "change": total - start if start is not None else 0,
-                "hands_played": int(played or 0),
+                "hands_played": played,
                 "hands_won": int(won or 0),
             }
         )

@@ -19,6 +19,7 @@ from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Event
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import account_issuer, account_player, transfer_post
+from brag_event.tables import versions
 
 from .models import Player
 from .names import NAME_MAX, player_name_clean, player_name_key
@@ -72,6 +73,7 @@ def player_register(
             details={"field": "name", "player": existing.pk, "existing": existing.name},
         )
     account_player(player)
+    versions.event_changed(event.pk)
     if starting_money:
         player_issue_money(player=player, amount=starting_money, by=by, memo="starting money")
     audit_record(
@@ -119,6 +121,7 @@ def player_issue_money(
         by=by,
         memo=memo or "money issued",
     )
+    versions.event_changed(player.event_id)
     audit_record(
         by=by,
         verb="player.issue",

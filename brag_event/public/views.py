@@ -6,11 +6,14 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 
+from brag_event.core.conditional import versioned_answer
 from brag_event.core.forms import bad_request, takes
 from brag_event.events.models import Day, Event
 from brag_event.players.links import player_from_token
 from brag_event.players.selectors import current_day, standings
+from brag_event.tables.versions import standings_version
 
 from .forms import StandingsQuery
 from .selectors import money_chart, money_points, player_hands, player_now
@@ -22,20 +25,37 @@ PLAYER_REFRESH_SECONDS = 15
 
 @takes(query=StandingsQuery)
 def standings_page(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The standings, overall or of one day (``?day=N``); ``?big=1`` for the hall's screen."""
-    event = get_object_or_404(Event, pk=event_id)
+    """The standings, overall or of one day (``?day=N``); ``?big=1`` for the hall's screen.
+    Rendered once per version of the standings (``core.conditional``)."""
     asked = StandingsQuery(request.GET)
     if not asked.is_valid():
         return bad_request(request, asked)
+    number: int | None = asked.cleaned_data["day"]
+    big = bool(asked.cleaned_data["big"])
+    version = standings_version(event_id)  # first: what the page shows is at least this new
+    if version is None:
+        raise Http404("No such event")
+    key = f"standings-page-{event_id}-{'all' if number is None else number}" + ("-big" * big)
+    return versioned_answer(
+        request,
+        key=key,
+        version="{}.{}".format(*version),
+        render=lambda: _standings_html(request, event_id, number, big),
+        content_type="text/html; charset=utf-8",
+        private=False,
+    )
+
+
+def _standings_html(request: HttpRequest, event_id: int, number: int | None, big: bool) -> bytes:
+    event = get_object_or_404(Event, pk=event_id)
     days = list(event.days.order_by("number"))
     day: Day | None = None
-    if asked.cleaned_data["day"] is not None:
-        day = next((d for d in days if d.number == asked.cleaned_data["day"]), None)
+    if number is not None:
+        day = next((d for d in days if d.number == number), None)
         if day is None:
             raise Http404("No such day")
     today = current_day(event)
     rows = standings(event, day)
-    big = bool(asked.cleaned_data["big"])
     query = "?big=1" if big else ""
     tabs = [{"label": "Overall", "query": query, "current": day is None}] + [
         {
@@ -58,7 +78,7 @@ def standings_page(request: HttpRequest, event_id: int) -> HttpResponse:
         "page_ms": PAGE_SECONDS * 1000,
         "change_label": f"Change on day {day.number}" if day else "Change today",
     }
-    return render(request, "public/standings.html", context)
+    return render_to_string("public/standings.html", context, request=request).encode()
 
 
 @takes()

@@ -23,6 +23,7 @@ from brag_event.core.admin import (
 )
 from brag_event.core.errors import ServiceError
 
+from . import versions
 from .models import RebuyConsent, Seat, Table
 from .services import seat_leave, seat_sit_out, table_create
 
@@ -137,6 +138,7 @@ class TableAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         super().save_related(request, form, formsets, change)
         if "dealers" in form.changed_data:
             table = form.instance
+            versions.table_changed(table.pk)  # the dashboard names the dealers
             audit_record(
                 by=admin_actor(request),
                 verb="table.dealers",

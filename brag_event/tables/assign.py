@@ -12,6 +12,7 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
 
+from . import versions
 from .models import Table
 
 DEALER_GROUP = "dealer"
@@ -37,6 +38,7 @@ def table_assign_dealers(*, table: Table, dealers: Sequence[User], by: Actor | N
         )
     before = sorted(table.dealers.values_list("pk", flat=True))
     table.dealers.set(list(wanted.values()))
+    versions.table_changed(table.pk)  # the dashboard names the dealers
     audit_record(
         by=by,
         verb="table.dealers",

@@ -26,6 +26,11 @@ class Table(LedgerCachedModel):
         settings.AUTH_USER_MODEL, blank=True, related_name="dealer_tables"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Versions of what is read of the table, bumped in the transaction of each change (see
+    # tables.versions): everything its tablet shows, and its share of the standings. A new
+    # table starts at 1, so that the event's sum of versions (the dashboard's) moves with it.
+    version = models.PositiveBigIntegerField(default=1, editable=False)
+    standings_version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["day", "number"]

@@ -32,6 +32,7 @@ from brag_event.ledger.models import Transfer
 from brag_event.ledger.services import account_player, account_stack, transfer_post
 from brag_event.players.models import Player
 
+from . import versions
 from .models import Seat, SeatingDraw, Table
 from .services import seat_buy_in, table_create
 
@@ -363,6 +364,7 @@ def seat_move(*, seat: Seat, to_table: Table, to_seat: int, by: Actor | None) ->
             by=by,
             memo=f"moved from table {source.number}, no house fee",
         )
+    versions.table_changed(source.pk, target.pk, standings=True)
     audit_record(
         by=by,
         verb="seat.move",

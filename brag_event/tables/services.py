@@ -24,6 +24,7 @@ from brag_event.ledger.services import (
 from brag_event.players.models import Player
 from brag_event.players.standings import ensure_started
 
+from . import versions
 from .models import RebuyConsent, Seat, Table
 
 
@@ -85,6 +86,7 @@ def table_create(*, day: Day, number: int | None = None, by: Actor | None) -> Ta
         number = (last or 0) + 1
     if day.tables.filter(number=number).exists():
         raise ServiceError("table_exists", f"Table {number} already exists on day {day.number}.")
+    # The dashboard lists the day's tables: a new one (at version 1) moves its version.
     table = Table.objects.create(day=day, number=number)
     audit_record(by=by, verb="table.create", target=str(table), event_id=day.event_id)
     return table
@@ -141,6 +143,7 @@ def seat_buy_in(
     ensure_started(day_id=day.pk, player_id=player.pk, total=player.balance)
     seat = Seat.objects.create(table=table, number=seat_number, player=player, buy_in=amount)
     _pay_in(seat, player, amount, fee, Transfer.Kind.BUY_IN, by)
+    versions.table_changed(table.pk, standings=True)
     audit_record(
         by=by,
         verb="seat.buy_in",
@@ -206,6 +209,7 @@ def seat_rebuy(*, seat: Seat, consenting: Iterable[int], by: Actor | None) -> Se
     fee = day.house_fee if day.rebuy_pays_fee else 0
     _check_affords(player, amount, fee, "the re-buy")
     transfer = _pay_in(seat, player, amount, fee, Transfer.Kind.REBUY, by)
+    versions.table_changed(table.pk, standings=True)
     for player_id in sorted(given & others):
         RebuyConsent.objects.create(
             rebuy_seat=seat,
@@ -233,6 +237,7 @@ def seat_sit_out(*, seat: Seat, sitting_out: bool, by: Actor | None) -> Seat:
     if seat.sitting_out != sitting_out:
         seat.sitting_out = sitting_out
         seat.save(update_fields=["sitting_out"])
+        versions.table_changed(seat.table_id)
         audit_record(
             by=by,
             verb="seat.sit_out" if sitting_out else "seat.come_back",
@@ -274,6 +279,7 @@ def seat_leave(*, seat: Seat, by: Actor | None) -> Seat:
     seat.refresh_from_db()
     seat.left_at = timezone.now()
     seat.save(update_fields=["left_at"])
+    versions.table_changed(table.pk, standings=True)
     audit_record(
         by=by,
         verb="seat.leave",

@@ -15,6 +15,7 @@
   var big = document.body.classList.contains("big");
   var grouping = new Intl.NumberFormat("en-GB");
   var last = null; // the last answer's rows, as JSON: re-draw only on a change
+  var etag = null; // the ETag of the last answer
   var page = 0;
   var lastOk = clock();
 
@@ -85,22 +86,33 @@
     return new Date().toLocaleTimeString("en-GB", { hour12: false });
   }
 
+  /* Each poll names the answer it already has (If-None-Match: its ETag); the server says
+     304 when the standings have not changed since, which costs it almost nothing. */
+  function unchanged() {
+    root.classList.remove("stale");
+    lastOk = clock();
+    stamp("Updated " + lastOk);
+  }
+
   function poll() {
-    fetch(api, { headers: { Accept: "application/json" }, cache: "no-store" })
+    var headers = { Accept: "application/json" };
+    if (etag) headers["If-None-Match"] = etag;
+    fetch(api, { headers: headers, cache: "no-store" })
       .then(function (answer) {
+        if (answer.status === 304) return null;
         if (!answer.ok) throw new Error("HTTP " + answer.status);
+        etag = answer.headers.get("ETag");
         return answer.json();
       })
       .then(function (data) {
+        if (data === null) return unchanged();
         var rows = data.standings || [];
         var key = JSON.stringify(rows);
         if (key !== last) {
           last = key;
           render(rows);
         }
-        root.classList.remove("stale");
-        lastOk = clock();
-        stamp("Updated " + lastOk);
+        unchanged();
       })
       .catch(function () {
         root.classList.add("stale");
@@ -151,5 +163,6 @@
       showPage();
     }, pageMs);
   }
+  stamp("Updated " + lastOk); // the page's rows are the current figures (they may be cached)
   window.setTimeout(poll, pollMs);
 })();

@@ -74,8 +74,9 @@
 
   /* One API call. Resolves with {status, data, replayed}; rejects with NetworkError when the
    * request never got an answer (no network, server unreachable). */
-  function api(method, path, body, key) {
+  function api(method, path, body, key, etag) {
     var headers = { "Accept": "application/json" };
+    if (etag) headers["If-None-Match"] = etag;
     var token = localStorage.getItem(TOKEN_KEY);
     if (token) headers["Authorization"] = "Token " + token;
     else if (method !== "GET") headers["X-CSRFToken"] = cookie("csrftoken");
@@ -85,12 +86,13 @@
       method: method,
       headers: headers,
       credentials: "same-origin",
+      cache: "no-store",
       body: body === undefined ? undefined : JSON.stringify(body)
     }).then(function (response) {
       return response.text().then(function (text) {
         var data = null;
         try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-        return { status: response.status, data: data, replayed: response.headers.get("Idempotent-Replayed") === "true" };
+        return { status: response.status, data: data, etag: response.headers.get("ETag"), replayed: response.headers.get("Idempotent-Replayed") === "true" };
       });
     }, function (err) {
       throw new NetworkError(String(err && err.message || err));
@@ -219,6 +221,7 @@
     var T = {
       id: Number(document.body.getAttribute("data-table")),
       table: null,
+      etag: null, // the ETag of the last table read: the version the screen shows
       me: null,
       players: [],
       queue: [],
@@ -246,12 +249,21 @@
       }
     }
 
+    /* The table as the server has it. The request names the version this screen was drawn
+     * from (If-None-Match: its ETag); 304 means nothing changed, and nothing is re-drawn. A
+     * screen changed by an action's answer still asks with that ETag: the action bumped the
+     * version, so the answer is the whole table again. */
     function refresh() {
-      return api("GET", "/tables/" + T.id + "/").then(function (res) {
+      return api("GET", "/tables/" + T.id + "/", undefined, undefined, T.etag).then(function (res) {
         if (res.status === 401) { toLogin(); return; }
+        if (res.status === 304) { setNet("", ""); return; }
         if (res.status !== 200) { notice(errorOf(res).message, "error"); return; }
         var before = hand();
         var after = res.data.hand;
+        // A read sent before an action whose answer is already drawn can arrive after it: an
+        // older state never replaces a newer one (the next refresh brings the table again).
+        if (before && after && (after.id < before.id || (after.id === before.id && after.next_seq < before.next_seq))) return;
+        T.etag = res.etag;
         if (before && after && before.id === after.id && after.next_seq > before.next_seq && !T.queue.length && !T.sending) {
           notice("The hand moved on from another device; the screen shows it now.", "info");
         }

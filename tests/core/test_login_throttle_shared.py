@@ -138,10 +138,7 @@ def test_three_gunicorn_workers_share_one_login_allowance(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize(
     ("cache_url", "expected"),
-    [
-        ("", "redis://127.0.0.1:6379/0"),
-        ("redis://cache.internal:6379/1", "redis://cache.internal:6379/1"),
-    ],
+    [("redis://cache.internal:6379/1", "redis://cache.internal:6379/1")],
 )
 def test_production_caches_in_redis(cache_url: str, expected: str) -> None:
     from tests.core.test_production_settings import GOOD

@@ -18,6 +18,7 @@ GOOD = {
     "DJANGO_ALLOWED_HOSTS": "brag.example.org",
     "DATABASE_URL": "postgres://brag:secret@127.0.0.1:5432/brag",
     "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+    "BRAG_CACHE_URL": "redis://127.0.0.1:6379/1",
 }
 
 
@@ -53,6 +54,9 @@ def test_check_deploy_is_clean() -> None:
     [
         ({"CELERY_BROKER_URL": ""}, "CELERY_BROKER_URL must be set"),
         ({"CELERY_BROKER_URL": "amqp://guest@localhost//"}, "Redis"),
+        ({"BRAG_CACHE_URL": ""}, "BRAG_CACHE_URL must be set"),
+        ({"BRAG_CACHE_URL": "locmem://"}, "cache in Redis"),
+        ({"BRAG_CACHE_URL": "redis://127.0.0.1:6379/0"}, "of its own"),
         ({"DJANGO_SECRET_KEY": ""}, "DJANGO_SECRET_KEY must be set"),
         ({"DATABASE_URL": "sqlite:///tmp/x.db"}, "PostgreSQL"),
     ],

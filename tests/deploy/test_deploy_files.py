@@ -33,6 +33,7 @@ PRODUCTION = {
     "DJANGO_ALLOWED_HOSTS": "brag.example.org",
     "DATABASE_URL": "postgres://brag:secret@127.0.0.1:1/brag",
     "CELERY_BROKER_URL": "redis://127.0.0.1:1/0",
+    "BRAG_CACHE_URL": "redis://127.0.0.1:1/1",
 }
 
 

@@ -62,8 +62,10 @@ def test_the_dashboard_shows_tables_money_and_raises_alerts() -> None:
     assert "House takings: <strong>30 MB</strong>" in page  # three buy-in fees
     assert "<td>600</td>" in page  # the money on table 1
     assert "Alerts" not in page
-    # A table with players and no hand for 15 minutes, and a failed audit, raise alerts.
-    old = timezone.now() - dt.timedelta(minutes=20)
+    # A table with players and no hand for 15 minutes, and a failed audit, raise alerts. The
+    # dashboard is drawn at the start of the current minute (it is cached per minute), so
+    # 21 minutes ago reads as 20 whole minutes.
+    old = timezone.now() - dt.timedelta(minutes=21)
     Hand.objects.update(started_at=old, settled_at=old)
     w.table.__class__.objects.filter(pk=w.table.pk).update(created_at=old)
     LedgerCheck.objects.create(event=w.event, ok=False, lines=["[FAIL] a check"])

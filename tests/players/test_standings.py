@@ -57,5 +57,25 @@ def test_hands_played_won_and_the_change_today_are_maintained_as_hands_settle() 
     hand2.refresh_from_db()
     hand_void_last_action(hand=hand2, reason="wrong seat folded", by=None)
     assert Standing.objects.get(player__name="Bill").hands_won == 1
-    # Money is all somewhere: players, the house's three fees, the reopened hand's pot.
-    assert sum(r["total"] for r in standings(w.event)) + 30 + 15 == 3000
+    # The reopened hand is in play again: it counts when it ends, so its players are shown with
+    # their money before it, and every MB is with a player or the house's three fees.
+    rows = standings(w.event)
+    assert sum(r["total"] for r in rows) + 30 == 3000
+    assert {r["name"]: r["hands_played"] for r in rows} == {"Andy": 1, "Bill": 1, "Chris": 1}
+
+
+def test_a_hand_in_play_counts_when_it_ends() -> None:
+    """Bets of a hand in play move no one's standing (its players show the money they had
+    before it, and it is not yet among their hands played); when it settles, all of it shows."""
+    w = world(3, money=1000, buy_in=200)  # each: balance 790, stack 200
+    before = {r["name"]: (r["total"], r["hands_played"], r["change"]) for r in standings(w.event)}
+    hand = start(w)  # antes 5 each
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    for scope in (None, w.day):
+        rows = standings(w.event, scope)
+        assert {r["name"]: (r["total"], r["hands_played"], r["change"]) for r in rows} == before
+    act(hand, seat=3, action="fold")
+    act(hand, seat=1, action="fold")  # Bill wins the pot of 25
+    after = {r["name"]: (r["total"], r["hands_played"]) for r in standings(w.event)}
+    assert after == {"Andy": (985, 1), "Bill": (1000, 1), "Chris": (985, 1)}

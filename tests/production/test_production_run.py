@@ -126,6 +126,8 @@ def run() -> Iterator[Run]:
             **os.environ,
             "DATABASE_URL": pg.url,
             "CELERY_BROKER_URL": redis.url,
+            # The cached reads shared by the three gunicorn workers, in a database of their own.
+            "BRAG_CACHE_URL": redis.url.rsplit("/", 1)[0] + "/1",
             "BRAG_CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
             "DJANGO_SETTINGS_MODULE": "brag_event.settings",
             "DJANGO_DEBUG": "false",

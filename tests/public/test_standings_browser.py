@@ -82,6 +82,12 @@ def test_the_page_updates_itself_when_a_hand_settles(
         timeout=15_000,
     )
     assert page.evaluate("window.__sameDocument") is True
+    # Nothing changes now: the next poll names the answer it has and gets a 304; rows stay.
+    with page.expect_response(
+        lambda r: "/api/v1/events/" in r.url and r.status == 304, timeout=15_000
+    ) as unchanged:
+        pass
+    assert unchanged.value.request.headers["if-none-match"].startswith('"standings-')
     first = page.locator("#rows tr").first
     assert first.locator(".name").inner_text() == "Bill"
     assert first.locator(".change").inner_text() == "0"  # the day began with 1,000

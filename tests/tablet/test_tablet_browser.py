@@ -159,6 +159,11 @@ def test_a_second_tablet_moves_the_hand_on(hall: Hall, browser: Any) -> None:
     # The first tablet sees it on its next refresh, and says so.
     first.clock.run_for(2500)
     expect(first.locator(".to-act-title")).to_have_text("Bill (seat 2) to act")
+    # Nothing has changed since: its next refresh names the version it shows and gets a 304.
+    with first.expect_response(lambda r: "/api/v1/tables/" in r.url and r.status == 304) as same:
+        first.clock.run_for(2500)
+    assert same.value.request.headers["if-none-match"].startswith('"table-')
+    expect(first.locator(".to-act-title")).to_have_text("Bill (seat 2) to act")
 
 
 def test_between_hands_with_a_device_token(hall: Hall, browser: Any) -> None:

@@ -1,0 +1,709 @@
+"""The event day under load: ``python -m bench.event`` (``make bench-event``).
+
+Serves the project the way ``deploy/`` does — gunicorn with ``deploy/gunicorn.conf.py`` (sync
+workers, cores + 1, preloaded, its access log), the production settings (``DEBUG`` off,
+PostgreSQL, Django's cache and Celery's broker on Redis, HTTPS behind a proxy) — on a fresh
+PostgreSQL database and a private Redis, and drives a simulated event day with Locust
+(``bench.event_load``): per multiple *m*, ``m × --tables`` tablets entering random legal hands
+(think time of mean ``--think`` s per entry) and re-reading their table every 2 s,
+``m × --phones`` phones polling the standings every 5 s, ``m × --screens`` big screens and
+``m × --dashboards`` organisers' dashboards every 5 s — each page's script's requests, with
+their ETags. After ``--warmup`` s, ``--seconds`` are timed. Printed per class of request
+(action, table read, standings, big screen, dashboard, and the rest): requests/s, p50/p95/p99,
+errors, 304s, and the CPU the server's worker spent per request (``Server-Timing``, from
+``bench.event_settings``); the CPU of gunicorn, PostgreSQL, Redis and the load generator, and
+how busy the machine was (other processes included: it is shared).
+
+Targets (per multiple): action p99 < 100 ms, table read p99 < 100 ms, standings p99 < 100 ms,
+no errors. ``--capacity`` runs ×1, ×2, ×3 … until a target breaks (or ``--max-multiple``) and
+prints the largest multiple held.
+
+In the same run, the reference of ``make bench-api``: the same gunicorn serving
+``bench.reference_urls``' DRF endpoint that runs one pgbench TPC-B transaction, driven by
+``--reference-clients`` closed-loop clients — its requests/s and its CPU per request, to read
+the event's figures against; and (``--hot-row-seconds``) pgbench with a custom script that
+bumps a version row per table, or one row for all, in each transaction — the contention a
+per-event counter would add to every action.
+
+Writes ``bench-results/event.json`` (``multiple``, ``tables``, ``phones``, ``action_p99_ms``,
+``table_read_p99_ms``, ``standings_p99_ms``, ``errors`` of ×1, every run under ``runs``,
+``capacity_multiple`` with ``--capacity``) and a chart of p99 per class against the multiple
+(``--chart``, PNG). The exit code is 0 whether the targets pass or fail."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from .api import (
+    HOST,
+    Postgres,
+    Server,
+    cpu_delta,
+    free_port,
+    group_cpu,
+    hammer,
+    machine,
+    machine_ticks,
+    percentile,
+    pids_cpu,
+    run_checked,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+GUNICORN_CONFIG = ROOT / "deploy" / "gunicorn.conf.py"
+RESULTS = Path("bench-results") / "event.json"
+CHART = Path("docs") / "figures" / "bench-event-p99.png"
+TARGET_MS = 100.0
+TARGETED = ("action", "table_read", "standings")
+CLASSES = (
+    ("action", "action (an action or shown cards)"),
+    ("table_read", "table read (tablets, every 2 s)"),
+    ("standings", "standings API (phones, every 5 s)"),
+    ("big_screen", "standings API (big screens)"),
+    ("dashboard", "dashboard's live part"),
+    ("start", "hand start"),
+    ("seat", "leave and buy-in again"),
+    ("standings_page", "standings page (once a phone)"),
+    ("big_screen_page", "big screen page (once)"),
+    ("dashboard_page", "dashboard page (once)"),
+)
+SCALE = 10  # pgbench -s for the reference
+
+
+def say(text: str = "") -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------------
+# A private Redis: Django's cache (database 1) and Celery's broker (database 0)
+
+
+class PrivateRedis:
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.workdir = workdir
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise SystemExit("bench.event: redis-server is not installed")
+        self.proc = subprocess.Popen(
+            [
+                binary,
+                "--bind",
+                HOST,
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection((HOST, self.port), 1) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    return
+            time.sleep(0.05)
+        raise SystemExit("bench.event: the private redis-server did not start")
+
+    def url(self, db: int) -> str:
+        return f"redis://{HOST}:{self.port}/{db}"
+
+    def flush(self) -> None:
+        with socket.create_connection((HOST, self.port), 2) as s:
+            s.sendall(b"FLUSHALL\r\n")
+            s.recv(16)
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=10)
+
+
+# --------------------------------------------------------------------------------------------
+# One multiple of the event
+
+
+def server_env(pg: Postgres, db: str, redis: PrivateRedis, logdir: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "bench.event_settings",
+        "DATABASE_URL": pg.url(db),
+        "CELERY_BROKER_URL": redis.url(0),
+        "BRAG_CACHE_URL": redis.url(1),
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
+        "DJANGO_ALLOWED_HOSTS": HOST,
+        "BRAG_NUM_PROXIES": "1",
+        "GUNICORN_ACCESS_LOG": str(logdir / "access.log"),
+        "BENCH_STATIC_ROOT": str(logdir / "static"),
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+def stats(samples: list[list[Any]], t0: float, t1: float) -> dict[str, Any]:
+    """Per class of request, the requests that ended in the timed window."""
+    window = t1 - t0
+    by_class: dict[str, list[list[Any]]] = {}
+    for s in samples:
+        if t0 <= s[1] <= t1:
+            by_class.setdefault(s[0], []).append(s)
+    out: dict[str, Any] = {}
+    for name, rows in by_class.items():
+        ms = sorted(float(r[2]) for r in rows)
+        errors = [r for r in rows if r[5] or not (200 <= r[3] < 300 or r[3] == 304)]
+        cpu = [float(r[4]) for r in rows if r[4] is not None]
+        out[name] = {
+            "requests": len(rows),
+            "per_s": len(rows) / window,
+            "p50_ms": percentile(ms, 0.50),
+            "p95_ms": percentile(ms, 0.95),
+            "p99_ms": percentile(ms, 0.99),
+            "max_ms": ms[-1],
+            "errors": len(errors),
+            "statuses": dict(Counter(str(r[3] or r[5]) for r in rows)),
+            "not_modified": sum(1 for r in rows if r[3] == 304),
+            "cpu_ms_per_request": sum(cpu) / len(cpu) if cpu else math.nan,
+            "cpu_s": sum(cpu) / 1000,
+        }
+    return out
+
+
+def probe(server: Server, pg: Postgres, db: str, pids: list[int]) -> dict[str, Any]:
+    return {
+        "gunicorn": group_cpu(server.pid),
+        "postgres": pids_cpu(pg.backends(db)),
+        "others": pids_cpu(pids),  # redis-server, the load generator
+        "machine": machine_ticks(),
+        "loadavg": os.getloadavg(),
+    }
+
+
+def run_multiple(
+    m: int, args: argparse.Namespace, pg: Postgres, redis: PrivateRedis, seeded: dict[str, Any]
+) -> dict[str, Any]:
+    """The event ×m. The database carries over from the previous multiple (its tables go on
+    playing); ``m × --tables`` tables are seeded in all, the new ones here."""
+    tables, phones = args.tables * m, args.phones * m
+    screens, dashboards = args.screens * m, args.dashboards * m
+    db = f"{args.db_prefix}_event"
+    workdir = Path(tempfile.mkdtemp(prefix="bench-event-"))
+    env = server_env(pg, db, redis, workdir)
+    t = time.perf_counter()
+    if not seeded:
+        say(f"bench.event: creating {db}, migrating …")
+        pg.recreate(db)
+        migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"]
+        run_checked(migrate, env, "migrate")
+    collect = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"]
+    run_checked(collect, env, "collectstatic")  # as deploy does: the manifest of hashed names
+    have = len(seeded.get("tables", []))
+    say(
+        f"bench.event ×{m}: {tables} tables, {phones} phones — seeding tables {have + 1}–{tables} …"
+    )
+    seed_cmd = [sys.executable, "-m", "bench.api_seed", "--tables", str(tables)]
+    seed_cmd += ["--first", str(have + 1)]
+    added = json.loads(run_checked(seed_cmd, env, "seeding").strip().splitlines()[-1])
+    seeded.update({k: v for k, v in added.items() if k != "tables"})
+    seeded["tables"] = [*seeded.get("tables", []), *added["tables"]]
+    setup_s = time.perf_counter() - t
+    redis.flush()
+    server = Server(
+        env,
+        workers=args.workers,
+        worker_class="sync",
+        threads=1,
+        preload=True,
+        ready=("/healthz", (200,)),
+        config=GUNICORN_CONFIG,
+    )
+    load: subprocess.Popen[str] | None = None
+    try:
+        server.start()
+        say(f"bench.event ×{m}: seeded in {setup_s:.0f} s; gunicorn on port {server.port}; "
+            f"{args.warmup:g} s warm-up + {args.seconds:g} s …")  # fmt: skip
+        plan = {
+            "host": HOST,
+            "port": server.port,
+            "event": seeded["event"],
+            "tables": list(seeded["tables"]),
+            "players": seeded["players"],
+            "ante": seeded["ante"],
+            "buy_in": seeded["table_max"],
+            "organiser_session": seeded["organiser_session"],
+            "counts": {
+                "tablets": tables,
+                "phones": phones,
+                "screens": screens,
+                "dashboards": dashboards,
+            },
+            "think": args.think,
+            "read_every": 2.0,
+            "poll_every": 5.0,
+            "warmup": args.warmup,
+            "seconds": args.seconds,
+            "spawn_seconds": min(5.0, args.warmup / 2),
+            "seed": args.seed + m,
+        }
+        plan_path, out_path = workdir / "plan.json", workdir / "samples.json"
+        plan_path.write_text(json.dumps(plan))
+        load = subprocess.Popen(
+            [sys.executable, "-m", "bench.event_load", str(plan_path), str(out_path)],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        first = last = None
+        assert load.stdout is not None
+        for line in load.stdout:
+            if line.startswith("WINDOW START"):
+                first = probe(server, pg, db, [redis.pid, load.pid])
+            elif line.startswith("WINDOW END"):
+                last = probe(server, pg, db, [redis.pid, load.pid])
+        if load.wait(timeout=120) != 0 or first is None or last is None:
+            raise SystemExit(f"bench.event: the load generator failed (exit {load.returncode})")
+        out = json.loads(out_path.read_text())
+        errors_logged = server.log_errors()
+    finally:
+        if load is not None and load.poll() is None:
+            load.kill()
+        server.stop()
+        server.cleanup()
+        shutil.rmtree(workdir, ignore_errors=True)
+    t0, t1 = out["t0"], out["t1"]
+    window = t1 - t0
+    classes = stats(out["samples"], t0, t1)
+    busy = last["machine"][0] - first["machine"][0]
+    total = last["machine"][1] - first["machine"][1]
+    cores = os.cpu_count() or 1
+    cpu = {
+        "gunicorn": cpu_delta(first["gunicorn"], last["gunicorn"]) / window,
+        "postgres": cpu_delta(first["postgres"], last["postgres"]) / window,
+        "redis": cpu_delta(
+            {redis.pid: first["others"].get(redis.pid, 0.0)},
+            {redis.pid: last["others"].get(redis.pid, 0.0)},
+        )
+        / window,
+        "load_generator": (last["others"].get(load.pid, 0.0) - first["others"].get(load.pid, 0.0))
+        / window,
+        "machine_busy": busy / total * cores if total else math.nan,
+    }
+    cpu["other_processes"] = cpu["machine_busy"] - sum(
+        cpu[k] for k in ("gunicorn", "postgres", "redis", "load_generator")
+    )
+    requests = sum(c["requests"] for c in classes.values())
+    errors = sum(c["errors"] for c in classes.values())
+
+    def p99(name: str) -> float:
+        return float(classes.get(name, {}).get("p99_ms", math.nan))
+
+    held = errors == 0 and all(p99(n) < TARGET_MS for n in TARGETED) and not errors_logged
+    return {
+        "multiple": m,
+        "tables": tables,
+        "phones": phones,
+        "screens": screens,
+        "dashboards": dashboards,
+        "players": tables * seeded["players"],
+        "action_p99_ms": p99("action"),
+        "table_read_p99_ms": p99("table_read"),
+        "standings_p99_ms": p99("standings"),
+        "errors": errors,
+        "held": held,
+        "window_seconds": window,
+        "requests_per_s": requests / window,
+        "classes": classes,
+        "cpu_cores": cpu,
+        "server_cpu_ms_per_request": (cpu["gunicorn"] + cpu["postgres"] + cpu["redis"])
+        * window
+        * 1000
+        / max(requests, 1),
+        "loadavg_at_start": list(first["loadavg"]),
+        "loadavg_at_end": list(last["loadavg"]),
+        "counters": out["counters"],
+        "server_error_lines": errors_logged[:5],
+        "setup_seconds": setup_s,
+        "answer": out["answer"],
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# The reference: bench-api's TPC-B endpoint, and the hot-row check
+
+
+def reference(
+    args: argparse.Namespace, pg: Postgres, redis: PrivateRedis, answer: str
+) -> dict[str, Any]:
+    db, pgdb = f"{args.db_prefix}_event", f"{args.db_prefix}_pgbench"
+    pg.recreate(pgdb)
+    run_checked(["pgbench", "-i", "-q", "-s", str(SCALE), pgdb], pg.env(), "pgbench -i")
+    handle, name = tempfile.mkstemp(prefix="bench-event-answer-", suffix=".json")
+    os.close(handle)
+    Path(name).write_text(answer)
+    workdir = Path(tempfile.mkdtemp(prefix="bench-event-ref-"))
+    env = {
+        **server_env(pg, db, redis, workdir),
+        "DJANGO_SETTINGS_MODULE": "bench.reference_settings",
+        "DJANGO_DEBUG": "false",
+        "BENCH_REFERENCE_ANSWER": name,
+        "BENCH_PGBENCH_DB": pgdb,
+        "BENCH_PGBENCH_SCALE": str(SCALE),
+    }
+    server = Server(
+        env,
+        workers=args.workers,
+        worker_class="sync",
+        threads=1,
+        preload=True,
+        ready=("/reference/noop/", (405,)),
+        config=GUNICORN_CONFIG,
+    )
+    try:
+        server.start()
+        say(f"bench.event: reference, DRF + one TPC-B transaction, {args.reference_seconds:g} s …")
+        before = (group_cpu(server.pid), pids_cpu(pg.backends(pgdb)))
+        found = hammer(
+            server.port,
+            "/reference/tpcb/",
+            clients=args.reference_clients,
+            seconds=args.reference_seconds,
+            warmup=1.0,
+        )
+        after = (group_cpu(server.pid), pids_cpu(pg.backends(pgdb)))
+        # The CPU was measured over warm-up and window alike: per request of both.
+        seconds = args.reference_seconds + 1.0
+        done = found["requests"] * seconds / args.reference_seconds
+        found["cpu_ms_per_request"] = {
+            "gunicorn": cpu_delta(before[0], after[0]) * 1000 / max(done, 1),
+            "postgres": cpu_delta(before[1], after[1]) * 1000 / max(done, 1),
+        }
+        found["cpu_ms_per_request"]["server"] = sum(found["cpu_ms_per_request"].values())
+        found["clients"] = args.reference_clients
+    finally:
+        server.stop()
+        server.cleanup()
+        Path(name).unlink(missing_ok=True)
+        shutil.rmtree(workdir, ignore_errors=True)
+    if args.hot_row_seconds:
+        found["hot_row"] = hot_row(args, pg, pgdb)
+    pg.drop(pgdb)
+    return found
+
+
+HOT_ROW_SCRIPT = """\\set aid random(1, 100000 * {scale})
+\\set t random(1, {rows})
+BEGIN;
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;
+UPDATE bench_versions SET v = v + 1 WHERE id = {row};
+INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (1, 1, :aid, 1, now());
+END;
+"""
+
+
+def hot_row(args: argparse.Namespace, pg: Postgres, pgdb: str) -> dict[str, Any]:
+    """pgbench, one client per table, each transaction an action's shape (a write, a version
+    bump, an insert): the version row of its own table, or one row for everybody."""
+    rows = args.tables
+    with pg.admin() as conn:
+        conn.execute(f'ALTER DATABASE "{pgdb}" SET synchronous_commit = on')
+    import psycopg
+
+    with psycopg.connect(pg.url(pgdb), autocommit=True) as conn:
+        conn.execute("CREATE TABLE bench_versions (id int PRIMARY KEY, v bigint NOT NULL)")
+        conn.execute("INSERT INTO bench_versions SELECT g, 0 FROM generate_series(1, %s) g", [rows])
+    out: dict[str, Any] = {"clients": rows, "seconds": args.hot_row_seconds}
+    for name, row in (("per_table_row", ":t"), ("one_row", "1")):
+        script = Path(tempfile.mkstemp(prefix="bench-hot-row-", suffix=".sql")[1])
+        script.write_text(HOT_ROW_SCRIPT.format(scale=SCALE, rows=rows, row=row))
+        try:
+            say(f"bench.event: pgbench, {name.replace('_', ' ')}, {args.hot_row_seconds} s …")
+            text = run_checked(
+                [
+                    "pgbench",
+                    "-n",
+                    "-c",
+                    str(rows),
+                    "-j",
+                    "2",
+                    "-T",
+                    str(args.hot_row_seconds),
+                    "-f",
+                    str(script),
+                    pgdb,
+                ],
+                pg.env(),
+                "pgbench (hot row)",
+            )
+        finally:
+            script.unlink(missing_ok=True)
+        tps = [float(x.split()[2]) for x in text.splitlines() if x.startswith("tps = ")]
+        lat = [float(x.split()[3]) for x in text.splitlines() if x.startswith("latency average")]
+        out[name] = {"tps": tps[0] if tps else math.nan, "latency_avg_ms": lat[0] if lat else None}
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Report
+
+
+def fmt(value: float, digits: int = 1) -> str:
+    return (
+        "—"
+        if value is None or (isinstance(value, float) and math.isnan(value))
+        else (f"{value:,.{digits}f}")
+    )
+
+
+def report(run: dict[str, Any]) -> None:
+    m = run["multiple"]
+    print(
+        f"×{m}: {run['tables']} tablets, {run['phones']} phones, {run['screens']} big screens, "
+        f"{run['dashboards']} dashboard(s) — {run['players']} players; "
+        f"{run['window_seconds']:.0f} s timed, {run['requests_per_s']:,.0f} requests/s"
+    )
+    print(
+        f"  {'class':<38}{'req/s':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>8}"
+        f"{'304s':>7}{'err':>5}{'CPU ms':>8}"
+    )
+    for name, label in CLASSES:
+        c = run["classes"].get(name)
+        if c is None:
+            continue
+        share = c["not_modified"] / c["requests"] if c["requests"] else 0
+        print(
+            f"  {label:<38}{c['per_s']:>8.1f}{fmt(c['p50_ms']):>9}{fmt(c['p95_ms']):>9}"
+            f"{fmt(c['p99_ms']):>9}{fmt(c['max_ms'], 0):>8}{share:>7.0%}{c['errors']:>5}"
+            f"{fmt(c['cpu_ms_per_request'], 2):>8}"
+        )
+    cpu = run["cpu_cores"]
+    print(
+        f"  CPU (cores): gunicorn {cpu['gunicorn']:.2f}, PostgreSQL {cpu['postgres']:.2f}, "
+        f"Redis {cpu['redis']:.2f}, Locust {cpu['load_generator']:.2f}; the machine was "
+        f"{cpu['machine_busy']:.2f} of {os.cpu_count()} cores busy, other processes "
+        f"{cpu['other_processes']:.2f}; load average {run['loadavg_at_start'][0]:.1f} → "
+        f"{run['loadavg_at_end'][0]:.1f}"
+    )
+    verdicts = [
+        f"{n} p99 {fmt(run[f'{n}_p99_ms'])} ms {'✔' if run[f'{n}_p99_ms'] < TARGET_MS else '✘'}"
+        for n in TARGETED
+    ]
+    ok = "✔" if run["errors"] == 0 else "✘"
+    held = "HELD" if run["held"] else "BROKEN"
+    print(f"  targets: {', '.join(verdicts)}, errors {run['errors']} {ok} → {held}")
+    if run["server_error_lines"]:
+        print(f"  gunicorn logged errors, e.g. {run['server_error_lines'][0]}")
+    print()
+
+
+def chart(runs: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=110)
+    xs = [r["multiple"] for r in runs]
+    for name, label in CLASSES[:5]:
+        ys = [r["classes"].get(name, {}).get("p99_ms", math.nan) for r in runs]
+        ax.plot(xs, ys, marker="o", label=label)
+    ax.axhline(TARGET_MS, color="crimson", linestyle="--", linewidth=1, label="target: 100 ms")
+    ax.set_xlabel("multiple of the event (×1 = 50 tables, 300 phones, 2 screens, 1 dashboard)")
+    ax.set_ylabel("p99 latency (ms)")
+    ax.set_yscale("log")
+    ax.set_xticks(xs)
+    others = [r["cpu_cores"]["other_processes"] for r in runs]
+    server = [r["cpu_cores"]["gunicorn"] for r in runs]
+    ax.set_title(
+        "make bench-event: p99 per class of request\n"
+        f"(shared machine: other processes used {min(others):.1f}–{max(others):.1f} of "
+        f"{os.cpu_count()} cores; gunicorn got {min(server):.2f}–{max(server):.2f})",
+        fontsize=10,
+    )
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def redraw(path: Path, chart_path: Path) -> None:
+    """The chart again from a JSON written before (``--redraw``)."""
+    chart(json.loads(path.read_text())["runs"], chart_path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    cores = os.cpu_count() or 1
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.event", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--tables", type=int, default=50, help="tablets at ×1 (six players each)")
+    parser.add_argument("--phones", type=int, default=300, help="phones at ×1")
+    parser.add_argument("--screens", type=int, default=2, help="big screens at ×1")
+    parser.add_argument("--dashboards", type=int, default=1, help="organisers' dashboards at ×1")
+    parser.add_argument("--think", type=float, default=2.0, help="mean think time per entry (s)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="timed load per multiple")
+    parser.add_argument("--warmup", type=float, default=15.0, help="untimed load first (s)")
+    parser.add_argument("--capacity", action="store_true", help="×1, ×2, … until a target breaks")
+    parser.add_argument("--multiple", type=int, default=1, help="run this multiple only")
+    parser.add_argument("--max-multiple", type=int, default=6)
+    parser.add_argument(
+        "--all", action="store_true", help="with --capacity: every multiple, held or not (a chart)"
+    )
+    parser.add_argument("--workers", type=int, default=cores + 1, help="deploy's default")
+    parser.add_argument("--reference-clients", type=int, default=24)
+    parser.add_argument("--reference-seconds", type=float, default=15.0)
+    parser.add_argument("--no-reference", action="store_true")
+    parser.add_argument("--hot-row-seconds", type=int, default=10, help="0: no hot-row check")
+    parser.add_argument("--quick", action="store_true", help="a short smoke run")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--db-prefix", default="brag_bench", help="names of the databases")
+    parser.add_argument("--pg-host", default=os.environ.get("PGHOST", HOST))
+    parser.add_argument("--pg-port", type=int, default=int(os.environ.get("PGPORT", "5432")))
+    parser.add_argument("--pg-user", default=os.environ.get("PGUSER", "postgres"))
+    parser.add_argument("--json", type=Path, default=RESULTS)
+    parser.add_argument("--chart", type=Path, default=CHART)
+    parser.add_argument("--redraw", type=Path, help="only draw the chart of this JSON")
+    args = parser.parse_args(argv)
+    if args.redraw:
+        redraw(args.redraw, args.chart)
+        return 0
+    if args.quick:
+        args.seconds, args.warmup, args.reference_seconds, args.hot_row_seconds = 15, 8, 5, 3
+    pg = Postgres(args.pg_host, args.pg_port, args.pg_user)
+    workdir = Path(tempfile.mkdtemp(prefix="bench-event-redis-"))
+    redis = PrivateRedis(workdir)
+    load_before = os.getloadavg()
+    runs: list[dict[str, Any]] = []
+    ref: dict[str, Any] | None = None
+    try:
+        redis.start()
+        multiples = range(1, args.max_multiple + 1) if args.capacity else [args.multiple]
+        seeded: dict[str, Any] = {}
+        for m in multiples:
+            run = run_multiple(m, args, pg, redis, seeded)
+            runs.append(run)
+            report(run)
+            if not run["held"] and not args.all:
+                break
+        if not args.no_reference:
+            ref = reference(args, pg, redis, runs[0]["answer"])
+    finally:
+        redis.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+        with contextlib.suppress(Exception):
+            pg.drop(f"{args.db_prefix}_event")
+        with contextlib.suppress(Exception):
+            pg.drop(f"{args.db_prefix}_pgbench")
+
+    info = machine()
+    print(
+        f"Machine: {info['cpu']}, {info['cpu_count']} CPUs, shared; load average before the run "
+        f"{load_before[0]:.1f} / {load_before[1]:.1f} / {load_before[2]:.1f}. Python "
+        f"{info['python']}, Django {info['django']}, gunicorn {info['gunicorn']} "
+        f"({args.workers} sync workers, deploy/gunicorn.conf.py), production settings."
+    )
+    if ref is not None:
+        tp = ref["cpu_ms_per_request"]
+        print(
+            f"Reference (bench-api's DRF endpoint running one TPC-B transaction, "
+            f"{ref['clients']} closed-loop clients): {ref['requests_per_s']:,.0f} req/s, p99 "
+            f"{ref['latency_ms']['p99']:.1f} ms; CPU per request gunicorn {tp['gunicorn']:.2f} + "
+            f"PostgreSQL {tp['postgres']:.2f} ms"
+        )
+        for run in runs:
+            per = run["server_cpu_ms_per_request"]
+            print(
+                f"  ×{run['multiple']}: the server spent {per:.2f} ms of CPU per request "
+                f"({per / tp['server']:.2f}× the TPC-B endpoint's); actions "
+                f"{run['classes'].get('action', {}).get('cpu_ms_per_request', math.nan):.2f} ms "
+                f"in the worker ({run['classes'].get('action', {}).get('cpu_ms_per_request', math.nan) / tp['gunicorn']:.2f}× its worker CPU)"  # noqa: E501
+            )
+        hot = ref.get("hot_row")
+        if hot:
+            print(
+                f"Version row per table vs one row for all ({hot['clients']} clients, pgbench, "
+                f"an action-shaped transaction): {hot['per_table_row']['tps']:,.0f} vs "
+                f"{hot['one_row']['tps']:,.0f} tps; latency "
+                f"{hot['per_table_row']['latency_avg_ms']} vs {hot['one_row']['latency_avg_ms']} ms"
+            )
+    capacity = 0  # the largest multiple held, with every smaller one held too
+    for run in runs:
+        if not run["held"]:
+            break
+        capacity = run["multiple"]
+    if args.capacity:
+        print(f"Capacity: ×{capacity} held (target ≥ ×2, aiming for ×4)")
+    first = runs[0]
+    results: dict[str, Any] = {
+        key: first[key]
+        for key in (
+            "multiple",
+            "tables",
+            "phones",
+            "action_p99_ms",
+            "table_read_p99_ms",
+            "standings_p99_ms",
+            "errors",
+        )
+    }
+    if args.capacity:
+        results["capacity_multiple"] = capacity
+    for run in runs:
+        run.pop("answer", None)
+    results.update(
+        runs=runs,
+        reference=ref,
+        machine=info,
+        loadavg_before=list(load_before),
+        settings={
+            "think_s": args.think,
+            "seconds": args.seconds,
+            "warmup": args.warmup,
+            "workers": args.workers,
+            "gunicorn_config": "deploy/gunicorn.conf.py",
+            "django_settings": "bench.event_settings (brag_event.settings_production)",
+        },
+    )
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(f"Figures written to {args.json}")
+    if len(runs) > 1 or args.capacity:
+        chart(runs, args.chart)
+        print(f"Chart written to {args.chart}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
