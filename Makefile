@@ -17,6 +17,7 @@ export UV_PYTHON_DOWNLOADS=never
 export UV_PROJECT_ENVIRONMENT=$(VENV)
 # --locked: refuse a uv.lock that no longer matches pyproject.toml (run `make lock`).
 SYNC=$(UV) sync --locked --python $(PYTHON3)
+FAST_WORKERS?=2
 
 .DEFAULT_GOAL := help
 
@@ -67,9 +68,10 @@ run: install-runtime
 test: lock-check install lint typecheck security
 	$(PY) -m pytest
 
-# The quick loop: engine, services, API (see README, "Tests"); under a minute.
+# The quick loop: engine, services, API (see README, "Tests"), on FAST_WORKERS processes.
 test-fast: install
-	$(PY) -m pytest -q -m "not browser and not production and not slow" \
+	$(PY) -m pytest -q -n $(FAST_WORKERS) -m "not browser and not production and not slow" \
+		--hypothesis-profile fast \
 		tests/engine tests/ledger tests/hands tests/tables tests/players tests/events tests/api
 
 lint: install

@@ -35,25 +35,14 @@ from itertools import islice
 from typing import Any, Literal
 
 from django.db import connection
-from django.db.models import (
-    Count,
-    Exists,
-    F,
-    IntegerField,
-    Max,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Sum,
-)
+from django.db.models import Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from brag_event.core import sql
 from brag_event.engine import EngineError
 from brag_event.events.models import Day, Event
-from brag_event.hands.models import Hand, HandAction
-from brag_event.hands.money import LogRow, Movement, Place, log_action, replay_actions
+from brag_event.hands.models import ActionVoid, Hand, HandAction
+from brag_event.hands.money import LogRow, Movement, log_action, replay_actions
 from brag_event.players.models import Player
 from brag_event.tables.models import Seat, Table
 
@@ -63,6 +52,9 @@ from .models import Account, AuditedHand, Transfer
 KEEP = 100
 # Rows fetched per round trip by the streaming cursors.
 CHUNK = 2000
+# Hand ids per statement when the periodic check replays the changed hands only (SQLite takes
+# 999 parameters a statement at the least).
+ID_BATCH = 900
 
 
 @dataclass
@@ -77,8 +69,8 @@ class AuditReport:
     scope: str
     checks: list[Check] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    # Fingerprints of the settled hands that replayed cleanly in this run (hand id → fingerprint),
-    # filled in when the audit was asked for them (``replay="changed"``).
+    # Fingerprints (``FINGERPRINT``) of the settled hands that replayed cleanly in this run, by
+    # hand id: filled in when only changed hands are replayed (``replay="changed"``).
     replayed_clean: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     @property
@@ -132,6 +124,9 @@ def _kept(problems: Iterator[str] | list[str], total: int) -> list[str]:
 _T = sql.table(Transfer)
 _A = sql.table(Account)
 _H = sql.table(Hand)
+_TB = sql.table(Table)
+_DAY = sql.table(Day)
+_SEAT = sql.table(Seat)
 _BALANCES = (
     "SELECT m.account_id, SUM(m.delta) AS balance FROM ("  # nosec B608
     f" SELECT target_id AS account_id, amount AS delta FROM {_T} WHERE event_id = %s"
@@ -175,29 +170,62 @@ def check_transfers_balance(scope: Scope) -> tuple[list[str], str]:
     return problems, f"{transfers.count()} transfers, each between two accounts"
 
 
-def check_conservation(scope: Scope) -> tuple[list[str], str]:
-    by_kind = dict(
-        _rows(
-            f"SELECT a.kind, SUM(b.balance) FROM ({_BALANCES}) b "  # nosec B608
-            f"JOIN {_A} a ON a.id = b.account_id GROUP BY a.kind",
-            [scope.event.pk, scope.event.pk],
-        )
+@dataclass
+class BalanceFacts:
+    """What the checks need of every account's balance, from one pass over the transfers."""
+
+    by_kind: dict[str, int]  # the balances summed by kind of account
+    negative: list[tuple[int, int]]  # (account, balance) of the accounts below zero, bar the issuer
+    holding: list[tuple[int, int, int]]  # (account, hand, balance) of settled hands' pots not empty
+
+
+def balance_facts(scope: Scope) -> BalanceFacts:
+    """Every account's balance, grouped in the database (one statement): summed by kind, and
+    the accounts that break a rule. Nothing per account comes back unless it is wrong."""
+    day = "AND t.day_id = %s " if scope.day is not None else ""
+    rows = _rows(
+        f"WITH b AS ({_BALANCES}) "  # nosec B608
+        "SELECT 'kind', a.kind, CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), SUM(b.balance) "
+        f"FROM b JOIN {_A} a ON a.id = b.account_id GROUP BY a.kind "
+        "UNION ALL "
+        "SELECT 'negative', a.kind, a.id, CAST(NULL AS BIGINT), b.balance "
+        f"FROM b JOIN {_A} a ON a.id = b.account_id WHERE b.balance < 0 AND a.kind <> %s "
+        "UNION ALL "
+        "SELECT 'holding', a.kind, a.id, h.id, b.balance "
+        f"FROM b JOIN {_A} a ON a.id = b.account_id JOIN {_H} h ON h.id = a.hand_id "
+        f"JOIN {_TB} t ON t.id = h.table_id "
+        f"WHERE a.kind = %s AND h.status = %s AND b.balance <> 0 {day}",
+        [
+            scope.event.pk,
+            scope.event.pk,
+            Account.Kind.ISSUER,
+            Account.Kind.POT,
+            Hand.Status.SETTLED,
+            *([scope.day.pk] if scope.day is not None else []),
+        ],
     )
-    issued = -int(by_kind.get(Account.Kind.ISSUER, 0))
-    held = sum(int(v) for k, v in by_kind.items() if k != Account.Kind.ISSUER)
+    facts = BalanceFacts({}, [], [])
+    for what, kind, account, hand, balance in sorted(rows, key=lambda r: (r[0], r[2] or 0)):
+        if what == "kind":
+            facts.by_kind[kind] = int(balance)
+        elif what == "negative":
+            facts.negative.append((account, int(balance)))
+        else:
+            facts.holding.append((account, hand, int(balance)))
+    return facts
+
+
+def check_conservation(scope: Scope, facts: BalanceFacts) -> tuple[list[str], str]:
+    by_kind = facts.by_kind
+    issued = -by_kind.get(Account.Kind.ISSUER, 0)
+    held = sum(v for k, v in by_kind.items() if k != Account.Kind.ISSUER)
     problems = [] if held == issued else [f"held {held} but issued {issued}"]
-    negative = _rows(
-        f"SELECT b.account_id, b.balance FROM ({_BALANCES}) b "  # nosec B608
-        f"JOIN {_A} a ON a.id = b.account_id "
-        "WHERE b.balance < 0 AND a.kind <> %s ORDER BY b.account_id",
-        [scope.event.pk, scope.event.pk, Account.Kind.ISSUER],
-    )
     problems += _kept(
-        (f"{Account.objects.get(pk=pk)} is negative ({balance})" for pk, balance in negative),
-        len(negative),
+        (f"{Account.objects.get(pk=pk)} is negative ({balance})" for pk, balance in facts.negative),
+        len(facts.negative),
     )
     parts = ", ".join(
-        f"{k} {int(by_kind.get(k, 0))}" for k in ("player", "stack", "pot", "carried", "house")
+        f"{k} {by_kind.get(k, 0)}" for k in ("player", "stack", "pot", "carried", "house")
     )
     return problems, f"issued {issued} = {parts}"
 
@@ -277,30 +305,13 @@ def check_pot_transfers_name_their_hand(scope: Scope) -> tuple[list[str], str]:
     return problems, f"{pots} pots"
 
 
-def check_settled_pots_empty(scope: Scope) -> tuple[list[str], str]:
-    day = "AND t.day_id = %s " if scope.day is not None else ""
-
-    holding = _rows(
-        f"SELECT a.id, h.id, b.balance FROM ({_BALANCES}) b "  # nosec B608
-        f"JOIN {_A} a ON a.id = b.account_id "
-        f"JOIN {_H} h ON h.id = a.hand_id "
-        f"JOIN {sql.table(Table)} t ON t.id = h.table_id "
-        f"WHERE a.kind = %s AND h.status = %s AND b.balance <> 0 {day}"
-        "ORDER BY a.id",
-        [
-            scope.event.pk,
-            scope.event.pk,
-            Account.Kind.POT,
-            Hand.Status.SETTLED,
-            *([scope.day.pk] if scope.day is not None else []),
-        ],
-    )
+def check_settled_pots_empty(scope: Scope, facts: BalanceFacts) -> tuple[list[str], str]:
     problems = _kept(
         (
             f"{Hand.objects.get(pk=hand_id)}: {Account.objects.get(pk=pk)} still holds {balance}"
-            for pk, hand_id, balance in holding
+            for pk, hand_id, balance in facts.holding
         ),
-        len(holding),
+        len(facts.holding),
     )
     settled = scope.hands().filter(status=Hand.Status.SETTLED).count()
     return problems, f"{settled} settled hands"
@@ -312,7 +323,7 @@ def check_settled_pots_empty(scope: Scope) -> tuple[list[str], str]:
 @dataclass(frozen=True)
 class HandRow:
     """What the replay needs of a stored hand (the attributes ``hands.money.state_start``
-    reads), plus its fingerprint when the audit is incremental."""
+    reads)."""
 
     id: int
     number: int
@@ -325,7 +336,6 @@ class HandRow:
     carried_seat: int | None
     shuffle_before: bool
     status: str
-    fingerprint: tuple[int, ...] = ()
 
     def __str__(self) -> str:  # as Hand.__str__
         return f"Hand {self.number} at table {self.table_number}"
@@ -346,49 +356,22 @@ _HAND_FIELDS = (
 )
 
 
-# A hand's fingerprint: the AuditedHand columns and the annotations of the same values.
-FINGERPRINT = ("next_seq", "actions", "last_action", "transfers", "last_transfer")
-
-
-def hand_fingerprints(hands: QuerySet[Hand]) -> QuerySet[Hand]:
-    """``hands`` annotated with their fingerprint (``fp_<column>``): the log sequence (it moves
-    on every action and every void), and the count and last id of their actions and of their
-    transfers (both append-only). A hand whose fingerprint is unchanged replays to the same
-    money; a new action, void or transfer changes it."""
-
-    def agg(model: type[Any], fn: type[Any]) -> Any:
-        rows = model.objects.filter(hand=OuterRef("pk")).values("hand").annotate(v=fn("id"))
-        return Coalesce(Subquery(rows.values("v"), output_field=IntegerField()), 0)
-
-    return hands.annotate(
-        fp_next_seq=F("next_seq"),
-        fp_actions=agg(HandAction, Count),
-        fp_last_action=agg(HandAction, Max),
-        fp_transfers=agg(Transfer, Count),
-        fp_last_transfer=agg(Transfer, Max),
-    )
-
-
 def _stream(rows: QuerySet[Any]) -> Iterator[Any]:
     """Rows from a server-side cursor on PostgreSQL (chunks of ``CHUNK``): never all at once."""
     return rows.iterator(chunk_size=CHUNK)
 
 
-def hand_rows(hands: QuerySet[Hand], *, fingerprints: bool = False) -> Iterator[HandRow]:
+def hand_rows(hands: QuerySet[Hand]) -> Iterator[HandRow]:
     """The hands, as ``HandRow``, by id."""
-    fields: tuple[str, ...] = _HAND_FIELDS
-    if fingerprints:
-        hands = hand_fingerprints(hands)
-        fields += tuple(f"fp_{c}" for c in FINGERPRINT)
-    n = len(_HAND_FIELDS)
-    for row in _stream(hands.order_by("id").values_list(*fields)):
-        yield HandRow(*row[:n], fingerprint=tuple(row[n:]))
+    for row in _stream(hands.order_by("id").values_list(*_HAND_FIELDS)):
+        yield HandRow(*row)
 
 
 def live_action_rows(hands: QuerySet[Hand]) -> Iterator[tuple[int, LogRow]]:
     """(hand id, log row) of every live (not voided) action of ``hands``, by hand then seq."""
     rows = (
-        HandAction.objects.filter(hand__in=hands.values("id"), void__isnull=True)
+        HandAction.objects.filter(hand__in=hands.values("id"))
+        .exclude(Exists(ActionVoid.objects.filter(action=OuterRef("pk"))))
         .order_by("hand_id", "seq")
         .values_list("hand_id", "seq", "seat", "action", "amount", "hand_choice", "cards")
     )
@@ -396,43 +379,64 @@ def live_action_rows(hands: QuerySet[Hand]) -> Iterator[tuple[int, LogRow]]:
         yield hand_id, (row[0], row[1], row[2], row[3], row[4], row[5])
 
 
-# A transfer's account, as the columns the replay compares: kind, seat number, seat's table,
-# pot index, pot's hand, carried pot's table.
-_PLACE = ("kind", "seat__number", "seat__table_id", "pot_index", "hand_id", "table_id")
-
-
-def _place(hand: HandRow, columns: tuple[Any, ...]) -> Place:
-    """An account as a replay's place, when it is this hand's; otherwise marked as another's,
-    so that it can never match a movement of this hand."""
-    kind, seat, seat_table, pot, pot_hand, table = columns
-    if kind == Account.Kind.STACK:
-        return ("stack", seat) if seat_table == hand.table_id else ("stack of table", seat_table)
-    if kind == Account.Kind.POT:
-        return ("pot", pot) if pot_hand == hand.id else ("pot of hand", pot_hand, pot)
-    if kind == Account.Kind.CARRIED:
-        return ("carried",) if table == hand.table_id else ("carried of table", table)
-    return (kind,)
-
-
-def hand_transfer_rows(hands: QuerySet[Hand]) -> Iterator[tuple[Any, ...]]:
-    """Every transfer of ``hands`` that is neither a reversal nor reversed (what the hand's money
-    is now), by hand: (hand id, kind, amount, source's place columns…, target's …)."""
-    rows = (
-        Transfer.objects.filter(hand__in=hands.values("id"), reversed_by__isnull=True)
-        .exclude(kind=Transfer.Kind.REVERSAL)
-        .order_by("hand_id", "id")
-        .values_list(
-            "hand_id",
-            "kind",
-            "amount",
-            *(f"source__{c}" for c in _PLACE),
-            *(f"target__{c}" for c in _PLACE),
-        )
+def _place_sql(account: str, seat: str) -> str:
+    """SQL for an account as a movement's place (``hands.money``'s symbols written out, as
+    ``movement_key`` writes them) when it is the hand's (alias ``h``): ``stack:<seat number>``,
+    ``pot:<index>``, ``carried``, ``house``; an account of another table or hand is written so
+    that it can never match a movement of this hand."""
+    text = "CAST({} AS TEXT)".format
+    return (
+        f"CASE {account}.kind "
+        f"WHEN 'stack' THEN CASE WHEN {seat}.table_id = h.table_id "
+        f"THEN 'stack:' || {text(f'{seat}.number')} "
+        f"ELSE 'stack of table ' || COALESCE({text(f'{seat}.table_id')}, '?') END "
+        f"WHEN 'pot' THEN CASE WHEN {account}.hand_id = h.id "
+        f"THEN 'pot:' || {text(f'{account}.pot_index')} "
+        f"ELSE 'pot of hand ' || COALESCE({text(f'{account}.hand_id')}, '?') END "
+        f"WHEN 'carried' THEN CASE WHEN {account}.table_id = h.table_id THEN 'carried' "
+        f"ELSE 'carried of table ' || COALESCE({text(f'{account}.table_id')}, '?') END "
+        f"ELSE {account}.kind END"
     )
-    return _stream(rows)
 
 
-class _Merge:
+# A transfer as one text, "kind|from|to|amount", built in the database: one short column a row
+# instead of a dozen, and compared as it comes.
+_MOVEMENT_SQL = (
+    "tr.kind || '|' || "
+    + _place_sql("sa", "ss")
+    + " || '|' || "
+    + _place_sql("ta", "ts")
+    + " || '|' || CAST(tr.amount AS TEXT)"
+)
+
+
+def movement_key(move: Movement) -> str:
+    """A replay's movement as ``_MOVEMENT_SQL`` writes a transfer: ``ante|stack:2|pot:0|5``."""
+    kind, source, target, amount = move
+    return f"{kind}|{':'.join(map(str, source))}|{':'.join(map(str, target))}|{amount}"
+
+
+def hand_transfer_rows(scope: Scope, hands: QuerySet[Hand]) -> Iterator[tuple[int, str]]:
+    """(hand id, movement key) of every transfer of the event on one of ``hands`` that is
+    neither a reversal nor reversed (what the hand's money is now), by hand."""
+    hand_ids, params = hands.values("id").query.sql_with_params()
+    statement = (
+        f"SELECT tr.hand_id, {_MOVEMENT_SQL} FROM {_T} tr "  # nosec B608
+        f"JOIN {_H} h ON h.id = tr.hand_id "
+        f"JOIN {_A} sa ON sa.id = tr.source_id LEFT JOIN {_SEAT} ss ON ss.id = sa.seat_id "
+        f"JOIN {_A} ta ON ta.id = tr.target_id LEFT JOIN {_SEAT} ts ON ts.id = ta.seat_id "
+        "WHERE tr.event_id = %s AND tr.kind <> %s "
+        f"AND NOT EXISTS (SELECT 1 FROM {_T} r WHERE r.reverses_id = tr.id) "
+        f"AND tr.hand_id IN ({hand_ids}) "
+        "ORDER BY tr.hand_id, tr.id"
+    )
+    with connection.chunked_cursor() as cur:
+        cur.execute(statement, [scope.event.pk, Transfer.Kind.REVERSAL, *params])
+        while rows := cur.fetchmany(CHUNK):
+            yield from rows
+
+
+class ByHand:
     """Rows of a stream sorted by hand id, taken one hand at a time."""
 
     def __init__(self, rows: Iterator[tuple[Any, ...]]) -> None:
@@ -456,10 +460,8 @@ def replay_hand(hand: HandRow, log: list[LogRow], transfers: list[tuple[Any, ...
     except EngineError as err:
         return [f"{hand} does not replay: {err.code} {err.message}"]
     problems = []
-    expected: Counter[Movement] = Counter(moves)
-    actual: Counter[Movement] = Counter(
-        (row[1], _place(hand, row[3:9]), _place(hand, row[9:15]), row[2]) for row in transfers
-    )
+    expected: Counter[str] = Counter(map(movement_key, moves))
+    actual: Counter[str] = Counter(key for _hand_id, key in transfers)
     if expected != actual:
         missing = expected - actual
         extra = actual - expected
@@ -472,40 +474,90 @@ def replay_hand(hand: HandRow, log: list[LogRow], transfers: list[tuple[Any, ...
     return problems
 
 
+def replay_stream(scope: Scope, hands: QuerySet[Hand]) -> Iterator[tuple[HandRow, list[str]]]:
+    """Each of ``hands`` with what is wrong with it: three streams (hands, live actions,
+    transfers), merged one hand at a time."""
+    actions = ByHand(live_action_rows(hands))
+    transfers = ByHand(hand_transfer_rows(scope, hands))
+    for hand in hand_rows(hands):
+        log = [row for _id, row in actions.take(hand.id)]
+        yield hand, replay_hand(hand, log, transfers.take(hand.id))
+
+
+# ------------------------------------------------------------------ incremental: fingerprints
+
+# A hand's fingerprint: the AuditedHand columns, in this order.
+FINGERPRINT = ("next_seq", "actions", "last_action", "transfers", "last_transfer")
+_HA = sql.table(HandAction)
+_AH = sql.table(AuditedHand)
+
+
+def changed_hands(scope: Scope) -> tuple[dict[int, tuple[int, ...]], int]:
+    """The hands of ``scope`` to replay — every hand in play, and every settled hand whose
+    fingerprint differs from the one recorded when it last replayed cleanly (or that has none) —
+    with their fingerprints; and how many settled hands are unchanged. The fingerprint is the log
+    sequence (it moves on every action and every void) and the count and last id of the hand's
+    actions and of its transfers (both append-only): a new action, void or transfer changes it.
+    One statement, aggregates grouped in the database."""
+    day = "AND t.day_id = %s " if scope.day is not None else ""
+    day_param = [scope.day.pk] if scope.day is not None else []
+    event = scope.event.pk
+    rows = _rows(
+        "SELECT h.id, h.status, h.next_seq, COALESCE(a.n, 0), COALESCE(a.last, 0), "  # nosec B608
+        "COALESCE(tr.n, 0), COALESCE(tr.last, 0), "
+        "(ah.hand_id IS NOT NULL AND ah.next_seq = h.next_seq "
+        " AND ah.actions = COALESCE(a.n, 0) AND ah.last_action = COALESCE(a.last, 0) "
+        " AND ah.transfers = COALESCE(tr.n, 0) AND ah.last_transfer = COALESCE(tr.last, 0)) "
+        f"FROM {_H} h JOIN {_TB} t ON t.id = h.table_id JOIN {_DAY} d ON d.id = t.day_id "
+        "LEFT JOIN (SELECT x.hand_id, COUNT(*) AS n, MAX(x.id) AS last "
+        f" FROM {_HA} x JOIN {_H} xh ON xh.id = x.hand_id JOIN {_TB} xt ON xt.id = xh.table_id "
+        f" JOIN {_DAY} xd ON xd.id = xt.day_id WHERE xd.event_id = %s GROUP BY x.hand_id) a "
+        " ON a.hand_id = h.id "
+        "LEFT JOIN (SELECT hand_id, COUNT(*) AS n, MAX(id) AS last "
+        f" FROM {_T} WHERE event_id = %s AND hand_id IS NOT NULL GROUP BY hand_id) tr "
+        " ON tr.hand_id = h.id "
+        f"LEFT JOIN {_AH} ah ON ah.hand_id = h.id "
+        f"WHERE d.event_id = %s {day}",
+        [event, event, event, *day_param],
+    )
+    changed: dict[int, tuple[int, ...]] = {}
+    unchanged = 0
+    for hand_id, status, *fingerprint, same in rows:
+        if status == Hand.Status.SETTLED and same:
+            unchanged += 1
+        else:
+            changed[hand_id] = tuple(int(v) for v in fingerprint)
+    return changed, unchanged
+
+
 def check_hand_replays(
     scope: Scope, report: AuditReport, *, changed_only: bool = False
 ) -> tuple[list[str], str]:
-    hands = scope.hands()
-    skipped = 0
     if changed_only:
-        fingerprinted = hand_fingerprints(hands)
-        unchanged = Exists(
-            AuditedHand.objects.filter(
-                hand=OuterRef("pk"), **{c: OuterRef(f"fp_{c}") for c in FINGERPRINT}
-            )
-        )
-        skipped = fingerprinted.filter(status=Hand.Status.SETTLED).filter(unchanged).count()
-        hands = hands.filter(
-            pk__in=fingerprinted.exclude(Q(status=Hand.Status.SETTLED) & unchanged).values("pk")
-        )
-    actions = _Merge(live_action_rows(hands))
-    transfers = _Merge(hand_transfer_rows(hands))
+        changed, unchanged = changed_hands(scope)
+        ids = sorted(changed)
+        # In batches of ids (an IN list each), so that no statement grows with the event.
+        batches = [
+            Hand.objects.filter(pk__in=ids[i : i + ID_BATCH]) for i in range(0, len(ids), ID_BATCH)
+        ]
+    else:
+        changed, unchanged = {}, 0
+        batches = [scope.hands()]
     problems: list[str] = []
     n_problems = replayed = 0
-    for hand in hand_rows(hands, fingerprints=changed_only):
-        replayed += 1
-        log = [row for _id, row in actions.take(hand.id)]
-        found = replay_hand(hand, log, transfers.take(hand.id))
-        if found:
-            n_problems += len(found)
-            if len(problems) < KEEP:
-                problems += found
-        elif changed_only and hand.status == Hand.Status.SETTLED:
-            report.replayed_clean[hand.id] = hand.fingerprint
+    for hands in batches:
+        for hand, found in replay_stream(scope, hands):
+            replayed += 1
+            if found:
+                n_problems += len(found)
+                if len(problems) < KEEP:
+                    problems += found
+            elif changed_only and hand.status == Hand.Status.SETTLED:
+                report.replayed_clean[hand.id] = changed[hand.id]
     problems = _kept(iter(problems), n_problems)
     detail = f"{replayed} hands replayed"
     if changed_only:
-        detail += f" ({skipped} settled hands unchanged since they last replayed cleanly)"
+        detail += f" ({unchanged} settled hands unchanged since they last replayed cleanly)"
     return problems, detail
 
 
@@ -516,15 +568,16 @@ Replay = Literal["all", "changed"]
 
 def ledger_audit(*, event: Event, day: Day | None = None, replay: Replay = "all") -> AuditReport:
     """Run every check over ``event`` (or one ``day`` of it). ``replay="changed"`` replays only
-    the hands that are new or changed since they last replayed cleanly (``AuditedHand``); the
-    report's ``replayed_clean`` then holds the fingerprints to record."""
+    the hands that are in play, new or changed since they last replayed cleanly
+    (``AuditedHand``); the report's ``replayed_clean`` then holds the fingerprints to record."""
     scope = Scope(event, day)
     report = AuditReport(str(scope))
     report.add("transfers balance", *check_transfers_balance(scope))
-    report.add("money is conserved", *check_conservation(scope))
+    facts = balance_facts(scope)
+    report.add("money is conserved", *check_conservation(scope, facts))
     report.add("cached balances match", *check_cached_balances(scope))
     report.add("pot transfers name their hand", *check_pot_transfers_name_their_hand(scope))
-    report.add("settled hands' pots are empty", *check_settled_pots_empty(scope))
+    report.add("settled hands' pots are empty", *check_settled_pots_empty(scope, facts))
     report.add(
         "hands replay to their transfers",
         *check_hand_replays(scope, report, changed_only=replay == "changed"),

@@ -22,9 +22,11 @@ from .models import AuditedHand, LedgerCheck
 def consistent_snapshot() -> Iterator[None]:
     """A read-only transaction that sees one snapshot of the whole database (REPEATABLE READ on
     PostgreSQL; SQLite's transactions are serialisable already), so that checks run while
-    tablets post money compare one moment's figures, never two."""
+    tablets post money compare one moment's figures, never two. Inside a transaction already
+    (a caller's, or a test's), that transaction's snapshot is the one used."""
+    outermost = not connection.in_atomic_block
     with transaction.atomic():
-        if connection.vendor == "postgresql":
+        if outermost and connection.vendor == "postgresql":
             with connection.cursor() as cur:
                 cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         yield
