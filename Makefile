@@ -18,6 +18,7 @@ export UV_PROJECT_ENVIRONMENT=$(VENV)
 # --locked: refuse a uv.lock that no longer matches pyproject.toml (run `make lock`).
 SYNC=$(UV) sync --locked --python $(PYTHON3)
 FAST_WORKERS?=2
+RUN_ADDR?=127.0.0.1:8000
 
 .DEFAULT_GOAL := help
 
@@ -63,7 +64,7 @@ lock-check: $(UV)
 run: install-runtime
 	$(PY) manage.py migrate
 	$(PY) manage.py load_demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py runserver $(RUN_ADDR)
 
 test: lock-check install lint typecheck security
 	$(PY) -m pytest

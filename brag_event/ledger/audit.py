@@ -13,17 +13,19 @@ Named checks, each one function:
 6. ``hands replay to their transfers`` — every hand's replay through the engine moves exactly the
    money its (unreversed) transfers moved, and its status is the replay's.
 
-Checks 1–5 are set-based: each is one or two SQL statements that return only the offenders, so
-their cost is the database's and nothing grows in Python with the size of the event. Check 6
-streams: the hands, their live actions and their transfers come from three cursors read in
-chunks, in the same order, and are merged hand by hand — one hand in memory at a time. So memory
-does not grow with the number of hands, and there is no query per hand.
+Checks 1–5 are set-based: a statement or two each that return only the offenders (checks 2
+and 5 share one pass over the transfers that gives every account's balance), so their cost is
+the database's and nothing grows in Python with the size of the event. Check 6 streams: the
+hands, their live actions and their transfers (each written by the database as one
+``kind|from|to|amount`` text) come from three server-side cursors read in chunks, in hand order,
+and are merged one hand at a time. So memory does not grow with the number of hands, and there
+is no query per hand (``make bench-audit`` measures both).
 
-The periodic check (``ledger.checks``) passes ``replay="changed"`` with the fingerprints of the
-hands it replayed before: a settled hand whose fingerprint (status, log sequence, actions and
-transfers) has not changed since it last replayed cleanly is not replayed again. Checks 1–5 and
-every other hand are checked every time; the day close and ``manage.py audit_ledger`` replay
-everything.
+The periodic check (``ledger.checks``) passes ``replay="changed"``: one grouped statement picks
+the hands in play, the new or changed ones, and those that failed before — a settled hand whose
+fingerprint (``AuditedHand``: log sequence, count and last id of its actions and transfers) is
+unchanged since it last replayed cleanly is not replayed again. Checks 1–5 run in full every
+time; the day close, ``manage.py audit_ledger`` and the organisers' "audit now" replay every hand.
 """
 
 from __future__ import annotations

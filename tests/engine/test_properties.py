@@ -50,7 +50,7 @@ from tests.engine.strategies import (
 FAST = settings.get_current_profile_name() == "fast"
 PROPERTY_SETTINGS = settings(
     deadline=None,
-    max_examples=settings.default.max_examples if FAST else 150,
+    max_examples=settings.get_profile("fast").max_examples if FAST else 150,
     suppress_health_check=[HealthCheck.too_slow],
 )
 
