@@ -37,14 +37,13 @@ from itertools import islice
 from typing import Any, Literal
 
 from django.db import connection
-from django.db.models import Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 from brag_event.core import sql
 from brag_event.engine import EngineError
 from brag_event.events.models import Day, Event
 from brag_event.hands.models import ActionVoid, Hand, HandAction
-from brag_event.hands.money import LogRow, Movement, log_action, replay_actions
+from brag_event.hands.money import LogRow, Movement, Place, log_action, replay_actions
 from brag_event.players.models import Player
 from brag_event.tables.models import Seat, Table
 
@@ -119,16 +118,20 @@ def _kept(problems: Iterator[str] | list[str], total: int) -> list[str]:
     return out
 
 
-# --------------------------------------------------------------------------------- balances
+# ------------------------------------------------------------------------ set-based facts
 
-# Each account's balance (what came in minus what went out) over the event's transfers, as SQL:
-# one pass over the transfers, grouped by account. Identifiers come from the models' _meta.
+# Tables, from the models' _meta (hand-written SQL below: identifiers only; values are always
+# parameters).
 _T = sql.table(Transfer)
 _A = sql.table(Account)
 _H = sql.table(Hand)
 _TB = sql.table(Table)
 _DAY = sql.table(Day)
 _SEAT = sql.table(Seat)
+_PLAYER = sql.table(Player)
+
+# Each account's balance (what came in minus what went out) over the event's transfers: one pass
+# over the transfers, grouped by account.
 _BALANCES = (
     "SELECT m.account_id, SUM(m.delta) AS balance FROM ("  # nosec B608
     f" SELECT target_id AS account_id, amount AS delta FROM {_T} WHERE event_id = %s"
@@ -144,32 +147,39 @@ def _rows(statement: str, params: list[Any]) -> list[tuple[Any, ...]]:
         return list(cur.fetchall())
 
 
-# ----------------------------------------------------------------------------------- checks
+@dataclass
+class TransferFacts:
+    """What the checks need of the transfers one by one, from one pass over them."""
+
+    count: int
+    unbalanced: list[tuple[int, str, int]]  # (id, kind, amount): not positive, or not two accounts
+    off_hand: list[tuple[int, str, int, int | None]]  # (id, kind, amount, hand): a pot, wrong hand
 
 
-def check_transfers_balance(scope: Scope) -> tuple[list[str], str]:
-    transfers = scope.transfers()
-    event = scope.event
-    bad = transfers.filter(
-        Q(amount__lte=0) | Q(source=F("target")) | ~Q(source__event=event) | ~Q(target__event=event)
+def transfer_facts(scope: Scope) -> TransferFacts:
+    """The event's transfers that break a rule of a transfer (one statement, joined with both
+    accounts): a non-positive amount, one account on both sides, an account of another event, or
+    a pot's money booked on another hand or on none."""
+    event = scope.event.pk
+    off_hand = (
+        "(sa.kind = 'pot' AND (tr.hand_id IS NULL OR sa.hand_id <> tr.hand_id)) "
+        "OR (ta.kind = 'pot' AND (tr.hand_id IS NULL OR ta.hand_id <> tr.hand_id))"
     )
-    problems = [f"transfer {t.pk} ({t.kind}, {t.amount})" for t in bad.order_by("pk")[:20]]
-    reversals = transfers.filter(kind=Transfer.Kind.REVERSAL)
-    unmirrored = reversals.filter(
-        Q(reverses__isnull=True)
-        | ~Q(reverses__source_id=F("target_id"))
-        | ~Q(reverses__target_id=F("source_id"))
-        | ~Q(reverses__amount=F("amount"))
+    unbalanced = (
+        "tr.amount <= 0 OR tr.source_id = tr.target_id OR sa.event_id <> %s OR ta.event_id <> %s"
     )
-    n_unmirrored = unmirrored.count()
-    problems += _kept(
-        (
-            f"reversal {pk} does not mirror what it reverses"
-            for pk in unmirrored.order_by("pk").values_list("pk", flat=True)[:KEEP]
-        ),
-        n_unmirrored,
+    rows = _rows(
+        f"SELECT tr.id, tr.kind, tr.amount, tr.hand_id, ({unbalanced}), ({off_hand}) "  # nosec B608
+        f"FROM {_T} tr JOIN {_A} sa ON sa.id = tr.source_id JOIN {_A} ta ON ta.id = tr.target_id "
+        f"WHERE tr.event_id = %s AND ({unbalanced} OR {off_hand}) ORDER BY tr.id",
+        [event, event, event, event, event],
     )
-    return problems, f"{transfers.count()} transfers, each between two accounts"
+    ((count,),) = _rows(f"SELECT COUNT(*) FROM {_T} WHERE event_id = %s", [event])  # nosec B608
+    return TransferFacts(
+        int(count),
+        [(pk, kind, amount) for pk, kind, amount, _hand, bad, _off in rows if bad],
+        [(pk, kind, amount, hand) for pk, kind, amount, hand, _bad, off in rows if off],
+    )
 
 
 @dataclass
@@ -179,45 +189,92 @@ class BalanceFacts:
     by_kind: dict[str, int]  # the balances summed by kind of account
     negative: list[tuple[int, int]]  # (account, balance) of the accounts below zero, bar the issuer
     holding: list[tuple[int, int, int]]  # (account, hand, balance) of settled hands' pots not empty
+    # (cache, id, cached, ledger) of the cached balances that differ from the ledger: cache is
+    # "player" (Player.balance), "seat" (Seat.stack) or "table" (Table.carried_pot).
+    caches: list[tuple[str, int, int, int]]
 
 
 def balance_facts(scope: Scope) -> BalanceFacts:
     """Every account's balance, grouped in the database (one statement): summed by kind, and
-    the accounts that break a rule. Nothing per account comes back unless it is wrong."""
+    the accounts and caches that break a rule. Nothing per account comes back unless it is
+    wrong."""
     day = "AND t.day_id = %s " if scope.day is not None else ""
+    day_param = [scope.day.pk] if scope.day is not None else []
+    event = scope.event.pk
+    players = (
+        "UNION ALL SELECT 'player', '', p.id, p.balance, COALESCE(b.balance, 0) "  # nosec B608
+        f"FROM {_PLAYER} p LEFT JOIN {_A} a ON a.kind = 'player' AND a.player_id = p.id "
+        "LEFT JOIN b ON b.account_id = a.id "
+        "WHERE p.event_id = %s AND p.balance <> COALESCE(b.balance, 0) "
+    )
     rows = _rows(
         f"WITH b AS ({_BALANCES}) "  # nosec B608
         "SELECT 'kind', a.kind, CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), SUM(b.balance) "
         f"FROM b JOIN {_A} a ON a.id = b.account_id GROUP BY a.kind "
-        "UNION ALL "
-        "SELECT 'negative', a.kind, a.id, CAST(NULL AS BIGINT), b.balance "
-        f"FROM b JOIN {_A} a ON a.id = b.account_id WHERE b.balance < 0 AND a.kind <> %s "
-        "UNION ALL "
-        "SELECT 'holding', a.kind, a.id, h.id, b.balance "
+        "UNION ALL SELECT 'negative', a.kind, a.id, NULL, b.balance "
+        f"FROM b JOIN {_A} a ON a.id = b.account_id WHERE b.balance < 0 AND a.kind <> 'issuer' "
+        "UNION ALL SELECT 'holding', a.kind, a.id, h.id, b.balance "
         f"FROM b JOIN {_A} a ON a.id = b.account_id JOIN {_H} h ON h.id = a.hand_id "
         f"JOIN {_TB} t ON t.id = h.table_id "
-        f"WHERE a.kind = %s AND h.status = %s AND b.balance <> 0 {day}",
+        f"WHERE a.kind = 'pot' AND h.status = %s AND b.balance <> 0 {day}"
+        + (players if scope.day is None else "")
+        + "UNION ALL SELECT 'seat', '', s.id, s.stack, COALESCE(b.balance, 0) "
+        f"FROM {_SEAT} s JOIN {_TB} t ON t.id = s.table_id JOIN {_DAY} d ON d.id = t.day_id "
+        f"LEFT JOIN {_A} a ON a.kind = 'stack' AND a.seat_id = s.id "
+        "LEFT JOIN b ON b.account_id = a.id "
+        f"WHERE d.event_id = %s AND s.stack <> COALESCE(b.balance, 0) {day}"
+        "UNION ALL SELECT 'table', '', t.id, t.carried_pot, COALESCE(b.balance, 0) "
+        f"FROM {_TB} t JOIN {_DAY} d ON d.id = t.day_id "
+        f"LEFT JOIN {_A} a ON a.kind = 'carried' AND a.table_id = t.id "
+        "LEFT JOIN b ON b.account_id = a.id "
+        f"WHERE d.event_id = %s AND t.carried_pot <> COALESCE(b.balance, 0) {day}",
         [
-            scope.event.pk,
-            scope.event.pk,
-            Account.Kind.ISSUER,
-            Account.Kind.POT,
+            event,
+            event,
             Hand.Status.SETTLED,
-            *([scope.day.pk] if scope.day is not None else []),
+            *day_param,
+            *([event] if scope.day is None else []),
+            event,
+            *day_param,
+            event,
+            *day_param,
         ],
     )
-    facts = BalanceFacts({}, [], [])
-    for what, kind, account, hand, balance in sorted(rows, key=lambda r: (r[0], r[2] or 0)):
+    facts = BalanceFacts({}, [], [], [])
+    for what, kind, ref, other, value in sorted(rows, key=lambda r: (r[0], r[2] or 0)):
         if what == "kind":
-            facts.by_kind[kind] = int(balance)
+            facts.by_kind[kind] = int(value)
         elif what == "negative":
-            facts.negative.append((account, int(balance)))
+            facts.negative.append((ref, int(value)))
+        elif what == "holding":
+            facts.holding.append((ref, other, int(value)))
         else:
-            facts.holding.append((account, hand, int(balance)))
+            facts.caches.append((what, ref, int(other), int(value)))
     return facts
 
 
-def check_conservation(scope: Scope, facts: BalanceFacts) -> tuple[list[str], str]:
+# ----------------------------------------------------------------------------------- checks
+
+Found = tuple[list[str], str]  # a check's problems, and the line that says what it covered
+
+
+def check_transfers_balance(scope: Scope, facts: TransferFacts) -> Found:
+    problems = [f"transfer {pk} ({kind}, {amount})" for pk, kind, amount in facts.unbalanced[:20]]
+    unmirrored = scope.transfers().filter(
+        Q(kind=Transfer.Kind.REVERSAL)
+        & (
+            Q(reverses__isnull=True)
+            | ~Q(reverses__source_id=F("target_id"))
+            | ~Q(reverses__target_id=F("source_id"))
+            | ~Q(reverses__amount=F("amount"))
+        )
+    )
+    pks = list(unmirrored.order_by("pk").values_list("pk", flat=True))
+    problems += _kept((f"reversal {pk} does not mirror what it reverses" for pk in pks), len(pks))
+    return problems, f"{facts.count} transfers, each between two accounts"
+
+
+def check_conservation(scope: Scope, facts: BalanceFacts) -> Found:
     by_kind = facts.by_kind
     issued = -by_kind.get(Account.Kind.ISSUER, 0)
     held = sum(v for k, v in by_kind.items() if k != Account.Kind.ISSUER)
@@ -232,82 +289,46 @@ def check_conservation(scope: Scope, facts: BalanceFacts) -> tuple[list[str], st
     return problems, f"issued {issued} = {parts}"
 
 
-def _ledger_balance(kind: str, ref: str) -> Any:
-    """The ledger balance of the ``kind`` account whose ``ref`` is the outer row, as an
-    expression (a correlated sum of what came in minus what went out)."""
-
-    def total(side: str) -> Any:
-        rows = Transfer.objects.filter(**{f"{side}__kind": kind, f"{side}__{ref}": OuterRef("pk")})
-        summed = rows.values(f"{side}__{ref}").annotate(s=Sum("amount")).values("s")
-        return Coalesce(Subquery(summed, output_field=IntegerField()), 0)
-
-    return total("target") - total("source")
+_CACHES: dict[str, tuple[Callable[[int], Any], str]] = {
+    "player": (lambda pk: Player.objects.get(pk=pk), "balance"),
+    "seat": (lambda pk: Seat.objects.select_related("player", "table").get(pk=pk), "stack"),
+    "table": (lambda pk: Table.objects.select_related("day").get(pk=pk), "carried pot"),
+}
 
 
-def check_cached_balances(scope: Scope) -> tuple[list[str], str]:
-    problems: list[str] = []
+def check_cached_balances(scope: Scope, facts: BalanceFacts) -> Found:
+    problems = _kept(
+        (
+            f"{_CACHES[cache][0](pk)} {_CACHES[cache][1]} cached {cached}, ledger {ledger}"
+            for cache, pk, cached, ledger in facts.caches
+        ),
+        len(facts.caches),
+    )
+    seats = Seat.objects.filter(table__day__event=scope.event)
+    tables = Table.objects.filter(day__event=scope.event)
     checked = 0
-    caches: list[tuple[QuerySet[Any], str, str, str, Callable[[Any], str]]] = []
     if scope.day is None:
-        caches.append(
-            (
-                Player.objects.filter(event=scope.event),
-                Account.Kind.PLAYER,
-                "player",
-                "balance",
-                lambda p: f"{p} balance cached {p.balance}, ledger {p.ledger}",
-            )
-        )
-    seats = Seat.objects.filter(table__day__event=scope.event).select_related("player", "table")
-    tables = Table.objects.filter(day__event=scope.event).select_related("day")
-    if scope.day is not None:
+        checked += Player.objects.filter(event=scope.event).count()
+    else:
         seats, tables = seats.filter(table__day=scope.day), tables.filter(day=scope.day)
-    caches.append(
-        (
-            seats,
-            Account.Kind.STACK,
-            "seat",
-            "stack",
-            lambda s: f"{s} stack cached {s.stack}, ledger {s.ledger}",
-        )
-    )
-    caches.append(
-        (
-            tables,
-            Account.Kind.CARRIED,
-            "table",
-            "carried_pot",
-            lambda t: f"{t} carried pot cached {t.carried_pot}, ledger {t.ledger}",
-        )
-    )
-    for rows, kind, ref, column, say in caches:
-        checked += rows.count()
-        wrong = rows.annotate(ledger=_ledger_balance(kind, ref)).exclude(**{column: F("ledger")})
-        problems += _kept((say(r) for r in wrong.order_by("pk")[:KEEP]), wrong.count())
+    checked += seats.count() + tables.count()
     return problems, f"{checked} balances, stacks and carried pots"
 
 
-def check_pot_transfers_name_their_hand(scope: Scope) -> tuple[list[str], str]:
-    foreign = scope.transfers().filter(
-        (Q(source__kind=Account.Kind.POT) & ~Q(source__hand_id=F("hand_id")))
-        | (Q(target__kind=Account.Kind.POT) & ~Q(target__hand_id=F("hand_id")))
-        | (Q(source__kind=Account.Kind.POT) & Q(hand__isnull=True))
-        | (Q(target__kind=Account.Kind.POT) & Q(hand__isnull=True))
-    )
-    n = foreign.count()
+def check_pot_transfers_name_their_hand(scope: Scope, facts: TransferFacts) -> Found:
     problems = _kept(
         (
-            f"transfer {t.pk} ({t.kind}, {t.amount}) moves a pot's money but names "
-            + (f"hand {t.hand_id}" if t.hand_id else "no hand")
-            for t in foreign.order_by("pk")[:KEEP]
+            f"transfer {pk} ({kind}, {amount}) moves a pot's money but names "
+            + (f"hand {hand}" if hand else "no hand")
+            for pk, kind, amount, hand in facts.off_hand
         ),
-        n,
+        len(facts.off_hand),
     )
     pots = Account.objects.filter(event=scope.event, kind=Account.Kind.POT).count()
     return problems, f"{pots} pots"
 
 
-def check_settled_pots_empty(scope: Scope, facts: BalanceFacts) -> tuple[list[str], str]:
+def check_settled_pots_empty(scope: Scope, facts: BalanceFacts) -> Found:
     problems = _kept(
         (
             f"{Hand.objects.get(pk=hand_id)}: {Account.objects.get(pk=pk)} still holds {balance}"
@@ -372,7 +393,7 @@ def hand_rows(hands: QuerySet[Hand]) -> Iterator[HandRow]:
 def live_action_rows(hands: QuerySet[Hand]) -> Iterator[tuple[int, LogRow]]:
     """(hand id, log row) of every live (not voided) action of ``hands``, by hand then seq."""
     rows = (
-        HandAction.objects.filter(hand__in=hands.values("id"))
+        HandAction.objects.filter(hand__in=hands.order_by().values("id"))
         .exclude(Exists(ActionVoid.objects.filter(action=OuterRef("pk"))))
         .order_by("hand_id", "seq")
         .values_list("hand_id", "seq", "seat", "action", "amount", "hand_choice", "cards")
@@ -381,56 +402,78 @@ def live_action_rows(hands: QuerySet[Hand]) -> Iterator[tuple[int, LogRow]]:
         yield hand_id, (row[0], row[1], row[2], row[3], row[4], row[5])
 
 
-def _place_sql(account: str, seat: str) -> str:
-    """SQL for an account as a movement's place (``hands.money``'s symbols written out, as
-    ``movement_key`` writes them) when it is the hand's (alias ``h``): ``stack:<seat number>``,
-    ``pot:<index>``, ``carried``, ``house``; an account of another table or hand is written so
-    that it can never match a movement of this hand."""
+def _place_sql(account: str) -> str:
+    """SQL for an account as a place in a movement key, from the account row alone: a stack is
+    ``stack:<seat id>``, a carried pot ``carried:<table id>``, the house ``house``, and a pot
+    ``pot:<index>`` when it is the transfer's hand's own — another hand's pot is written so that it
+    can never match a movement of this hand. ``HandMoves.key`` writes a replay's movements the
+    same way, with the hand's own seat ids (from its seats as dealt) and table."""
     text = "CAST({} AS TEXT)".format
     return (
         f"CASE {account}.kind "
-        f"WHEN 'stack' THEN CASE WHEN {seat}.table_id = h.table_id "
-        f"THEN 'stack:' || {text(f'{seat}.number')} "
-        f"ELSE 'stack of table ' || COALESCE({text(f'{seat}.table_id')}, '?') END "
-        f"WHEN 'pot' THEN CASE WHEN {account}.hand_id = h.id "
+        f"WHEN 'stack' THEN 'stack:' || COALESCE({text(f'{account}.seat_id')}, '?') "
+        f"WHEN 'carried' THEN 'carried:' || COALESCE({text(f'{account}.table_id')}, '?') "
+        f"WHEN 'pot' THEN CASE WHEN {account}.hand_id = tr.hand_id "
         f"THEN 'pot:' || {text(f'{account}.pot_index')} "
         f"ELSE 'pot of hand ' || COALESCE({text(f'{account}.hand_id')}, '?') END "
-        f"WHEN 'carried' THEN CASE WHEN {account}.table_id = h.table_id THEN 'carried' "
-        f"ELSE 'carried of table ' || COALESCE({text(f'{account}.table_id')}, '?') END "
         f"ELSE {account}.kind END"
     )
 
 
-# A transfer as one text, "kind|from|to|amount", built in the database: one short column a row
-# instead of a dozen, and compared as it comes.
+# A transfer as one text, "kind|from|to|amount", built in the database.
 _MOVEMENT_SQL = (
-    "tr.kind || '|' || "
-    + _place_sql("sa", "ss")
-    + " || '|' || "
-    + _place_sql("ta", "ts")
-    + " || '|' || CAST(tr.amount AS TEXT)"
+    f"tr.kind || '|' || {_place_sql('sa')} || '|' || {_place_sql('ta')} "
+    "|| '|' || CAST(tr.amount AS TEXT)"
 )
 
 
-def movement_key(move: Movement) -> str:
-    """A replay's movement as ``_MOVEMENT_SQL`` writes a transfer: ``ante|stack:2|pot:0|5``."""
-    kind, source, target, amount = move
-    return f"{kind}|{':'.join(map(str, source))}|{':'.join(map(str, target))}|{amount}"
+class HandMoves:
+    """A replay's movements written as the database writes a hand's transfers."""
+
+    def __init__(self, hand: HandRow) -> None:
+        self.hand = hand
+        self.seat_ids = {s["seat"]: s.get("seat_id") for s in hand.seats}
+
+    def place(self, place: Place) -> str:
+        if place[0] == "stack":
+            return f"stack:{self.seat_ids.get(place[1], '?')}"
+        if place[0] == "carried":
+            return f"carried:{self.hand.table_id}"
+        return ":".join(map(str, place))
+
+    def key(self, move: Movement) -> str:
+        kind, source, target, amount = move
+        return f"{kind}|{self.place(source)}|{self.place(target)}|{amount}"
+
+    def describe(self, key: str) -> str:
+        """A key as people read it: seat numbers, and what is not this hand's said so."""
+        numbers = {f"stack:{sid}": f"stack {n}" for n, sid in self.seat_ids.items()}
+        parts = key.split("|")
+        for i in (1, 2):
+            if parts[i] in numbers:
+                parts[i] = numbers[parts[i]]
+            elif parts[i].startswith("stack:"):
+                parts[i] = f"stack of another table (seat id {parts[i][6:]})"
+            elif parts[i].startswith("carried:") and parts[i] != f"carried:{self.hand.table_id}":
+                parts[i] = f"carried pot of another table (table id {parts[i][8:]})"
+            elif parts[i].startswith("carried:"):
+                parts[i] = "carried"
+        return f"{parts[0]} {parts[3]}: {parts[1]} → {parts[2]}"
 
 
 def hand_transfer_rows(scope: Scope, hands: QuerySet[Hand]) -> Iterator[tuple[int, str]]:
-    """(hand id, movement key) of every transfer of the event on one of ``hands`` that is
-    neither a reversal nor reversed (what the hand's money is now), by hand."""
-    hand_ids, params = hands.values("id").query.sql_with_params()
+    """(hand id, its transfers) for every hand of ``hands`` that has any, by hand: every transfer
+    of the event on the hand that is neither a reversal nor reversed (what the hand's money is
+    now), as movement keys joined by ";" — one row a hand, grouped in the database."""
+    hand_ids, params = hands.order_by().values("id").query.sql_with_params()
+    concat = "string_agg" if connection.vendor == "postgresql" else "group_concat"
     statement = (
-        f"SELECT tr.hand_id, {_MOVEMENT_SQL} FROM {_T} tr "  # nosec B608
-        f"JOIN {_H} h ON h.id = tr.hand_id "
-        f"JOIN {_A} sa ON sa.id = tr.source_id LEFT JOIN {_SEAT} ss ON ss.id = sa.seat_id "
-        f"JOIN {_A} ta ON ta.id = tr.target_id LEFT JOIN {_SEAT} ts ON ts.id = ta.seat_id "
+        f"SELECT tr.hand_id, {concat}({_MOVEMENT_SQL}, ';') FROM {_T} tr "  # nosec B608
+        f"JOIN {_A} sa ON sa.id = tr.source_id JOIN {_A} ta ON ta.id = tr.target_id "
         "WHERE tr.event_id = %s AND tr.kind <> %s "
         f"AND NOT EXISTS (SELECT 1 FROM {_T} r WHERE r.reverses_id = tr.id) "
         f"AND tr.hand_id IN ({hand_ids}) "
-        "ORDER BY tr.hand_id, tr.id"
+        "GROUP BY tr.hand_id ORDER BY tr.hand_id"
     )
     with connection.chunked_cursor() as cur:
         cur.execute(statement, [scope.event.pk, Transfer.Kind.REVERSAL, *params])
@@ -462,13 +505,18 @@ def replay_hand(hand: HandRow, log: list[LogRow], transfers: list[tuple[Any, ...
     except EngineError as err:
         return [f"{hand} does not replay: {err.code} {err.message}"]
     problems = []
-    expected: Counter[str] = Counter(map(movement_key, moves))
-    actual: Counter[str] = Counter(key for _hand_id, key in transfers)
+    moves_of = HandMoves(hand)
+    expected = sorted(map(moves_of.key, moves))
+    actual = sorted(transfers[0][1].split(";")) if transfers else []
     if expected != actual:
-        missing = expected - actual
-        extra = actual - expected
+        missing = Counter(expected) - Counter(actual)
+        extra = Counter(actual) - Counter(expected)
         problems.append(
-            f"{hand}: ledger differs from replay (missing {dict(missing)}, extra {dict(extra)})"
+            f"{hand}: ledger differs from replay (missing "
+            + (", ".join(f"{moves_of.describe(k)} ×{n}" for k, n in missing.items()) or "nothing")
+            + "; extra "
+            + (", ".join(f"{moves_of.describe(k)} ×{n}" for k, n in extra.items()) or "nothing")
+            + ")"
         )
     settled = state.outcome is not None
     if settled != (hand.status == Hand.Status.SETTLED):
@@ -574,12 +622,14 @@ def ledger_audit(*, event: Event, day: Day | None = None, replay: Replay = "all"
     (``AuditedHand``); the report's ``replayed_clean`` then holds the fingerprints to record."""
     scope = Scope(event, day)
     report = AuditReport(str(scope))
-    report.add("transfers balance", *check_transfers_balance(scope))
-    facts = balance_facts(scope)
-    report.add("money is conserved", *check_conservation(scope, facts))
-    report.add("cached balances match", *check_cached_balances(scope))
-    report.add("pot transfers name their hand", *check_pot_transfers_name_their_hand(scope))
-    report.add("settled hands' pots are empty", *check_settled_pots_empty(scope, facts))
+    transfers, balances = transfer_facts(scope), balance_facts(scope)
+    report.add("transfers balance", *check_transfers_balance(scope, transfers))
+    report.add("money is conserved", *check_conservation(scope, balances))
+    report.add("cached balances match", *check_cached_balances(scope, balances))
+    report.add(
+        "pot transfers name their hand", *check_pot_transfers_name_their_hand(scope, transfers)
+    )
+    report.add("settled hands' pots are empty", *check_settled_pots_empty(scope, balances))
     report.add(
         "hands replay to their transfers",
         *check_hand_replays(scope, report, changed_only=replay == "changed"),

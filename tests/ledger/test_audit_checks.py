@@ -135,7 +135,7 @@ def test_a_stack_of_another_table_never_passes_for_this_hands_seat() -> None:
     )
     report = ledger_audit(event=w.event)
     assert failed(report) == ["hands replay to their transfers"]
-    assert any("stack of table" in p for p in report.problems)
+    assert any("stack of another table" in p for p in report.problems)
 
 
 def test_the_replay_makes_no_query_per_hand() -> None:
