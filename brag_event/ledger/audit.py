@@ -207,6 +207,18 @@ def balance_facts(scope: Scope) -> BalanceFacts:
         "LEFT JOIN b ON b.account_id = a.id "
         "WHERE p.event_id = %s AND p.balance <> COALESCE(b.balance, 0) "
     )
+    seats_and_tables = (
+        "UNION ALL SELECT 'seat', '', s.id, s.stack, COALESCE(b.balance, 0) "  # nosec B608
+        f"FROM {_SEAT} s JOIN {_TB} t ON t.id = s.table_id JOIN {_DAY} d ON d.id = t.day_id "
+        f"LEFT JOIN {_A} a ON a.kind = 'stack' AND a.seat_id = s.id "
+        "LEFT JOIN b ON b.account_id = a.id "
+        f"WHERE d.event_id = %s AND s.stack <> COALESCE(b.balance, 0) {day}"
+        "UNION ALL SELECT 'table', '', t.id, t.carried_pot, COALESCE(b.balance, 0) "
+        f"FROM {_TB} t JOIN {_DAY} d ON d.id = t.day_id "
+        f"LEFT JOIN {_A} a ON a.kind = 'carried' AND a.table_id = t.id "
+        "LEFT JOIN b ON b.account_id = a.id "
+        f"WHERE d.event_id = %s AND t.carried_pot <> COALESCE(b.balance, 0) {day}"
+    )
     rows = _rows(
         f"WITH b AS ({_BALANCES}) "  # nosec B608
         "SELECT 'kind', a.kind, CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), SUM(b.balance) "
@@ -218,16 +230,7 @@ def balance_facts(scope: Scope) -> BalanceFacts:
         f"JOIN {_TB} t ON t.id = h.table_id "
         f"WHERE a.kind = 'pot' AND h.status = %s AND b.balance <> 0 {day}"
         + (players if scope.day is None else "")
-        + "UNION ALL SELECT 'seat', '', s.id, s.stack, COALESCE(b.balance, 0) "
-        f"FROM {_SEAT} s JOIN {_TB} t ON t.id = s.table_id JOIN {_DAY} d ON d.id = t.day_id "
-        f"LEFT JOIN {_A} a ON a.kind = 'stack' AND a.seat_id = s.id "
-        "LEFT JOIN b ON b.account_id = a.id "
-        f"WHERE d.event_id = %s AND s.stack <> COALESCE(b.balance, 0) {day}"
-        "UNION ALL SELECT 'table', '', t.id, t.carried_pot, COALESCE(b.balance, 0) "
-        f"FROM {_TB} t JOIN {_DAY} d ON d.id = t.day_id "
-        f"LEFT JOIN {_A} a ON a.kind = 'carried' AND a.table_id = t.id "
-        "LEFT JOIN b ON b.account_id = a.id "
-        f"WHERE d.event_id = %s AND t.carried_pot <> COALESCE(b.balance, 0) {day}",
+        + seats_and_tables,
         [
             event,
             event,
