@@ -31,7 +31,7 @@ time; the day close, ``manage.py audit_ledger`` and the organisers' "audit now" 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Literal
@@ -56,6 +56,8 @@ CHUNK = 2000
 # Hand ids per statement when the periodic check replays the changed hands only (SQLite takes
 # 999 parameters a statement at the least).
 ID_BATCH = 900
+# Above this many changed hands the periodic check reads the whole event's streams instead.
+MANY_CHANGED = 20 * ID_BATCH
 
 
 @dataclass
@@ -527,14 +529,18 @@ def replay_hand(hand: HandRow, log: list[LogRow], transfers: list[tuple[Any, ...
     return problems
 
 
-def replay_stream(scope: Scope, hands: QuerySet[Hand]) -> Iterator[tuple[HandRow, list[str]]]:
-    """Each of ``hands`` with what is wrong with it: three streams (hands, live actions,
-    transfers), merged one hand at a time."""
+def replay_stream(
+    scope: Scope, hands: QuerySet[Hand], *, only: Container[int] | None = None
+) -> Iterator[tuple[HandRow, list[str]]]:
+    """Each of ``hands`` (or of those whose ids are in ``only``) with what is wrong with it:
+    three streams (hands, live actions, transfers), merged one hand at a time."""
     actions = ByHand(live_action_rows(hands))
     transfers = ByHand(hand_transfer_rows(scope, hands))
     for hand in hand_rows(hands):
         log = [row for _id, row in actions.take(hand.id)]
-        yield hand, replay_hand(hand, log, transfers.take(hand.id))
+        moved = transfers.take(hand.id)
+        if only is None or hand.id in only:
+            yield hand, replay_hand(hand, log, moved)
 
 
 # ------------------------------------------------------------------ incremental: fingerprints
@@ -556,11 +562,13 @@ def changed_hands(scope: Scope) -> tuple[dict[int, tuple[int, ...]], int]:
     day_param = [scope.day.pk] if scope.day is not None else []
     event = scope.event.pk
     rows = _rows(
-        "SELECT h.id, h.status, h.next_seq, COALESCE(a.n, 0), COALESCE(a.last, 0), "  # nosec B608
-        "COALESCE(tr.n, 0), COALESCE(tr.last, 0), "
-        "(ah.hand_id IS NOT NULL AND ah.next_seq = h.next_seq "
+        "WITH f AS (SELECT h.id, h.status, h.next_seq, COALESCE(a.n, 0) AS n_actions, "  # nosec B608
+        "COALESCE(a.last, 0) AS last_action, COALESCE(tr.n, 0) AS n_transfers, "
+        "COALESCE(tr.last, 0) AS last_transfer, "
+        "(h.status = %s AND ah.hand_id IS NOT NULL AND ah.next_seq = h.next_seq "
         " AND ah.actions = COALESCE(a.n, 0) AND ah.last_action = COALESCE(a.last, 0) "
         " AND ah.transfers = COALESCE(tr.n, 0) AND ah.last_transfer = COALESCE(tr.last, 0)) "
+        " AS unchanged "
         f"FROM {_H} h JOIN {_TB} t ON t.id = h.table_id JOIN {_DAY} d ON d.id = t.day_id "
         "LEFT JOIN (SELECT x.hand_id, COUNT(*) AS n, MAX(x.id) AS last "
         f" FROM {_HA} x JOIN {_H} xh ON xh.id = x.hand_id JOIN {_TB} xt ON xt.id = xh.table_id "
@@ -570,14 +578,18 @@ def changed_hands(scope: Scope) -> tuple[dict[int, tuple[int, ...]], int]:
         f" FROM {_T} WHERE event_id = %s AND hand_id IS NOT NULL GROUP BY hand_id) tr "
         " ON tr.hand_id = h.id "
         f"LEFT JOIN {_AH} ah ON ah.hand_id = h.id "
-        f"WHERE d.event_id = %s {day}",
-        [event, event, event, *day_param],
+        f"WHERE d.event_id = %s {day}) "
+        # Only the hands to replay come back, and one row that counts the others.
+        "SELECT id, next_seq, n_actions, last_action, n_transfers, last_transfer FROM f "
+        "WHERE NOT unchanged "
+        "UNION ALL SELECT 0, COUNT(*), 0, 0, 0, 0 FROM f WHERE unchanged",
+        [Hand.Status.SETTLED, event, event, event, *day_param],
     )
     changed: dict[int, tuple[int, ...]] = {}
     unchanged = 0
-    for hand_id, status, *fingerprint, same in rows:
-        if status == Hand.Status.SETTLED and same:
-            unchanged += 1
+    for hand_id, *fingerprint in rows:
+        if hand_id == 0:
+            unchanged = int(fingerprint[0])
         else:
             changed[hand_id] = tuple(int(v) for v in fingerprint)
     return changed, unchanged
@@ -589,17 +601,22 @@ def check_hand_replays(
     if changed_only:
         changed, unchanged = changed_hands(scope)
         ids = sorted(changed)
-        # In batches of ids (an IN list each), so that no statement grows with the event.
-        batches = [
-            Hand.objects.filter(pk__in=ids[i : i + ID_BATCH]) for i in range(0, len(ids), ID_BATCH)
-        ]
+        # Few hands: their ids in batches (an IN list each), so that no statement grows with the
+        # event. Many (a first run): the whole event's streams, the unchanged hands skipped.
+        if len(ids) <= MANY_CHANGED:
+            batches = [
+                Hand.objects.filter(pk__in=ids[i : i + ID_BATCH])
+                for i in range(0, len(ids), ID_BATCH)
+            ]
+        else:
+            batches = [scope.hands()]
     else:
         changed, unchanged = {}, 0
         batches = [scope.hands()]
     problems: list[str] = []
     n_problems = replayed = 0
     for hands in batches:
-        for hand, found in replay_stream(scope, hands):
+        for hand, found in replay_stream(scope, hands, only=changed if changed_only else None):
             replayed += 1
             if found:
                 n_problems += len(found)

@@ -221,3 +221,27 @@ def test_a_day_scoped_audit_checks_that_days_hands_only() -> None:
     report = ledger_audit(event=w.event, day=day2)
     assert report.ok and "0 hands replayed" in report.lines()[-2]
     assert Account.objects.filter(kind="pot").count() == 1
+
+
+def test_many_changed_hands_are_read_from_the_whole_event_and_the_others_skipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from brag_event.ledger import audit
+
+    monkeypatch.setattr(audit, "MANY_CHANGED", 1)  # more than one changed hand counts as many
+    w = world(3)
+    hands = [settled_hand(w) for _ in range(3)]
+    check = ledger_check_run(event=w.event)
+    assert check.ok and any("3 hands replayed (0 settled" in line for line in check.lines)
+    transfer_post(
+        kind="bet",
+        source=account_stack(w.seat(1)),
+        target=account_pot(hands[1], 0),
+        amount=5,
+        hand=hands[1],
+    )
+    fourth = settled_hand(w)
+    check = ledger_check_run(event=w.event)  # two changed: the tampered hand and the new one
+    assert not check.ok and any("2 hands replayed (2 settled" in line for line in check.lines)
+    assert any(f"Hand {hands[1].number} at table" in line for line in check.lines)
+    assert AuditedHand.objects.filter(hand=fourth).exists()
