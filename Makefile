@@ -4,39 +4,79 @@ VENV=.venv
 PY=$(VENV)/bin/python
 PYTHON3?=python3
 
+# Installs come from uv.lock, through uv (see README, "Installs"). uv is bootstrapped once per
+# user, pinned, from PyPI with pip, into the user's cache (a fresh clone reuses it); uv's own
+# package cache then makes an install from the lock take seconds.
+UV_VERSION=0.13.9
+UV_HOME?=$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/brag-event/uv-$(UV_VERSION)
+UV=$(UV_HOME)/bin/uv
+# uv reads no pip.conf: it asks PyPI alone (what the lock records). It trusts the system's CA
+# store (this machine's egress proxy re-signs TLS), uses $(PYTHON3), never downloads a Python.
+export UV_SYSTEM_CERTS?=1
+export UV_PYTHON_DOWNLOADS=never
+export UV_PROJECT_ENVIRONMENT=$(VENV)
+# --locked: refuse a uv.lock that no longer matches pyproject.toml (run `make lock`).
+SYNC=$(UV) sync --locked --python $(PYTHON3)
+FAST_WORKERS?=2
+RUN_ADDR?=127.0.0.1:8000
+
 .DEFAULT_GOAL := help
 
-.PHONY: help install run test lint typecheck security format bench bench-api bench-standings bench-event clean
+.PHONY: help install install-runtime lock lock-check run test test-fast lint typecheck security \
+	format bench bench-api bench-standings bench-audit bench-event clean
 
 help:
-	@echo "make run        install, migrate, load demo data (if available), serve on 127.0.0.1:8000"
-	@echo "make test       lint + typecheck + pytest"
+	@echo "make run        install the runtime set, migrate, load demo data, serve on 127.0.0.1:8000"
+	@echo "make test       the whole suite, as CI: lock check, lint, typecheck, security, pytest"
+	@echo "make test-fast  engine, services and API tests (no browser, production run or slow)"
+	@echo "make install    the venv with every extra (dev, bench) from uv.lock"
+	@echo "make lock       regenerate uv.lock after editing pyproject.toml's dependencies"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make typecheck  mypy"
-	@echo "make security   bandit and pip-audit"
+	@echo "make security   bandit, and pip-audit over uv.lock"
 	@echo "make format     ruff format and ruff check --fix"
 	@echo "make bench      run the engine benchmark (python -m bench.engine)"
 	@echo "make bench-standings  standings page and API latency on 100,000 hands (PostgreSQL)"
 	@echo "make bench-event  an event day under load (Locust; ARGS=--capacity for x1, x2, ...)"
+	@echo "make bench-audit      ledger audit vs a bare replay on 100,000 hands (PostgreSQL)"
 	@echo "make clean      remove the venv, caches and db.sqlite3"
 
-# Re-install whenever pyproject.toml changes.
-$(VENV)/.installed: pyproject.toml
-	test -x $(PY) || $(PYTHON3) -m venv $(VENV)
-	$(PY) -m pip install --upgrade pip
-	$(PY) -m pip install -e '.[dev,bench]'
-	touch $@
+$(UV):
+	rm -rf $(UV_HOME).part.$$$$ \
+	&& $(PYTHON3) -m pip install --quiet --disable-pip-version-check --no-warn-script-location \
+		--target $(UV_HOME).part.$$$$ uv==$(UV_VERSION) \
+	&& { mv -T $(UV_HOME).part.$$$$ $(UV_HOME) 2>/dev/null || rm -rf $(UV_HOME).part.$$$$; }
+	@test -x $(UV)
 
-install: $(VENV)/.installed
+# Every extra (dev, bench), exactly what uv.lock says (strays removed).
+install: $(UV)
+	@$(SYNC) --all-extras || { echo "uv.lock is out of date with pyproject.toml: run make lock"; exit 1; }
 
+# The runtime set only (what `make run` needs); leaves extras that are already installed alone.
+install-runtime: $(UV)
+	@$(SYNC) --inexact || { echo "uv.lock is out of date with pyproject.toml: run make lock"; exit 1; }
+
+lock: $(UV)
+	$(UV) lock --python $(PYTHON3)
+
+lock-check: $(UV)
+	@$(UV) lock --check --python $(PYTHON3) || { echo "uv.lock is out of date: run make lock"; exit 1; }
+
+# migrate and load_demo in one process (one Django start-up fewer before the first page).
 # DEBUG is off unless asked for; the development server asks (error pages, static files).
-run: install
-	$(PY) manage.py migrate
-	$(PY) manage.py load_demo
-	DJANGO_DEBUG=true $(PY) manage.py runserver 127.0.0.1:8000
+run: install-runtime
+	$(PY) manage.py shell --no-imports -c "from django.core.management import call_command as c; \
+		c('migrate'); c('load_demo')"
+	DJANGO_DEBUG=true $(PY) manage.py runserver $(RUN_ADDR)
 
-test: install lint typecheck security
+test: lock-check install lint typecheck security
 	$(PY) -m pytest
+
+# The quick loop: engine, services, API (see README, "Tests"), on FAST_WORKERS processes.
+test-fast: install
+	$(PY) -m pytest -q -n $(FAST_WORKERS) -m "not browser and not production and not slow" \
+		--hypothesis-profile fast \
+		tests/engine tests/ledger tests/hands tests/tables tests/players tests/events tests/api
 
 lint: install
 	$(PY) -m ruff check .
@@ -45,11 +85,14 @@ lint: install
 typecheck: install
 	$(PY) -m mypy
 
-# bandit over the code (asserts are invariants, see [tool.bandit]); pip-audit over the installed
-# packages against PyPI's advisories (packages PyPI does not list are reported, not audited).
+# bandit over the code (asserts are invariants, see [tool.bandit]); pip-audit over uv.lock's
+# pinned, hashed set (every extra) against PyPI's advisories.
 security: install
 	$(PY) -m bandit -q -c pyproject.toml -r brag_event
-	$(PY) -m pip_audit --progress-spinner off
+	$(UV) export --frozen --all-extras --no-emit-project --format requirements-txt --quiet \
+		-o $(VENV)/locked-requirements.txt
+	$(PY) -m pip_audit --progress-spinner off --disable-pip --require-hashes \
+		-r $(VENV)/locked-requirements.txt
 
 format: install
 	$(PY) -m ruff format .
@@ -69,6 +112,9 @@ bench-standings: install
 # breaks (python -m bench.event --help).
 bench-event: install
 	$(PY) -m bench.event $(ARGS)
+
+bench-audit: install
+	$(PY) -m bench.audit
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis *.egg-info db.sqlite3

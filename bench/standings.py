@@ -14,15 +14,13 @@ hands on PostgreSQL. Printed, from one run:
 
 Steps: a fresh database ``brag_bench_standings`` (created like ``bench.api``'s, migrated with
 ``manage.py migrate``); an event with its days, tables, players and buy-ins made through the
-services; then the hands in bulk SQL (``INSERT … SELECT generate_series(…)``): valid rows (table,
-number, dealer, the day's rules, the seats as dealt, status settled, a result whose single pot
-goes by folds to one seat), their dealt players, and each player's ``Standing`` (hands played and
-won) computed from those rows. **The hands' ledger transfers are not written**: the standings are
-read from the maintained ``Standing`` rows and the cached balances and stacks, never from the
-ledger, so a ledger of 100,000 hands would change nothing measured here (the players' money is
-what their registrations and buy-ins left). The database is dropped at the end (unless
-``--keep-db``). The figures are also written as JSON to ``bench-results/standings.json``. The
-exit code is 0 whether the target passes or fails.
+services, and its hands seeded by ``bench.ledger_seed`` (shared with ``bench.audit``): a cycle of
+six hands played through the services at every table, then copied in bulk SQL — each copy with
+its actions, its pot and its ledger transfers, so the whole event passes the ledger audit — and
+each player's ``Standing`` (hands played and won) computed from those rows. The standings read
+the maintained ``Standing`` rows and the cached balances and stacks, never the ledger. The
+database is dropped at the end (unless ``--keep-db``). The figures are also written as JSON to
+``bench-results/standings.json``. The exit code is 0 whether the target passes or fails.
 """
 
 from __future__ import annotations
@@ -82,143 +80,11 @@ def setup_django(url: str) -> None:
 
 
 def seed(players: int, hands: int) -> dict[str, Any]:
-    """The event, its players seated six to a table through the services, then ``hands``
-    settled hands in bulk SQL spread evenly over the tables."""
-    from django.db import connection, transaction
+    """The event and its hands, ledger and all (``bench.ledger_seed``, shared with
+    ``bench.audit``)."""
+    from .ledger_seed import seed_event
 
-    from brag_event.events.services import event_create_flash
-    from brag_event.hands.models import Hand
-    from brag_event.players.models import Standing
-    from brag_event.players.services import player_register
-    from brag_event.tables.models import Seat
-    from brag_event.tables.services import seat_buy_in, table_create
-
-    t = time.perf_counter()
-    event = event_create_flash(name="Standings bench", by=None)
-    day = event.days.get(number=1)
-    n_tables = math.ceil(players / SEATS)
-    tables = [table_create(day=day, by=None) for _ in range(n_tables)]
-    registered = [
-        player_register(
-            event=event,
-            name=f"Player {i:03d}",
-            starting_money=500 + (i * 379) % 1500,  # different money: ranks differ
-            by=None,
-        )
-        for i in range(players)
-    ]
-    span = day.table_max - day.table_min
-    for i, player in enumerate(registered):
-        seat_buy_in(
-            table=tables[i // SEATS],
-            seat_number=i % SEATS + 1,
-            player=player,
-            amount=day.table_min + (i * 53) % (span + 1),
-            by=None,
-        )
-    services_s = time.perf_counter() - t
-
-    t = time.perf_counter()
-    per_table = math.ceil(hands / n_tables)
-    rules = json.dumps(day.rules().to_dict())
-    docs: list[tuple[int, int, str, str]] = []
-    for table in tables:
-        seats = list(
-            Seat.objects.filter(table=table, left_at__isnull=True)
-            .select_related("player")
-            .order_by("number")
-        )
-        seats_doc = [
-            {
-                "seat": s.number,
-                "player": s.player.name,
-                "player_id": s.player_id,
-                "seat_id": s.pk,
-                "stack": s.stack,
-                "sitting_out": False,
-                "dealt": True,
-            }
-            for s in seats
-        ]
-        numbers = [s.number for s in seats]
-        pot = day.ante * len(seats)
-        for winner in numbers:
-            result = {
-                "settled": True,
-                "pots": [
-                    {
-                        "index": 0,
-                        "amount": pot,
-                        "contenders": [winner],
-                        "winners": [winner],
-                        "shares": {str(winner): pot},
-                        "rake": 0,
-                        "how": "folds",
-                        "explanation": f"Everyone else folded: seat {winner} takes the pot.",
-                    }
-                ],
-                "stacks": {
-                    str(s.number): s.stack - day.ante + (pot if s.number == winner else 0)
-                    for s in seats
-                },
-                "house": 0,
-                "carried": {"pot": 0, "seat": None},
-                "next_dealer": winner % len(seats) + 1,
-                "shuffle": False,
-                "shown": {},
-            }
-            docs.append((table.pk, winner, json.dumps(seats_doc), json.dumps(result)))
-    hand_t = Hand._meta.db_table
-    dealt_t = Hand.dealt_players.through._meta.db_table
-    standing_t = Standing._meta.db_table
-    with transaction.atomic(), connection.cursor() as cur:
-        cur.execute(
-            "CREATE TEMP TABLE bench_docs (table_id bigint, winner int, seats jsonb, "
-            "result jsonb) ON COMMIT DROP"
-        )
-        cur.executemany("INSERT INTO bench_docs VALUES (%s, %s, %s::jsonb, %s::jsonb)", docs)
-        # Hand g of a table: dealer seat g mod 6 + 1, won by the seat after the dealer … in
-        # turn; 20 s apart, the last one just now.
-        cur.execute(
-            f"INSERT INTO {hand_t} (table_id, number, dealer_seat, rules, seats, carried_pot, "
-            "carried_seat, shuffle_before, accounts, status, next_seq, result, started_by_id, "
-            "started_at, settled_at) "
-            "SELECT d.table_id, g, (g - 1) %% 6 + 1, %s::jsonb, d.seats, 0, NULL, false, "
-            "'{}'::jsonb, 'settled', 6, d.result, NULL, "
-            "now() - make_interval(secs => (%s - g) * 20 + 15), "
-            "now() - make_interval(secs => (%s - g) * 20) "
-            "FROM generate_series(1, %s) AS g "
-            "JOIN bench_docs d ON d.winner = g %% 6 + 1 "
-            "ORDER BY g, d.table_id",
-            [rules, per_table, per_table, per_table],
-        )
-        inserted = cur.rowcount
-        cur.execute(
-            f"INSERT INTO {dealt_t} (hand_id, player_id) "
-            "SELECT h.id, (e->>'player_id')::bigint FROM "
-            f"{hand_t} h CROSS JOIN LATERAL jsonb_array_elements(h.seats) e "
-            "WHERE (e->>'dealt')::boolean"
-        )
-        # The standings as the services would have kept them, from the hands themselves.
-        cur.execute(
-            f"UPDATE {standing_t} s SET hands_played = c.played, hands_won = c.won FROM ("
-            "SELECT (e->>'player_id')::bigint AS player_id, count(*) AS played, "
-            "count(*) FILTER (WHERE h.result->'pots'->0->'shares' ? (e->>'seat')) AS won "
-            f"FROM {hand_t} h CROSS JOIN LATERAL jsonb_array_elements(h.seats) e "
-            "GROUP BY 1) c WHERE s.player_id = c.player_id AND s.day_id = %s",
-            [day.pk],
-        )
-    with connection.cursor() as cur:
-        cur.execute("VACUUM ANALYZE")
-    sql_s = time.perf_counter() - t
-    return {
-        "event": event.pk,
-        "players": players,
-        "tables": n_tables,
-        "hands": inserted,
-        "services_seconds": services_s,
-        "bulk_sql_seconds": sql_s,
-    }
+    return seed_event("Standings bench", players, hands)
 
 
 # --------------------------------------------------------------------------------------------

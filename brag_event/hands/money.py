@@ -6,6 +6,7 @@ so "the ledger follows what the engine settled" is one piece of code. Places are
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from brag_event.engine import Action, HandState, Rules, SeatSetup
@@ -97,11 +98,16 @@ def settlement_movements(state: HandState) -> list[Movement]:
 
 def replay_movements(hand: Any, actions: list[Any]) -> tuple[HandState, list[Movement]]:
     """Replay a stored hand (its live, not voided, actions) and list every movement."""
+    return replay_actions(hand, (engine_action(row) for row in actions))
+
+
+def replay_actions(hand: Any, actions: Iterable[Action]) -> tuple[HandState, list[Movement]]:
+    """Replay a stored hand from its live actions as the engine's ``Action`` (the ledger audit
+    reads them as ``LogRow``) and list every movement."""
     state = state_start(hand)
     moves = start_movements(state)
-    for row in actions:
+    for action in actions:
         before = pots_of(state)
-        action = engine_action(row)
         state.apply(action)
         moves.extend(action_movements(before, state, action))
         if state.outcome is not None:

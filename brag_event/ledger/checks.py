@@ -1,19 +1,60 @@
-"""Keeping the result of ledger audits, for the dashboard's alerts."""
+"""Keeping the result of ledger audits, for the dashboard's alerts.
+
+The periodic check (Celery beat, every few minutes) is incremental: a settled hand that replayed
+cleanly is recorded with its fingerprint (``AuditedHand``) and not replayed again while that is
+unchanged; the set-based checks run in full every time. ``full=True`` (the organisers' "audit
+now") replays everything, as the day close and ``manage.py audit_ledger`` do."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import connection, transaction
 
 from brag_event.events.models import Event
 from brag_event.tables import versions
 
-from .audit import ledger_audit
-from .models import LedgerCheck
+from .audit import FINGERPRINT, AuditReport, ledger_audit
+from .models import AuditedHand, LedgerCheck
 
 
-def ledger_check_run(*, event: Event) -> LedgerCheck:
-    report = ledger_audit(event=event)
+@contextmanager
+def consistent_snapshot() -> Iterator[None]:
+    """A read-only transaction that sees one snapshot of the whole database (REPEATABLE READ on
+    PostgreSQL; SQLite's transactions are serialisable already), so that checks run while
+    tablets post money compare one moment's figures, never two. Inside a transaction already
+    (a caller's, or a test's), that transaction's snapshot is the one used."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cur:
+                cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
+def ledger_check_run(*, event: Event, full: bool = False) -> LedgerCheck:
+    with consistent_snapshot():
+        report = ledger_audit(event=event, replay="all" if full else "changed")
+    _remember(report)
     check = LedgerCheck.objects.create(event=event, ok=report.ok, lines=report.lines())
     versions.event_changed(event.pk)  # the dashboard shows the latest audit
     return check
+
+
+def _remember(report: AuditReport) -> None:
+    """Record the fingerprints of the hands that replayed cleanly (one statement per batch)."""
+    rows = [
+        AuditedHand(hand_id=hand_id, **dict(zip(FINGERPRINT, fingerprint, strict=True)))
+        for hand_id, fingerprint in report.replayed_clean.items()
+    ]
+    for start in range(0, len(rows), 2000):
+        AuditedHand.objects.bulk_create(
+            rows[start : start + 2000],
+            update_conflicts=True,
+            unique_fields=["hand"],
+            update_fields=[*FINGERPRINT, "audited_at"],
+        )
 
 
 def ledger_check_latest(event: Event) -> LedgerCheck | None:

@@ -146,3 +146,19 @@ class LedgerCheck(models.Model):
     class Meta:
         ordering = ["-at"]
         get_latest_by = "at"
+
+
+class AuditedHand(models.Model):
+    """A settled hand that the periodic ledger check replayed cleanly, with its fingerprint then:
+    its log sequence (it moves on every action and every void) and the count and last id of its
+    actions and of its transfers (``ledger.audit.FINGERPRINT``). The periodic check does not
+    replay it again while the fingerprint is unchanged; the day close and ``audit_ledger``
+    replay every hand regardless."""
+
+    hand = models.OneToOneField(Hand, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    next_seq = models.PositiveIntegerField()
+    actions = models.PositiveIntegerField()
+    last_action = models.BigIntegerField()
+    transfers = models.PositiveIntegerField()
+    last_transfer = models.BigIntegerField()
+    audited_at = models.DateTimeField(auto_now=True)

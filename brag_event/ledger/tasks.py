@@ -11,7 +11,8 @@ from .checks import ledger_check_run
 
 @shared_task(name="ledger.check_all")
 def ledger_check_all_task() -> int:
-    """Audit every event's ledger (Celery beat runs this every few minutes)."""
+    """Audit every event's ledger (Celery beat runs this every few minutes). Incremental: the
+    settled hands that replayed cleanly before and have not changed are not replayed again."""
     for event in Event.objects.all():
         ledger_check_run(event=event)
     return Event.objects.count()

@@ -153,7 +153,7 @@ def dashboard_live(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_POST
 def audit_now(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    check = ledger_check_run(event=event)
+    check = ledger_check_run(event=event, full=True)
     messages.info(request, "Ledger audit: " + ("PASS" if check.ok else "FAIL"))
     return redirect("organiser:dashboard", event.pk)
 

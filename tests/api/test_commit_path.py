@@ -24,7 +24,9 @@ from tests.factories import assert_audit_ok
 from .conftest import Api, post
 from .conftest import start_hand as start_hand_with
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Real transactions on their own connections: each test empties every table afterwards (a
+# second or two each), so the module is `slow` (not in make test-fast; make test runs it).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def test_the_outermost_transaction_sends_its_writes_with_the_commit(api: Api) -> None:

@@ -38,6 +38,9 @@ from .conftest import Api
 
 EXAMPLES = 12
 
+# Fuzzing every operation as every role takes tens of seconds: not in make test-fast.
+pytestmark = pytest.mark.slow
+
 # Loaded when the module is imported (the schema view needs no database). A lazy
 # ``schemathesis.pytest.from_fixture`` schema would be tidier, but schemathesis 4.32 sets
 # ``Function._nodeid``, which pytest 9.2 no longer has.

@@ -174,6 +174,7 @@ def databases(server: Server) -> Iterator[tuple[str, str]]:
         server.drop(target)
 
 
+@pytest.mark.slow
 def test_a_backup_restores_into_a_fresh_database_and_passes_the_audit(
     server: Server, databases: tuple[str, str], tmp_path: Path
 ) -> None:

@@ -236,6 +236,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.mark.slow
 def test_gunicorn_serves_healthz_with_production_settings_and_the_healthcheck_sees_it(
     tmp_path: Path,
 ) -> None:

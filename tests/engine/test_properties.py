@@ -46,9 +46,11 @@ from tests.engine.strategies import (
     tables,
 )
 
+# 150 random hands a property; the "fast" profile of `make test-fast` runs its own few.
+FAST = settings.get_current_profile_name() == "fast"
 PROPERTY_SETTINGS = settings(
     deadline=None,
-    max_examples=150,
+    max_examples=settings.get_profile("fast").max_examples if FAST else 150,
     suppress_health_check=[HealthCheck.too_slow],
 )
 
@@ -235,6 +237,7 @@ def probe(state: HandState, action: Action) -> None:
         assert state.snapshot() == before, "applying to a copy changed the original"
 
 
+@pytest.mark.slow  # 10-20 s: every step of many random hands
 @PROPERTY_SETTINGS
 @given(table=tables(), data=st.data())
 def test_illegal_actions_change_nothing(table: Table, data: st.DataObject) -> None:
@@ -256,6 +259,7 @@ def test_illegal_actions_change_nothing(table: Table, data: st.DataObject) -> No
         assert state.snapshot() == before
 
 
+@pytest.mark.slow  # 10-20 s: every step of many random hands
 @PROPERTY_SETTINGS
 @given(table=tables(), data=st.data())
 def test_accepted_actions_survive_dump_and_replay(table: Table, data: st.DataObject) -> None:

@@ -26,7 +26,7 @@ from tests.factories import act, assert_audit_ok, start, world
 ROOT = Path(__file__).resolve().parents[2]
 REDIS = os.environ.get("BRAG_TEST_REDIS", "redis://127.0.0.1:6379/15")
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def redis_up() -> bool:

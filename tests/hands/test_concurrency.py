@@ -20,7 +20,9 @@ from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_buy_in, table_create
 from tests.factories import assert_audit_ok, start, world
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Real transactions on their own connections: each test empties every table afterwards (a
+# second or two each), so the module is `slow` (not in make test-fast; make test runs it).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.fixture(autouse=True)

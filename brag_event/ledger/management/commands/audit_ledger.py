@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from brag_event.events.models import Event
 from brag_event.ledger.audit import ledger_audit
+from brag_event.ledger.checks import consistent_snapshot
 
 
 class Command(BaseCommand):
@@ -35,7 +36,8 @@ class Command(BaseCommand):
                 day = event.days.filter(number=options["day"]).first()
                 if day is None:
                     raise CommandError(f"{event} has no day {options['day']}.")
-            report = ledger_audit(event=event, day=day)
+            with consistent_snapshot():
+                report = ledger_audit(event=event, day=day)
             for line in report.lines():
                 self.stdout.write(line)
             failed = failed or not report.ok

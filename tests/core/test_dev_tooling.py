@@ -1,0 +1,136 @@
+"""The developer tooling: the lock matches pyproject.toml, installs and the image use it, the test
+tiers select what they say, and the pre-commit hooks are local."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import yaml
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parents[2]
+
+Key = tuple[str, frozenset[str], str, str]
+
+
+def _key(name: str, extras: list[str] | set[str], specifier: str, extra: str) -> Key:
+    spec = ",".join(sorted(str(s) for s in SpecifierSet(specifier)))
+    return (canonicalize_name(name), frozenset(extras), spec, extra)
+
+
+def test_uv_lock_was_made_from_this_pyproject() -> None:
+    """What the lock was resolved for (its root package's requirements) is exactly what
+    pyproject.toml asks for today: a dependency added without `make lock` fails here (and
+    `make lock-check`, the first step of `make test`, says so too)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = {
+        _key(r.name, r.extras, str(r.specifier), "")
+        for r in map(Requirement, project["dependencies"])
+    }
+    for extra, reqs in project["optional-dependencies"].items():
+        wanted |= {_key(r.name, r.extras, str(r.specifier), extra) for r in map(Requirement, reqs)}
+    lock = tomllib.loads((ROOT / "uv.lock").read_text())
+    (root,) = [p for p in lock["package"] if p["name"] == "brag-event"]
+    locked = set()
+    for req in root["metadata"]["requires-dist"]:
+        marker = re.fullmatch(r"extra == '([\w-]+)'", req.get("marker", ""))
+        extra = marker.group(1) if marker else ""
+        locked.add(_key(req["name"], req.get("extras", []), req.get("specifier", ""), extra))
+    assert locked == wanted, f"run make lock: missing {wanted - locked}, stale {locked - wanted}"
+    assert set(root["metadata"]["provides-extras"]) == set(project["optional-dependencies"])
+    # Every locked file comes from PyPI, so the lock installs the same here, in CI and in Docker.
+    sources = {str(p.get("source")) for p in lock["package"] if p["name"] != "brag-event"}
+    assert sources == {"{'registry': 'https://pypi.org/simple'}"}
+
+
+def test_make_run_installs_the_runtime_set_and_make_test_checks_the_lock_first() -> None:
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^run: install-runtime$", makefile, re.M)
+    assert "c('migrate'); c('load_demo')" in makefile
+    assert re.search(r"^install-runtime: .*\n\t@\$\(SYNC\) --inexact ", makefile, re.M)
+    assert re.search(r"^install: .*\n\t@\$\(SYNC\) --all-extras ", makefile, re.M)
+    assert re.search(r"^SYNC=\$\(UV\) sync --locked ", makefile, re.M)
+    assert re.search(r"^test: lock-check install lint typecheck security$", makefile, re.M)
+
+
+def test_the_image_installs_the_locked_runtime_set_with_hashes() -> None:
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+    makefile = (ROOT / "Makefile").read_text()
+    (make_uv,) = re.findall(r"^UV_VERSION=(\S+)$", makefile, re.M)
+    assert f"ARG UV_VERSION={make_uv}\n" in dockerfile
+    assert "COPY pyproject.toml uv.lock README.md ./" in dockerfile
+    assert "uv export --frozen --no-dev --no-emit-project" in dockerfile
+    assert "pip install --require-hashes --no-deps -r /tmp/requirements.txt" in dockerfile
+
+
+def test_the_pre_commit_hooks_are_local_and_valid() -> None:
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())
+    assert [repo["repo"] for repo in config["repos"]] == ["local"]  # nothing to fetch
+    hooks = {hook["id"]: hook for hook in config["repos"][0]["hooks"]}
+    assert {"ruff-check", "ruff-format", "uv-lock-check", "mypy", "test-fast"} <= set(hooks)
+    assert hooks["test-fast"]["stages"] == ["pre-push"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-config", ".pre-commit-config.yaml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# Collects in a fresh process and prints each test's id and its tier markers, as JSON.
+COLLECT = """
+import json, sys
+import pytest
+
+class Report:
+    def pytest_collection_finish(self, session):
+        marks = {"browser", "production", "slow"}
+        self.items = {
+            item.nodeid: sorted(marks & {m.name for m in item.iter_markers()})
+            for item in session.items
+        }
+
+report = Report()
+code = pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *sys.argv[1:]], [report])
+print("JSON" + json.dumps(report.items))
+sys.exit(code)
+"""
+
+
+def test_the_tiers_mark_browser_and_production_tests_and_test_fast_leaves_them_out() -> None:
+    paths = ["tests/tablet", "tests/public", "tests/production", "tests/engine/test_properties.py"]
+    done = subprocess.run(
+        [sys.executable, "-c", COLLECT, *paths],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    tiers: dict[str, list[str]] = json.loads(done.stdout.split("JSON", 1)[1])
+    browser_modules = (
+        "tests/tablet/test_tablet_browser.py",
+        "tests/public/test_standings_browser.py",
+        # the login redirect's module checks the server without a browser, the script with one
+        "tests/tablet/test_login_redirect.py::test_the_script_",
+    )
+    for test, marks in tiers.items():
+        assert ("browser" in marks) == test.startswith(browser_modules), test
+        assert ("production" in marks) == test.startswith("tests/production/"), test
+    slow = {t.split("::")[1] for t, marks in tiers.items() if "slow" in marks}
+    assert slow == {
+        "test_illegal_actions_change_nothing",
+        "test_accepted_actions_survive_dump_and_replay",
+    }
+    fast = [t for t, marks in tiers.items() if not marks]
+    assert any(t.startswith("tests/public/test_standings_page.py") for t in fast)
+    assert any(t.startswith("tests/engine/test_properties.py") for t in fast)
