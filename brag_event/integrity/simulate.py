@@ -45,7 +45,7 @@ from brag_event.engine import (
 )
 
 from .facts import HandFacts, Recorder
-from .stats import DealerEvent, Report, monitor
+from .stats import ALPHA, DealerEvent, Finding, Report, cards_check, monitor
 
 
 def _percentiles() -> list[float]:
@@ -420,6 +420,15 @@ def run(plan: Plan, **options: Any) -> Report:
     return monitor(event.hands, event.dealer_hands, event.dealer_events, **options)
 
 
+def naive_cards(event: Event, alpha: float = ALPHA) -> list[Finding]:
+    """The cards check as it would be on *every* hand shown (not only blind ones): what the
+    selection of showdowns does to an honest event (``docs/integrity.md``)."""
+    everything = [
+        replace(f, shown=[replace(s, blind=True) for s in f.shown]) for f in event.hands
+    ]
+    return cards_check(everything, alpha)
+
+
 # ---------------------------------------------------------------------------- calibration
 
 SCENARIOS: dict[str, dict[str, Any]] = {
@@ -461,9 +470,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         others = 0
         pvalues: dict[str, list[float]] = {}
         began = time.monotonic()
+        naive = 0
         for r in range(args.runs):
             plan = replace(Plan(seed=args.seed + r, hands_per_table=args.hands), **SCENARIOS[name])
-            report = run(plan)
+            event = simulate(plan)
+            report = monitor(event.hands, event.dealer_hands, event.dealer_events)
             subjects = {f.subject for f in report.flags}
             expected = expected_subjects(name)
             flagged_runs += bool(subjects)
@@ -471,9 +482,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             others += bool(subjects - expected)
             for f in report.findings:
                 pvalues.setdefault(f.check, []).append(f.p_value)
+            naive += sum(f.flagged for f in naive_cards(event) if f.subject[0] == "table")
+            print(f"  {name} run {r}: flags {sorted(map(repr, subjects))}", flush=True)
         summary = {
             "runs": args.runs,
-            "hands": len(simulate_size(args.hands)),
+            "hands": Plan(hands_per_table=args.hands).days
+            * Plan().tables
+            * args.hands,
             "runs_with_a_flag": flagged_runs,
             "runs_with_the_planted_flag": caught,
             "runs_with_another_flag": others,
@@ -484,6 +499,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "share_p_below_0.001": {
                 k: sum(p < 0.001 for p in v) / len(v) for k, v in pvalues.items() if v
             },
+            "naive_cards_tables_flagged_per_run": naive / args.runs,
             "seconds": round(time.monotonic() - began, 1),
         }
         out[name] = summary
@@ -492,11 +508,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.json, "w") as fh:
             json.dump(out, fh, indent=2)
     return 0
-
-
-def simulate_size(hands_per_table: int) -> range:
-    plan = Plan(hands_per_table=hands_per_table)
-    return range(plan.days * plan.tables * plan.hands_per_table)
 
 
 if __name__ == "__main__":
