@@ -365,9 +365,6 @@ def _play(
 def simulate(plan: Plan) -> Event:
     """Play the whole event of ``plan``; deterministic for a given seed."""
     rng = random.Random(plan.seed)
-    # Dealers' mistakes are drawn apart from the play, so that an event with a sloppy dealer
-    # plays exactly the same hands as the honest one.
-    mistakes = random.Random(plan.seed * 7919 + 1)
     event = Event(plan=plan)
     players = list(range(plan.players))
     event.styles = {pid: random_style(rng) for pid in players}
@@ -408,11 +405,21 @@ def simulate(plan: Plan) -> Event:
                 hand_id += 1
                 event.hands.append(facts)
                 event.dealer_hands[dealer] = event.dealer_hands.get(dealer, 0) + 1
-                rate_scale = plan.sloppiness if dealer == plan.sloppy_dealer else 1.0
-                for kind, rate in plan.error_rates:
-                    if mistakes.random() < rate * rate_scale:
-                        event.dealer_events.append(DealerEvent(dealer, kind, hand_id))
+    event.dealer_events = dealer_mistakes(plan, event.hands)
     return event
+
+
+def dealer_mistakes(plan: Plan, hands: list[HandFacts]) -> list[DealerEvent]:
+    """Each hand's mistakes, drawn apart from the play (so an event with a sloppy dealer plays
+    exactly the hands of the honest one, and the two can share them)."""
+    mistakes = random.Random(plan.seed * 7919 + 1)
+    out = []
+    for facts in hands:
+        scale = plan.sloppiness if facts.dealer == plan.sloppy_dealer else 1.0
+        for kind, rate in plan.error_rates:
+            if mistakes.random() < rate * scale:
+                out.append(DealerEvent(facts.dealer, kind, facts.hand))
+    return out
 
 
 def run(plan: Plan, **options: Any) -> Report:

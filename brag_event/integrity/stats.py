@@ -388,52 +388,81 @@ def flows_check(exchanges: list[Exchange], alpha: float) -> list[Finding]:
     """For each pair with enough exchanges: the net money from one to the other against what
     each one's share of the money in exchanges with everybody else predicts. Each exchange is
     taken as going either way with that share; Hoeffding's inequality bounds the chance of a net
-    this far from the expected one whatever the sizes of the pots."""
-    won: Counter[Key] = Counter()
-    lost: Counter[Key] = Counter()
+    this far from the expected one whatever the sizes of the pots.
+
+    A dumper's losses to their partner would also drag down their share against everybody else,
+    and so make their honest pairs look odd. So the pairs flagged are taken out of everyone's
+    shares and the check is run again, until the flags no longer change."""
     pairs: dict[tuple[Key, Key], list[tuple[float, int, int]]] = defaultdict(list)
     for x in exchanges:
-        won[x.winner] += x.amount
-        lost[x.loser] += x.amount
         a, b = sorted((x.loser, x.winner), key=_order)
         pairs[a, b].append((x.amount, 1 if x.loser == a else -1, x.hand))  # +1: from a to b
-    mean = float(np.mean([x.amount for x in exchanges])) if exchanges else 1.0
-    prior = 10 * mean  # ten typical exchanges, half won: pulls thin records towards even
+    testable = sorted((k for k, v in pairs.items() if len(v) >= MIN_EXCHANGES), key=_order)
+    if not testable:
+        return []
+    mean = float(np.mean([x.amount for x in exchanges]))
+    left_out: set[tuple[Key, Key]] = set()
     findings: list[Finding] = []
-    for (a, b), rows in sorted(pairs.items(), key=lambda kv: _order(kv[0])):
-        if len(rows) < MIN_EXCHANGES:
-            continue
-        a_to_b = sum(m for m, s, _h in rows if s > 0)
-        b_to_a = sum(m for m, s, _h in rows if s < 0)
-        # Each one's share of the money in their exchanges with everybody else.
-        won_a, lost_a = won[a] - b_to_a, lost[a] - a_to_b
-        won_b, lost_b = won[b] - a_to_b, lost[b] - b_to_a
-        share_a = (won_a + prior / 2) / (won_a + lost_a + prior)
-        share_b = (won_b + prior / 2) / (won_b + lost_b + prior)
-        to_b = _log5(share_b, 1 - share_a, 0.5)  # the share of a–b money expected to reach b
-        money = a_to_b + b_to_a
-        net = a_to_b - b_to_a
-        expected = (2 * to_b - 1) * money
-        squares = sum(m * m for m, _s, _h in rows)
-        gap = net - expected
-        p_value = min(1.0, 2 * math.exp(-(gap * gap) / (2 * squares))) if squares else 1.0
-        sign = 1 if gap > 0 else -1
-        giver, taker = (a, b) if sign > 0 else (b, a)
-        numbers = {
-            "exchanges": len(rows),
-            "money": round(money),
-            "net": round(sign * net),
-            "expected": round(sign * expected),
-            "giver_share_elsewhere": round(share_a if sign > 0 else share_b, 3),
-            "taker_share_elsewhere": round(share_b if sign > 0 else share_a, 3),
-        }
-        toward = [h for m, s, h in sorted(rows, key=lambda r: -r[0]) if s == sign]
-        findings.append(
-            Finding("flows", ("pair", giver, taker), p_value, numbers, tuple(toward[:60]))
-        )
-    if findings:
-        _bonferroni(findings, alpha)
+    for _round in range(5):
+        won: Counter[Key] = Counter()
+        lost: Counter[Key] = Counter()
+        for (a, b), rows in pairs.items():
+            if (a, b) in left_out:
+                continue
+            for m, s, _h in rows:
+                loser, winner = (a, b) if s > 0 else (b, a)
+                won[winner] += m
+                lost[loser] += m
+        findings = [_flow_finding(a, b, pairs[a, b], won, lost, mean, (a, b) in left_out)
+                    for a, b in testable]
+        for f in findings:
+            f.threshold = alpha / len(findings)
+        flagged = {tuple(sorted(f.subject[1:], key=_order)) for f in findings if f.flagged}
+        if flagged == left_out:
+            break
+        left_out = flagged  # type: ignore[assignment]
     return findings
+
+
+def _flow_finding(
+    a: Key,
+    b: Key,
+    rows: list[tuple[float, int, int]],
+    won: Counter[Key],
+    lost: Counter[Key],
+    mean: float,
+    already_out: bool,
+) -> Finding:
+    a_to_b = sum(m for m, s, _h in rows if s > 0)
+    b_to_a = sum(m for m, s, _h in rows if s < 0)
+    # Each one's share of the money in their exchanges with everybody else (this pair's own
+    # exchanges taken out, unless they are already out); ten typical exchanges, half won, pull
+    # a thin record towards even.
+    own = 0.0 if already_out else 1.0
+    won_a, lost_a = won[a] - own * b_to_a, lost[a] - own * a_to_b
+    won_b, lost_b = won[b] - own * a_to_b, lost[b] - own * b_to_a
+    prior = 10 * mean
+    share_a = (won_a + prior / 2) / (won_a + lost_a + prior)
+    share_b = (won_b + prior / 2) / (won_b + lost_b + prior)
+    to_b = _log5(share_b, 1 - share_a, 0.5)  # the share of a–b money expected to reach b
+    money = a_to_b + b_to_a
+    net = a_to_b - b_to_a
+    expected = (2 * to_b - 1) * money
+    squares = sum(m * m for m, _s, _h in rows)
+    gap = net - expected
+    p_value = min(1.0, 2 * math.exp(-(gap * gap) / (2 * squares))) if squares else 1.0
+    sign = 1 if gap > 0 else -1
+    giver, taker = (a, b) if sign > 0 else (b, a)
+    numbers = {
+        "exchanges": len(rows),
+        "money": round(money),
+        "net": round(sign * net),
+        "expected": round(sign * expected),
+        "giver_share_elsewhere": round(share_a if sign > 0 else share_b, 3),
+        "taker_share_elsewhere": round(share_b if sign > 0 else share_a, 3),
+    }
+    toward = [h for m, s, h in sorted(rows, key=lambda r: -r[0]) if s == sign]
+    return Finding("flows", ("pair", giver, taker), p_value, numbers, tuple(toward[:60]))
 
 
 # ---------------------------------------------------------------------------- dealers
