@@ -102,7 +102,7 @@ def run_now(request: HttpRequest, event_id: int) -> HttpResponse:
     flags = run.flags.count()
     messages.info(
         request,
-        f"Checked {run.hands} hands: "
+        f"Checked {run.hands} hand{'s' if run.hands != 1 else ''}: "
         + (f"{flags} flag{'s' if flags != 1 else ''}." if flags else "nothing flagged."),
     )
     return redirect("integrity:overview", event.pk)
