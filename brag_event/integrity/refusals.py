@@ -58,7 +58,9 @@ def records_refusals(view: Callable[..., Response]) -> Callable[..., Response]:
                 _record(request, kwargs, *refusal)
             raise
         if response.status_code in COUNTED_STATUSES and response.get(REPLAY_HEADER) != "true":
-            error = (response.data or {}).get("error", {}) if isinstance(response.data, dict) else {}
+            error = (
+                (response.data or {}).get("error", {}) if isinstance(response.data, dict) else {}
+            )
             _record(
                 request,
                 kwargs,
@@ -90,7 +92,9 @@ def _record(request: Request, kwargs: dict[str, Any], code: str, status: int, me
             refusal_record(
                 table_id=table_id,
                 hand_id=hand_id,
-                seq=seq if isinstance(seq, int) and not isinstance(seq, bool) and 0 <= seq < 2**31 else None,
+                seq=seq
+                if isinstance(seq, int) and not isinstance(seq, bool) and 0 <= seq < 2**31
+                else None,
                 action=str(action) if hand_id is not None else "start",
                 code=code,
                 status=status,

@@ -189,9 +189,7 @@ def run_flags(run: IntegrityRun) -> list[IntegrityFlag]:
 def flagged_hands(flags: list[IntegrityFlag]) -> dict[int, Hand]:
     """The hands behind the flags, with their table and day, by id (one query)."""
     ids = {h for f in flags for h in f.hands}
-    return {
-        h.pk: h for h in Hand.objects.filter(pk__in=ids).select_related("table__day")
-    }
+    return {h.pk: h for h in Hand.objects.filter(pk__in=ids).select_related("table__day")}
 
 
 def refusals_by_dealer(event: Event) -> list[dict[str, Any]]:
@@ -199,9 +197,7 @@ def refusals_by_dealer(event: Event) -> list[dict[str, Any]]:
     rows = (
         RefusedEntry.objects.filter(table__day__event=event)
         .values("user__username")
-        .annotate(
-            wrong=Count("id", filter=Q(status=400)), stale=Count("id", filter=Q(status=409))
-        )
+        .annotate(wrong=Count("id", filter=Q(status=400)), stale=Count("id", filter=Q(status=409)))
         .order_by("user__username")
     )
     return [

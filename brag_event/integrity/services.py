@@ -127,7 +127,10 @@ def _overview(
             "dealer": names.of("dealer", dealer),
             "hands": hands,
             **{
-                kind: {"count": counts[dealer, kind], "per_100": round(100 * counts[dealer, kind] / hands, 2)}
+                kind: {
+                    "count": counts[dealer, kind],
+                    "per_100": round(100 * counts[dealer, kind] / hands, 2),
+                }
                 for kind in DEALER_KINDS
             },
         }

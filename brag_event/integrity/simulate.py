@@ -278,7 +278,8 @@ def _play(
 ) -> HandFacts | None:
     """Deal and play one hand; the table's pack, button and carried pot move on."""
     rules = plan.rules
-    setups = [SeatSetup(s, f"P{pid}", rules.table_max) for s, pid in seats]
+    stack = rules.table_max or 240  # everyone tops up to the table's most between hands
+    setups = [SeatSetup(s, f"P{pid}", stack) for s, pid in seats]
     seat_player = dict(seats)
     seat_of = {pid: seat for seat, pid in seats}
     state = HandState(
@@ -316,8 +317,8 @@ def _play(
             return None
         if state.phase == SHOWING:
             seat = state.cards_needed[0]
-            cards = cards_str(_cards(held, state.by_seat[seat]))
-            recorder.apply(Action("show", seat, cards=cards))
+            text = cards_str(_cards(held, state.by_seat[seat]))
+            recorder.apply(Action("show", seat, cards=text))
             continue
         if state.phase == CHOOSING:
             seat = state.must_choose[0]
@@ -351,7 +352,9 @@ def _play(
     if outcome.carried_seat is not None:
         keep = _cards(held, state.by_seat[outcome.carried_seat])
     order = folded_order + [p.seat for p in state.players if p.seat not in folded_order]
-    gathered = [c for seat in order for cards in held[seat].values() if cards != keep for c in cards]
+    gathered = [
+        c for seat in order for cards in held[seat].values() if cards != keep for c in cards
+    ]
     table.pack = stub + gathered
     table.retained = keep
     table.carried_pot = outcome.carried_pot
@@ -379,7 +382,6 @@ def simulate(plan: Plan) -> Event:
         plots.setdefault(dumper, {})["dumps_to"] = receiver
         plots.setdefault(receiver, {})["receives_from"] = dumper
         together.append(plan.dumper)
-    per_table = plan.players // plan.tables
     hand_id = 0
     for day in range(plan.days):
         # The draw; colluders get themselves seated together (that is the point of planting them).
@@ -430,9 +432,7 @@ def run(plan: Plan, **options: Any) -> Report:
 def naive_cards(event: Event, alpha: float = ALPHA) -> list[Finding]:
     """The cards check as it would be on *every* hand shown (not only blind ones): what the
     selection of showdowns does to an honest event (``docs/integrity.md``)."""
-    everything = [
-        replace(f, shown=[replace(s, blind=True) for s in f.shown]) for f in event.hands
-    ]
+    everything = [replace(f, shown=[replace(s, blind=True) for s in f.shown]) for f in event.hands]
     return cards_check(everything, alpha)
 
 
@@ -493,9 +493,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {name} run {r}: flags {sorted(map(repr, subjects))}", flush=True)
         summary = {
             "runs": args.runs,
-            "hands": Plan(hands_per_table=args.hands).days
-            * Plan().tables
-            * args.hands,
+            "hands": Plan(hands_per_table=args.hands).days * Plan().tables * args.hands,
             "runs_with_a_flag": flagged_runs,
             "runs_with_the_planted_flag": caught,
             "runs_with_another_flag": others,

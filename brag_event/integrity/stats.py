@@ -107,7 +107,7 @@ class Report:
 
 def monitor(
     hands: Iterable[HandFacts],
-    dealer_hands: Mapping[Key, int],
+    dealer_hands: Mapping[Any, int],
     dealer_events: Iterable[DealerEvent],
     *,
     alpha: float = ALPHA,
@@ -139,7 +139,7 @@ def _order(key: Any) -> str:
 # ---------------------------------------------------------------------------- the cards
 
 
-def pool(expected: Sequence[float]) -> list[list[int]]:
+def pool(expected: Any) -> list[list[int]]:
     """Classes of category indexes (best first) such that each expects at least
     ``MIN_EXPECTED`` hands: a rare category joins the next more common one; what is left over at
     the end joins the last class."""
@@ -240,11 +240,15 @@ def _cards_finding(subject: tuple[Any, ...], shown: list[Shown]) -> Finding | No
     p, numbers = result
     # The hands to look at first: those of the categories that came up more than the odds say.
     over = {
-        c for cls in numbers["classes"] if cls["observed"] > cls["expected"] for c in cls["categories"]
+        c
+        for cls in numbers["classes"]
+        if cls["observed"] > cls["expected"]
+        for c in cls["categories"]
     }
     rank = {c: i for i, c in enumerate(CATEGORIES)}
     picked = sorted(
-        {(rank[s.category], s.hand) for s in shown if s.category in over} or {(0, s.hand) for s in shown}
+        {(rank[s.category], s.hand) for s in shown if s.category in over}
+        or {(0, s.hand) for s in shown}
     )
     hands = tuple(dict.fromkeys(h for _r, h in picked))[:60]
     return Finding("cards", subject, p, numbers, hands)
@@ -283,8 +287,12 @@ def _hypergeometric_pmf(population: int, successes: int, draws: int) -> Any:
     possible = rest <= failures
     rest = np.where(possible, rest, 0)
     log_pmf = (
-        lf[successes] - lf[k] - lf[successes - k]
-        + lf[failures] - lf[rest] - lf[failures - rest]
+        lf[successes]
+        - lf[k]
+        - lf[successes - k]
+        + lf[failures]
+        - lf[rest]
+        - lf[failures - rest]
         - (lf[population] - lf[draws] - lf[population - draws])
     )
     return np.where(possible, np.exp(log_pmf), 0.0)
@@ -360,9 +368,7 @@ def folds_check(chances: list[FoldChance], alpha: float) -> list[Finding]:
             "p_bettor": p_bettor,
         }
         hands = tuple(dict.fromkeys(evidence[a, b]))[:60]
-        findings.append(
-            Finding("folds", ("pair", a, b), max(p_player, p_bettor), numbers, hands)
-        )
+        findings.append(Finding("folds", ("pair", a, b), max(p_player, p_bettor), numbers, hands))
     if findings:
         _bonferroni(findings, alpha)
     return findings
@@ -404,8 +410,8 @@ def flows_check(exchanges: list[Exchange], alpha: float) -> list[Finding]:
     left_out: set[tuple[Key, Key]] = set()
     findings: list[Finding] = []
     for _round in range(5):
-        won: Counter[Key] = Counter()
-        lost: Counter[Key] = Counter()
+        won: dict[Key, float] = defaultdict(float)
+        lost: dict[Key, float] = defaultdict(float)
         for (a, b), rows in pairs.items():
             if (a, b) in left_out:
                 continue
@@ -413,8 +419,10 @@ def flows_check(exchanges: list[Exchange], alpha: float) -> list[Finding]:
                 loser, winner = (a, b) if s > 0 else (b, a)
                 won[winner] += m
                 lost[loser] += m
-        findings = [_flow_finding(a, b, pairs[a, b], won, lost, mean, (a, b) in left_out)
-                    for a, b in testable]
+        findings = [
+            _flow_finding(a, b, pairs[a, b], won, lost, mean, (a, b) in left_out)
+            for a, b in testable
+        ]
         for f in findings:
             f.threshold = alpha / len(findings)
         flagged = {tuple(sorted(f.subject[1:], key=_order)) for f in findings if f.flagged}
@@ -428,8 +436,8 @@ def _flow_finding(
     a: Key,
     b: Key,
     rows: list[tuple[float, int, int]],
-    won: Counter[Key],
-    lost: Counter[Key],
+    won: Mapping[Key, float],
+    lost: Mapping[Key, float],
     mean: float,
     already_out: bool,
 ) -> Finding:
@@ -469,7 +477,7 @@ def _flow_finding(
 
 
 def dealers_check(
-    dealer_hands: Mapping[Key, int],
+    dealer_hands: Mapping[Any, int],
     events: list[DealerEvent],
     alpha: float,
     kinds: Sequence[str] = DEALER_KINDS,

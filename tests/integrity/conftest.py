@@ -13,6 +13,7 @@ from brag_event.core.actors import Actor
 from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_apply_action, hand_start, hand_void_last_action
+from tests.api.conftest import api  # noqa: F401 (the API tests' fixture, used here too)
 from tests.factories import World, world
 
 

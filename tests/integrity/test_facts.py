@@ -64,6 +64,5 @@ def test_each_loser_pays_the_winners_what_they_lost() -> None:
 
 def test_a_hand_that_has_not_settled_has_no_facts() -> None:
     assert (
-        hand_facts(start(), ACTIONS[:5], hand=1, players=PLAYERS, table=1, dealer=1, day=1)
-        is None
+        hand_facts(start(), ACTIONS[:5], hand=1, players=PLAYERS, table=1, dealer=1, day=1) is None
     )

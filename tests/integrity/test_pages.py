@@ -66,18 +66,22 @@ def test_the_page_explains_each_flag_and_links_the_hands(
     for _ in range(6):
         floor.folded_hand(by="dealer2")
     integrity_run(event=floor.world.event, by=None)
-    page = client(floor, "supervisor").get(
-        f"/organiser/events/{floor.world.event.pk}/integrity/"
-    ).content.decode()
+    page = (
+        client(floor, "supervisor")
+        .get(f"/organiser/events/{floor.world.event.pk}/integrity/")
+        .content.decode()
+    )
     assert "1 flag" in page and "dealer1" in page
     assert "dealer1 has 6 voided actions in 6 hands" in page and "What to do:" in page
     for hand in voided:
         assert f'href="/organiser/hands/{hand.pk}/"' in page
     assert "Dealers' mistakes per 100 hands" in page
     assert "Integrity of FLASH" in page  # a supervisor's own navigation
-    organiser = client(floor, "organiser").get(
-        f"/organiser/events/{floor.world.event.pk}/integrity/"
-    ).content.decode()
+    organiser = (
+        client(floor, "organiser")
+        .get(f"/organiser/events/{floor.world.event.pk}/integrity/")
+        .content.decode()
+    )
     assert 'href="/organiser/events/' in organiser and ">Dashboard<" in organiser
 
 

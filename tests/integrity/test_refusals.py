@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from brag_event.hands.models import HandAction
 from brag_event.integrity.models import RefusedEntry
 from brag_event.ledger.models import Transfer
-from tests.api.conftest import Api, api, post, start_hand  # noqa: F401 (the api fixture)
+from tests.api.conftest import Api, post, start_hand
 from tests.factories import assert_audit_ok
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -101,7 +101,11 @@ def test_a_refused_entry_cannot_be_changed_or_deleted(api: Any) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the append-only trigger on DELETE is PostgreSQL's")
     hand = start_hand(api)
-    post(api.client("dealer"), f"/api/v1/hands/{hand['id']}/actions/", {"seat": 9, "action": "look", "expected_seq": 1})
+    post(
+        api.client("dealer"),
+        f"/api/v1/hands/{hand['id']}/actions/",
+        {"seat": 9, "action": "look", "expected_seq": 1},
+    )
     record = RefusedEntry.objects.get()
     for change in (
         lambda: RefusedEntry.objects.filter(pk=record.pk).update(code="nothing"),

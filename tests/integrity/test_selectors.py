@@ -21,7 +21,11 @@ def test_a_stored_hand_gives_its_shown_hands_fold_chances_and_money(floor: Floor
     p1, p2, p3 = (p.pk for p in floor.world.players)
     data = event_data(floor.world.event)
     (facts,) = data.hands
-    assert (facts.hand, facts.table, facts.day) == (hand.pk, floor.world.table.pk, floor.world.day.pk)
+    assert (facts.hand, facts.table, facts.day) == (
+        hand.pk,
+        floor.world.table.pk,
+        floor.world.day.pk,
+    )
     assert facts.dealer == floor.users["dealer1"].pk
     shown = {s.player: (s.category, s.blind) for s in facts.shown}
     assert shown == {p2: ("pair", False), p3: ("running_flush", True)}

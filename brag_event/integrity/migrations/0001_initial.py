@@ -6,75 +6,188 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('events', '0002_day_qualify_rule_day_qualify_top_dayclose'),
-        ('hands', '0003_hand_accounts'),
-        ('tables', '0002_seatingdraw'),
+        ("events", "0002_day_qualify_rule_day_qualify_top_dayclose"),
+        ("hands", "0003_hand_accounts"),
+        ("tables", "0002_seatingdraw"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='IntegrityRun',
+            name="IntegrityRun",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('trigger', models.CharField(choices=[('periodic', 'Periodic check'), ('day_close', 'Day close'), ('manual', 'Run by hand')], max_length=10)),
-                ('alpha', models.FloatField(help_text='False-alarm rate allowed per check and run')),
-                ('hands', models.PositiveIntegerField(help_text='Settled hands analysed')),
-                ('fingerprint', models.CharField(help_text='What the run saw (hands, voids, refusals): unchanged, no rerun', max_length=200)),
-                ('tests', models.JSONField(default=dict, help_text='How many tests each check ran')),
-                ('overview', models.JSONField(default=dict, help_text='Figures of every check, for the page')),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('seconds', models.FloatField(default=0.0, help_text='How long the run took')),
-                ('day', models.ForeignKey(blank=True, help_text='The day whose close ran it', null=True, on_delete=django.db.models.deletion.PROTECT, to='events.day')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='integrity_runs', to='events.event')),
-                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "trigger",
+                    models.CharField(
+                        choices=[
+                            ("periodic", "Periodic check"),
+                            ("day_close", "Day close"),
+                            ("manual", "Run by hand"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "alpha",
+                    models.FloatField(help_text="False-alarm rate allowed per check and run"),
+                ),
+                ("hands", models.PositiveIntegerField(help_text="Settled hands analysed")),
+                (
+                    "fingerprint",
+                    models.CharField(
+                        help_text="What the run saw (hands, voids, refusals): unchanged, no rerun",
+                        max_length=200,
+                    ),
+                ),
+                (
+                    "tests",
+                    models.JSONField(default=dict, help_text="How many tests each check ran"),
+                ),
+                (
+                    "overview",
+                    models.JSONField(
+                        default=dict, help_text="Figures of every check, for the page"
+                    ),
+                ),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                ("seconds", models.FloatField(default=0.0, help_text="How long the run took")),
+                (
+                    "day",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The day whose close ran it",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        to="events.day",
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="integrity_runs",
+                        to="events.event",
+                    ),
+                ),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-at', '-id'],
-                'get_latest_by': ['at', 'id'],
+                "ordering": ["-at", "-id"],
+                "get_latest_by": ["at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='IntegrityFlag',
+            name="IntegrityFlag",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(help_text='The check: cards, folds, flows or dealers', max_length=10)),
-                ('subject', models.CharField(help_text='Who or what, in words', max_length=200)),
-                ('subject_key', models.JSONField(help_text='The ids behind the subject')),
-                ('p_value', models.FloatField()),
-                ('threshold', models.FloatField()),
-                ('numbers', models.JSONField(default=dict)),
-                ('hands', models.JSONField(default=list, help_text='Ids of the hands behind the flag')),
-                ('explanation', models.TextField()),
-                ('advice', models.TextField()),
-                ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='flags', to='integrity.integrityrun')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        help_text="The check: cards, folds, flows or dealers", max_length=10
+                    ),
+                ),
+                ("subject", models.CharField(help_text="Who or what, in words", max_length=200)),
+                ("subject_key", models.JSONField(help_text="The ids behind the subject")),
+                ("p_value", models.FloatField()),
+                ("threshold", models.FloatField()),
+                ("numbers", models.JSONField(default=dict)),
+                (
+                    "hands",
+                    models.JSONField(default=list, help_text="Ids of the hands behind the flag"),
+                ),
+                ("explanation", models.TextField()),
+                ("advice", models.TextField()),
+                (
+                    "run",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="flags",
+                        to="integrity.integrityrun",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['run', 'p_value', 'id'],
+                "ordering": ["run", "p_value", "id"],
             },
         ),
         migrations.CreateModel(
-            name='RefusedEntry',
+            name="RefusedEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField(blank=True, help_text='The expected_seq sent', null=True)),
-                ('action', models.CharField(blank=True, help_text='What was tried', max_length=12)),
-                ('code', models.CharField(max_length=60)),
-                ('status', models.PositiveSmallIntegerField()),
-                ('message', models.CharField(blank=True, max_length=300)),
-                ('device', models.CharField(blank=True, max_length=200)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('hand', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='refusals', to='hands.hand')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.table')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "seq",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="The expected_seq sent", null=True
+                    ),
+                ),
+                ("action", models.CharField(blank=True, help_text="What was tried", max_length=12)),
+                ("code", models.CharField(max_length=60)),
+                ("status", models.PositiveSmallIntegerField()),
+                ("message", models.CharField(blank=True, max_length=300)),
+                ("device", models.CharField(blank=True, max_length=200)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "hand",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="refusals",
+                        to="hands.hand",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tables.table",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-at', '-id'],
-                'indexes': [models.Index(fields=['table', 'at'], name='integrity_r_table_i_9590a2_idx')],
+                "ordering": ["-at", "-id"],
+                "indexes": [
+                    models.Index(fields=["table", "at"], name="integrity_r_table_i_9590a2_idx")
+                ],
             },
         ),
     ]
