@@ -47,9 +47,11 @@ def subject_of(f: Finding, names: Names) -> tuple[str, dict[str, Any]]:
             {"kind": "pair", "players": [a, b]},
         )
     key: dict[str, Any] = {"kind": kind, "id": f.subject[1]}
+    label = names.of(kind, f.subject[1])
     if f.check == "dealers":
         key["mistake"] = f.numbers["kind"]
-    return names.of(kind, f.subject[1]), key
+        label = f"{label}: {MISTAKE_WORDS.get(f.numbers['kind'], (f.numbers['kind'],))[0]}"
+    return label, key
 
 
 def _classes(numbers: dict[str, Any]) -> str:
@@ -116,9 +118,9 @@ def explain(f: Finding, names: Names) -> tuple[str, str]:
     words, meaning = MISTAKE_WORDS.get(n["kind"], (n["kind"], "a mistake"))
     dealer = names.of("dealer", f.subject[1])
     seen = (
-        f"{dealer} has {n['count']} {words} in {n['hands']:,} hands ({n['per_100']:g} per 100); "
+        f"{dealer} has {n['count']} {words} in {n['hands']:,} hands ({n['per_100']:.1f} per 100); "
         f"the other dealers have {n['others_count']} in {n['others_hands']:,} "
-        f"({n['others_per_100']:g} per 100), so about {n['expected']:g} were expected. If every "
+        f"({n['others_per_100']:.1f} per 100), so about {n['expected']:g} were expected. If every "
         f"dealer made them at the same rate, this many would fall to {dealer} {odds}."
     )
     todo = (

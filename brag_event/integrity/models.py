@@ -14,9 +14,9 @@ class IntegrityRun(models.Model):
     """One run of the monitor over an event's settled hands (``integrity.services``)."""
 
     class Trigger(models.TextChoices):
-        PERIODIC = "periodic", "Periodic check"
-        DAY_CLOSE = "day_close", "Day close"
-        MANUAL = "manual", "Run by hand"
+        PERIODIC = "periodic", "periodic check"
+        DAY_CLOSE = "day_close", "after the day's close"
+        MANUAL = "manual", "on request"
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="integrity_runs")
     trigger = models.CharField(max_length=10, choices=Trigger.choices)

@@ -40,7 +40,7 @@ def test_a_run_keeps_its_flags_in_plain_words_with_the_hands(floor: Floor, small
     assert run.requested_by == floor.users["supervisor"] and run.alpha == 0.2
     assert run.tests["dealers"] == 2  # two dealers, voids (the only kind of mistake seen)
     (flag,) = run.flags.all()
-    assert (flag.kind, flag.subject) == ("dealers", "dealer1")
+    assert (flag.kind, flag.subject) == ("dealers", "dealer1: voided actions")
     assert flag.subject_key == {
         "kind": "dealer",
         "id": floor.users["dealer1"].pk,
@@ -48,14 +48,16 @@ def test_a_run_keeps_its_flags_in_plain_words_with_the_hands(floor: Floor, small
     }
     assert sorted(flag.hands) == sorted(voided)
     assert flag.p_value == pytest.approx(0.5**6) and flag.threshold == pytest.approx(0.1)
-    assert "dealer1 has 6 voided actions in 6 hands (100 per 100)" in flag.explanation
+    assert "dealer1 has 6 voided actions in 6 hands (100.0 per 100)" in flag.explanation
     assert "the other dealers have 0 in 6" in flag.explanation
     assert "Watch dealer1" in flag.advice
     rows = {r["dealer"]: r for r in run.overview["dealers"]["rows"]}
     assert rows["dealer1"]["voids"] == {"count": 6, "per_100": 100.0}
     assert rows["dealer2"]["voids"] == {"count": 0, "per_100": 0.0}
     entry = AuditEntry.objects.get(verb="integrity.run")
-    assert entry.actor == floor.users["supervisor"] and entry.data["flags"] == ["dealers: dealer1"]
+    assert entry.actor == floor.users["supervisor"] and entry.data["flags"] == [
+        "dealers: dealer1: voided actions"
+    ]
     assert_audit_ok(floor.world.event)
 
 

@@ -29,9 +29,9 @@ class Migration(migrations.Migration):
                     "trigger",
                     models.CharField(
                         choices=[
-                            ("periodic", "Periodic check"),
-                            ("day_close", "Day close"),
-                            ("manual", "Run by hand"),
+                            ("periodic", "periodic check"),
+                            ("day_close", "after the day's close"),
+                            ("manual", "on request"),
                         ],
                         max_length=10,
                     ),
