@@ -74,6 +74,8 @@ def records_refusals(view: Callable[..., Response]) -> Callable[..., Response]:
 
 
 def _record(request: Request, kwargs: dict[str, Any], code: str, status: int, message: str) -> None:
+    # The API's own Actor (device token name, address, agent), imported late: the API's views
+    # import this module.
     from brag_event.api.views import actor
 
     hand_id = kwargs.get("hand_id")

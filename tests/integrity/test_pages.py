@@ -129,3 +129,20 @@ def test_a_showdown_hand_shows_which_hands_were_blind(floor: Floor) -> None:
     page = client(floor, "organiser").get(f"/organiser/hands/{hand.pk}/").content.decode()
     assert "Kh Qh Jh" in page and "running flush" in page
     assert page.count('<span class="tag">blind</span>') == 1
+
+
+def test_the_organisers_dashboard_alerts_while_the_latest_run_has_flags(
+    floor: Floor, monkeypatch: Any, settings: Any
+) -> None:
+    monkeypatch.setattr(stats, "MIN_DEALER_HANDS", 2)
+    settings.BRAG_INTEGRITY_ALPHA = 0.2
+    for _ in range(6):
+        floor.folded_hand(by="dealer1", voided=True)
+        floor.folded_hand(by="dealer2")
+    url = f"/organiser/events/{floor.world.event.pk}/"
+    organiser = client(floor, "organiser")
+    assert "integrity monitor" not in organiser.get(url).content.decode()
+    integrity_run(event=floor.world.event, by=None)
+    page = organiser.get(url).content.decode()
+    assert "The integrity monitor raised 1 flag: see Integrity." in page
+    assert f'href="/organiser/events/{floor.world.event.pk}/integrity/"' in page
