@@ -87,7 +87,9 @@ def test_a_planted_anomaly_is_flagged_and_nothing_else(name: str, check: str) ->
 
 
 def test_a_sloppy_dealers_mistakes_are_drawn_apart_from_the_play() -> None:
-    plan = replace(Plan(seed=SEED, days=1, tables=2, hands_per_table=30), sloppy_dealer=0)
+    plan = replace(
+        Plan(seed=SEED, players=12, days=1, tables=2, hands_per_table=150), sloppy_dealer=0
+    )
     sloppy = simulate(plan)
     honest = simulate(replace(plan, sloppy_dealer=None))
     assert sloppy.hands == honest.hands
