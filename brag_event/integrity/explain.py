@@ -71,7 +71,9 @@ def explain(f: Finding, names: Names) -> tuple[str, str]:
         seen = (
             f"At {where}, {n['hands']} hands were shown at showdowns by players who had not "
             f"looked at them: {_classes(n)}. A well-shuffled pack gives a spread this far from the "
-            f"odds of the 22,100 three-card hands {odds} (Pearson's test, p = {f.p_value:.2g})."
+            f"odds of the 22,100 three-card hands {odds} (Pearson's test, allowing for hands of "
+            f"one table varying {n.get('dispersion', 1.0):g} times more than independent ones; "
+            f"p = {f.p_value:.2g})."
         )
         if n.get("left_out_tables"):
             seen += " Tables already flagged are left out of this count."

@@ -6,7 +6,8 @@ number of tests of its check that were run):
 
 * **cards** — the categories of hands shown *blind* at showdowns, per table, dealer and day,
   against the exact odds of the 22,100 three-card hands: Pearson's goodness-of-fit test, with
-  the rare categories pooled until every class expects at least ``MIN_EXPECTED`` hands.
+  the rare categories pooled until every class expects at least ``MIN_EXPECTED`` hands, and
+  the statistic divided by the tables' own dispersion (``dispersion_of``).
 * **folds** — for each ordered pair of players: does one fold to the other's bets more than to
   everyone else's, and more than everyone else folds to the other's, in the same situations?
   Exact conditional tests of stratified 2×2 tables, joined as an intersection–union test.
