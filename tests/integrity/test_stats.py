@@ -189,3 +189,22 @@ def test_a_dealer_with_more_mistakes_than_the_others_is_flagged() -> None:
     assert all(f.threshold == pytest.approx(0.001 / 6) for f in findings)
     # Too few hands: not compared at all.
     assert dealers_check({"x": 10, "y": 10}, [DealerEvent("x", "voids", 1)], 0.001) == []
+
+
+def test_the_dispersion_allows_for_hands_that_are_not_independent() -> None:
+    rng = random.Random(5)
+    independent = [_deal(rng, 300) for _ in range(20)]
+    assert 1.0 <= stats.dispersion_of(independent) < 1.4
+    # Every hand dealt twice in a row: the counts stray twice as far.
+    doubled = [[c for c in _deal(rng, 150) for _ in range(2)] for _ in range(20)]
+    assert stats.dispersion_of(doubled) > 1.6
+    # A bad table barely moves the first, trimmed guess; it would the plain mean.
+    bad = ["flush"] * 300
+    assert stats.dispersion_of([*independent, bad], trim=True) < 1.4
+    assert stats.dispersion_of([*independent, bad]) > 3
+    assert stats.dispersion_of(independent[:4]) == 1.0  # too few tables to tell
+    # Divided by the dispersion, the same counts are less surprising.
+    plain = goodness_of_fit(doubled[0])
+    allowed = goodness_of_fit(doubled[0], dispersion=2.0)
+    assert plain is not None and allowed is not None and allowed[0] > plain[0]
+    assert allowed[1]["dispersion"] == 2.0
