@@ -367,7 +367,7 @@ def _play(
 
 def simulate(plan: Plan) -> Event:
     """Play the whole event of ``plan``; deterministic for a given seed."""
-    rng = random.Random(plan.seed)
+    rng = random.Random(plan.seed)  # nosec B311 - a reproducible simulation, not a secret
     event = Event(plan=plan)
     players = list(range(plan.players))
     event.styles = {pid: random_style(rng) for pid in players}
@@ -395,9 +395,8 @@ def simulate(plan: Plan) -> Event:
         for t, seated in enumerate(tables):
             dealer = (day + t) % plan.dealers
             table_key = (day, t)
-            table = _Table(
-                random.Random(rng.getrandbits(64)), unshuffled=plan.unshuffled == (day, t)
-            )
+            pack_rng = random.Random(rng.getrandbits(64))  # nosec B311
+            table = _Table(pack_rng, unshuffled=plan.unshuffled == (day, t))
             seats = [(i + 1, pid) for i, pid in enumerate(seated)]
             keys = {"table": table_key, "dealer": dealer, "day": day}
             for _ in range(plan.hands_per_table):
@@ -414,7 +413,7 @@ def simulate(plan: Plan) -> Event:
 def dealer_mistakes(plan: Plan, hands: list[HandFacts]) -> list[DealerEvent]:
     """Each hand's mistakes, drawn apart from the play (so an event with a sloppy dealer plays
     exactly the hands of the honest one, and the two can share them)."""
-    mistakes = random.Random(plan.seed * 7919 + 1)
+    mistakes = random.Random(plan.seed * 7919 + 1)  # nosec B311
     out = []
     for facts in hands:
         scale = plan.sloppiness if facts.dealer == plan.sloppy_dealer else 1.0
