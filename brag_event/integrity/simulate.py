@@ -429,10 +429,12 @@ def run(plan: Plan, **options: Any) -> Report:
 
 
 def naive_cards(event: Event, alpha: float = ALPHA) -> list[Finding]:
-    """The cards check as it would be on *every* hand shown (not only blind ones): what the
-    selection of showdowns does to an honest event (``docs/integrity.md``)."""
+    """The cards check as it would be on *every* hand shown (not only blind ones), with
+    Pearson's test as it is: what the selection of showdowns does to an honest event
+    (``docs/integrity.md``; the dispersion correction would absorb a bias every table shares,
+    so it is left out here)."""
     everything = [replace(f, shown=[replace(s, blind=True) for s in f.shown]) for f in event.hands]
-    return cards_check(everything, alpha)
+    return cards_check(everything, alpha, allow_dispersion=False)
 
 
 # ---------------------------------------------------------------------------- calibration

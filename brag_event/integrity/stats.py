@@ -230,10 +230,13 @@ def _groups(
     return groups
 
 
-def cards_check(facts: list[HandFacts], alpha: float) -> list[Finding]:
+def cards_check(
+    facts: list[HandFacts], alpha: float, *, allow_dispersion: bool = True
+) -> list[Finding]:
     """Tables first; then dealers and days on the hands of the tables that were not flagged, so
     one bad table is one flag, and a dealer or a day is flagged for what happened elsewhere.
-    Only blind hands count: nobody chose to show them for their cards."""
+    Only blind hands count: nobody chose to show them for their cards. (``allow_dispersion``
+    off: Pearson's test as it is, for the simulation's comparisons.)"""
     facts_of = {f.hand: f for f in facts}
     blind = [s for f in facts for s in f.shown if s.blind]
     groups = _groups(blind, facts_of)
@@ -246,7 +249,7 @@ def cards_check(facts: list[HandFacts], alpha: float) -> list[Finding]:
     # measured on the tables not flagged (so a bad table cannot make itself or others look
     # normal), until the flags settle.
     categories = {k: [s.category for s in groups[k]] for k in tables}
-    dispersion = dispersion_of(list(categories.values()), trim=True)
+    dispersion = dispersion_of(list(categories.values()), trim=True) if allow_dispersion else 1.0
     bad: set[tuple[Any, ...]] = set()
     findings: list[Finding] = []
     used = dispersion
@@ -258,7 +261,11 @@ def cards_check(facts: list[HandFacts], alpha: float) -> list[Finding]:
             if f is not None
         ]
         flagged = {f.subject for f in findings if f.flagged}
-        measured = dispersion_of([v for k, v in categories.items() if k not in flagged])
+        measured = (
+            dispersion_of([v for k, v in categories.items() if k not in flagged])
+            if allow_dispersion
+            else 1.0
+        )
         if flagged == bad and measured == dispersion:
             break
         bad, dispersion = flagged, measured
