@@ -117,10 +117,16 @@ def monitor(
     """Run every check over the facts of the settled hands and the dealers' tallies."""
     facts = list(hands)
     report = Report(alpha=alpha, hands=len(facts))
+    cards = cards_check(facts, alpha)
+    # A table whose cards are flagged is left out of the pair checks: its hands are not random
+    # (the same ones may keep coming back), so who folds or pays whom there says nothing about
+    # collusion.
+    broken = {f.subject[1] for f in cards if f.flagged and f.subject[0] == "table"}
+    fair = [f for f in facts if f.table not in broken]
     for check, findings in (
-        ("cards", cards_check(facts, alpha)),
-        ("folds", folds_check([c for f in facts for c in f.chances], alpha)),
-        ("flows", flows_check([x for f in facts for x in f.exchanges], alpha)),
+        ("cards", cards),
+        ("folds", folds_check([c for f in fair for c in f.chances], alpha)),
+        ("flows", flows_check([x for f in fair for x in f.exchanges], alpha)),
         ("dealers", dealers_check(dealer_hands, list(dealer_events), alpha, kinds)),
     ):
         report.findings.extend(findings)

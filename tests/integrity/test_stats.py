@@ -208,3 +208,25 @@ def test_the_dispersion_allows_for_hands_that_are_not_independent() -> None:
     allowed = goodness_of_fit(doubled[0], dispersion=2.0)
     assert plain is not None and allowed is not None and allowed[0] > plain[0]
     assert allowed[1]["dispersion"] == 2.0
+
+
+def test_a_table_flagged_for_its_cards_is_left_out_of_the_pair_checks() -> None:
+    """Hands that keep coming back make players' play pair-specific: that table cannot say
+    anything about collusion (found by the simulation's calibration runs)."""
+    rng = random.Random(9)
+    facts = []
+    for i in range(3000):
+        table = f"t{i % 6}" if i < 2850 else "bad"
+        shown = ["flush"] if table == "bad" else _deal(rng, 1)
+        f = _facts(i, table, shown)
+        if table == "bad":  # at the bad table, A folds to B every time
+            f.chances = [_chance("A", "B", True, i)]
+        else:
+            pairs = [("A", "C"), ("C", "B"), ("B", "A")] + ([("A", "B")] if i % 5 == 0 else [])
+            f.chances = [_chance(p, q, rng.random() < 0.3, i) for p, q in pairs]
+        facts.append(f)
+    report = stats.monitor(facts, {}, [])
+    assert {f.subject for f in report.flags} == {("table", "bad")}
+    # Without the bad table's hands left out, the pair would have been flagged.
+    pairs = folds_check([c for f in facts for c in f.chances], 0.001)
+    assert ("pair", "A", "B") in {f.subject for f in pairs if f.flagged}
