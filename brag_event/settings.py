@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "brag_event.organiser",
     "brag_event.public",
     "axes",
+    "brag_event.integrity",
 ]
 
 MIDDLEWARE = [
@@ -254,8 +255,15 @@ CELERY_BEAT_SCHEDULE = {
     "ledger-check": {
         "task": "ledger.check_all",
         "schedule": float(os.environ.get("BRAG_LEDGER_CHECK_SECONDS", "300")),
-    }
+    },
+    # The integrity monitor (docs/integrity.md): runs only where something changed.
+    "integrity-check": {
+        "task": "integrity.check_all",
+        "schedule": float(os.environ.get("BRAG_INTEGRITY_CHECK_SECONDS", "600")),
+    },
 }
+# The integrity monitor's false-alarm rate per check and run (docs/integrity.md).
+BRAG_INTEGRITY_ALPHA = float(os.environ.get("BRAG_INTEGRITY_ALPHA", "0.001"))
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_TRACK_STARTED = True
 CELERY_ACCEPT_CONTENT = ["json"]

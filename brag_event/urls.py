@@ -11,5 +11,6 @@ urlpatterns = [
     path("api/", include("brag_event.api.urls")),
     path("tablet/", include("brag_event.tablet.urls")),
     path("organiser/", include("brag_event.organiser.urls")),
+    path("organiser/", include("brag_event.integrity.urls")),
     path("", include("brag_event.public.urls")),
 ]

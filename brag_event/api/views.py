@@ -32,6 +32,7 @@ from brag_event.engine.history import dump
 from brag_event.events.models import Day, Event
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_apply_action, hand_start, hand_void_last_action
+from brag_event.integrity.refusals import records_refusals
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player
 from brag_event.players.selectors import current_day, standings
@@ -198,6 +199,7 @@ class TableHands(APIView):
     permission_classes = [StaffOnly]
 
     @extend_schema(request=None, responses={201: ANY}, summary="Start the next hand")
+    @records_refusals
     @idempotent
     def post(self, request: Request, table_id: int) -> Response:
         hand = hand_start(table=table_id, by=actor(request), access=roles.TableAccess(request.user))
@@ -262,6 +264,7 @@ class HandActions(APIView):
     permission_classes = [StaffOnly]
 
     @extend_schema(request=ActionIn, responses={201: ANY, 409: ANY}, summary="Enter an action")
+    @records_refusals
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
         data = valid(ActionIn, request)
@@ -274,6 +277,7 @@ class HandCards(APIView):
     permission_classes = [StaffOnly]
 
     @extend_schema(request=CardsIn, responses={201: ANY, 409: ANY}, summary="Enter shown cards")
+    @records_refusals
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
         data = valid(CardsIn, request)

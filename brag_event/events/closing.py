@@ -26,6 +26,7 @@ from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_leave
 
 from .models import Day, DayClose
+from .signals import day_closed
 
 
 @service_transaction
@@ -101,6 +102,8 @@ def day_close_run(*, close_id: int) -> DayClose:
         data={k: report[k] for k in ("seats_returned", "qualified", "audit_ok")},
         event_id=day.event_id,
     )
+    # After the close: listeners (the integrity monitor) queue their work on commit.
+    day_closed.send(sender=Day, day=day)
     return DayClose.objects.get(pk=close.pk)
 
 

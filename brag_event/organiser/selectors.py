@@ -56,6 +56,14 @@ def house_takings(event: Event) -> int:
     return int(inflow - outflow)
 
 
+def _integrity_flags(event: Event) -> int:
+    """How many flags the integrity monitor's latest run raised (``docs/integrity.md``)."""
+    from brag_event.integrity.selectors import latest_run
+
+    run = latest_run(event)
+    return run.flags.count() if run is not None else 0
+
+
 def event_dashboard(event: Event, *, now: dt.datetime | None = None) -> Dashboard:
     now = now or timezone.now()
     day = current_day(event)
@@ -116,6 +124,11 @@ def event_dashboard(event: Event, *, now: dt.datetime | None = None) -> Dashboar
     board.audit = check
     if check is not None and not check.ok:
         board.alerts.append(f"The ledger audit of {check.at:%H:%M} FAILED: see the details below.")
+    flags = _integrity_flags(event)
+    if flags:
+        board.alerts.append(
+            f"The integrity monitor raised {flags} flag{'s' if flags != 1 else ''}: see Integrity."
+        )
     for row in rows:
         if row.idle and row.last_activity is not None:
             minutes = int((now - row.last_activity).total_seconds() // 60)

@@ -1,0 +1,116 @@
+"""Refused entries are kept, per dealer, without changing what a refusal does: the refused
+request's own transaction is rolled back whole (nothing of the entry is written), the record is
+written after it, a replayed refusal is not counted twice, and an accepted action does not
+pay for any of it. These requests really commit (no test transaction around them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, InternalError, connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from brag_event.hands.models import HandAction
+from brag_event.integrity.models import RefusedEntry
+from brag_event.ledger.models import Transfer
+from tests.api.conftest import Api, post, start_hand
+from tests.factories import assert_audit_ok
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def written(hand_id: int) -> tuple[int, int]:
+    return (
+        HandAction.objects.filter(hand_id=hand_id).count(),
+        Transfer.objects.filter(hand_id=hand_id).exclude(kind="ante").count(),
+    )
+
+
+@pytest.mark.parametrize("key", [None, "k-refused"])
+def test_a_refused_action_writes_nothing_but_its_record(api: Api, key: str | None) -> None:
+    hand = start_hand(api)
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    body = {"seat": 2, "action": "bet", "amount": 2, "expected_seq": 1}  # below the least bet
+    response = post(api.client("dealer"), url, body, key=key)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bet_below_min"
+    assert written(hand["id"]) == (0, 0)
+    (record,) = RefusedEntry.objects.all()
+    assert (record.hand_id, record.table_id, record.seq, record.action) == (
+        hand["id"],
+        api.world.table.pk,
+        1,
+        "bet",
+    )
+    assert (record.code, record.status, record.user) == ("bet_below_min", 400, api.users["dealer"])
+    assert record.device.startswith("token:dealer tablet") and record.counts
+    assert "least" in record.message or record.message
+    if key:
+        # The retry gets the same refusal back from the key; it is not a second refusal.
+        again = post(api.client("dealer"), url, body, key=key)
+        assert again.status_code == 400 and again["Idempotent-Replayed"] == "true"
+        assert RefusedEntry.objects.count() == 1
+    assert_audit_ok(api.world.event)
+
+
+def test_wrong_cards_and_a_stale_screen_are_kept_apart(api: Api) -> None:
+    hand = start_hand(api)
+    dealer = api.client("dealer")
+    url = f"/api/v1/hands/{hand['id']}/"
+    assert post(dealer, url + "actions/", {"seat": 2, "action": "look", "expected_seq": 1}, "a")
+    stale = post(dealer, url + "actions/", {"seat": 2, "action": "fold", "expected_seq": 1}, "b")
+    assert stale.status_code == 409
+    cards = post(dealer, url + "cards/", {"seat": 2, "cards": "As As Kd", "expected_seq": 2}, "c")
+    assert cards.status_code == 400
+    rows = list(RefusedEntry.objects.order_by("id").values_list("code", "status", "action"))
+    assert rows == [("stale_sequence", 409, "fold"), (cards.json()["error"]["code"], 400, "show")]
+    assert written(hand["id"]) == (1, 0)  # only the look
+
+
+def test_who_and_where_refusals_are_not_entries(api: Api) -> None:
+    hand = start_hand(api)
+    body = {"seat": 2, "action": "look", "expected_seq": 1}
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    assert post(api.client("other_dealer"), url, body).status_code == 404  # not their table
+    assert post(api.client("player"), url, body).status_code == 403
+    assert post(api.client("dealer"), "/api/v1/hands/999999/actions/", body).status_code == 404
+    assert RefusedEntry.objects.count() == 0
+
+
+def test_a_refused_start_is_kept_against_the_table(api: Api) -> None:
+    start_hand(api)
+    again = post(api.client("dealer"), f"/api/v1/tables/{api.world.table.pk}/hands/", key="s2")
+    assert again.status_code == 409
+    (record,) = RefusedEntry.objects.all()
+    assert (record.code, record.hand_id, record.action) == ("hand_in_progress", None, "start")
+
+
+def test_an_accepted_action_costs_no_statement_more(api: Api) -> None:
+    hand = start_hand(api)
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    with CaptureQueriesContext(connection) as queries:
+        ok = post(api.client("dealer"), url, {"seat": 2, "action": "look", "expected_seq": 1}, "l")
+    assert ok.status_code == 201
+    assert not [q for q in queries if "integrity" in q["sql"]]
+    assert not [q for q in queries if 'FROM "hands_hand"' in q["sql"] and "LIMIT" in q["sql"]]
+    assert RefusedEntry.objects.count() == 0
+
+
+def test_a_refused_entry_cannot_be_changed_or_deleted(api: Any) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the append-only trigger on DELETE is PostgreSQL's")
+    hand = start_hand(api)
+    post(
+        api.client("dealer"),
+        f"/api/v1/hands/{hand['id']}/actions/",
+        {"seat": 9, "action": "look", "expected_seq": 1},
+    )
+    record = RefusedEntry.objects.get()
+    for change in (
+        lambda: RefusedEntry.objects.filter(pk=record.pk).update(code="nothing"),
+        lambda: RefusedEntry.objects.filter(pk=record.pk).delete(),
+    ):
+        with pytest.raises((IntegrityError, InternalError)), transaction.atomic():
+            change()
+    assert RefusedEntry.objects.get().code == record.code
