@@ -26,7 +26,7 @@ def seed(tables: int, players: int) -> dict[str, Any]:
 
     from brag_event.api.models import DeviceToken, token_hash
     from brag_event.core.actors import Actor
-    from brag_event.events.services import event_create_flash
+    from brag_event.events.services import day_open, event_create_flash
     from brag_event.players.services import player_register
     from brag_event.tables.services import seat_buy_in, table_create
 
@@ -39,7 +39,7 @@ def seed(tables: int, players: int) -> dict[str, Any]:
         organiser.groups.add(organisers)
         by = Actor(organiser, "bench seed")
         event = event_create_flash(name="BENCH", currency="MB", start=timezone.localdate(), by=by)
-        day = event.days.get(number=1)
+        day = day_open(day=event.days.get(number=1), by=by)
         out.update(
             event=event.pk,
             day=day.pk,

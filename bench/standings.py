@@ -86,7 +86,7 @@ def seed(players: int, hands: int) -> dict[str, Any]:
     settled hands in bulk SQL spread evenly over the tables."""
     from django.db import connection, transaction
 
-    from brag_event.events.services import event_create_flash
+    from brag_event.events.services import day_open, event_create_flash
     from brag_event.hands.models import Hand
     from brag_event.players.models import Standing
     from brag_event.players.services import player_register
@@ -95,7 +95,7 @@ def seed(players: int, hands: int) -> dict[str, Any]:
 
     t = time.perf_counter()
     event = event_create_flash(name="Standings bench", by=None)
-    day = event.days.get(number=1)
+    day = day_open(day=event.days.get(number=1), by=None)
     n_tables = math.ceil(players / SEATS)
     tables = [table_create(day=day, by=None) for _ in range(n_tables)]
     registered = [
