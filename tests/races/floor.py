@@ -24,31 +24,37 @@ _tags = itertools.count(1)
 
 @dataclass
 class Floor:
-    """Day 1 of a FLASH event, open. Table 1: Andy, Bill, Chris and Dan at seats 1-4; table 2:
-    Eddie and Fred at seats 1-2; Gina and Hal registered and not seated. 1,000 each, buy-ins
-    of 200."""
+    """Day 1 of a FLASH event, open, with Andy, Bill and Chris at table 1 (seats 1-3, buy-ins of
+    200 from 1,000 each). Table 2 (Eddie at seat 1) and the unseated players Gina and Hal are
+    made when a run first asks for them: a floor costs a few hundred statements, and most
+    pairs need only part of it."""
 
     event: Event
     day: Day
     t1: Table
-    t2: Table
+    _t2: Table | None = None
+
+    @property
+    def t2(self) -> Table:
+        if self._t2 is None:
+            self._t2 = table_create(day=self.day, by=None)
+            seat_buy_in(
+                table=self._t2, seat_number=1, player=self.player("Eddie"), amount=200, by=None
+            )
+        return self._t2
 
     def player(self, name: str) -> Player:
-        return Player.objects.get(event=self.event, name=name)
+        """The player, registered with 1,000 if not yet."""
+        found = Player.objects.filter(event=self.event, name=name).first()
+        return found or player_register(event=self.event, name=name, starting_money=1000, by=None)
 
     def seat(self, name: str) -> Seat:
         return Seat.objects.get(player__event=self.event, player__name=name, left_at__isnull=True)
 
 
 def floor() -> Floor:
-    w = world(4, name=f"Race {next(_tags)}")
-    t2 = table_create(day=w.day, by=None)
-    for number, name in enumerate(("Eddie", "Fred"), start=1):
-        player = player_register(event=w.event, name=name, starting_money=1000, by=None)
-        seat_buy_in(table=t2, seat_number=number, player=player, amount=200, by=None)
-    for name in ("Gina", "Hal"):
-        player_register(event=w.event, name=name, starting_money=1000, by=None)
-    return Floor(w.event, w.day, w.table, t2)
+    w = world(3, name=f"Race {next(_tags)}")
+    return Floor(w.event, w.day, w.table)
 
 
 def act(hand_id: int, **action: Any) -> Hand:
@@ -59,22 +65,21 @@ def act(hand_id: int, **action: Any) -> Hand:
     return hand
 
 
-SETTLING = {"seat": 1, "action": "fold"}  # after ``one_to_settle``: Dan wins the pot
+SETTLING = {"seat": 1, "action": "fold"}  # after ``one_to_settle``: Chris wins the pot
 
 
 def one_to_settle(f: Floor) -> Hand:
-    """A hand at table 1 that the next action (Andy folds: ``SETTLING``) settles: Bill and
-    Chris have folded, Dan (seat 4, the table's highest) has bet and wins."""
+    """A hand at table 1 that the next action (Andy folds: ``SETTLING``) settles: Bill has
+    folded, Chris (seat 3, the table's highest) has bet and wins."""
     hand = hand_start(table=f.t1, by=None)  # Andy deals; Bill acts first
     act(hand.pk, seat=2, action="fold")
-    act(hand.pk, seat=3, action="fold")
-    act(hand.pk, seat=4, action="look")
-    act(hand.pk, seat=4, action="bet", amount=5)
+    act(hand.pk, seat=3, action="look")
+    act(hand.pk, seat=3, action="bet", amount=5)
     return Hand.objects.get(pk=hand.pk)
 
 
 def settled(f: Floor) -> Hand:
-    """A hand at table 1 that Dan won; its last action (Andy's fold) settled it."""
+    """A hand at table 1 that Chris won; its last action (Andy's fold) settled it."""
     hand = one_to_settle(f)
     return act(hand.pk, **SETTLING)
 
@@ -83,8 +88,8 @@ def run_out(f: Floor) -> Seat:
     """Ivy, Gina and Hal at a third table (buy-ins of 90): Gina loses everything to Hal in one
     hand that Ivy deals. Returns Gina's seat, with a stack of 0."""
     t3 = table_create(day=f.day, by=None)
-    ivy = player_register(event=f.event, name="Ivy", starting_money=1000, by=None)
-    for number, player in enumerate((ivy, f.player("Gina"), f.player("Hal")), start=1):
+    for number, name in enumerate(("Ivy", "Gina", "Hal"), start=1):
+        player = f.player(name)
         seat_buy_in(table=t3, seat_number=number, player=player, amount=90, by=None)
     hand = hand_start(table=t3, by=None)  # Ivy deals: Gina (seat 2) first
     for seat in (2, 3, 1):

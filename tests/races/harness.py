@@ -109,7 +109,8 @@ class _Gate:
     def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         self.pid = self.pid or connection.connection.info.backend_pid
         result = execute(sql, params, many, context)
-        if self.held:
+        if self.held or connection.connection._pipeline is not None:
+            # Inside a pipeline a statement is sent, not yet run: hold at the next one outside.
             return result
         if self.pattern is not None:
             hit = bool(self.pattern.search(sql))
@@ -181,9 +182,6 @@ def interleave(first: Job, second: Job, *, after: int | str = 1) -> tuple[list[O
         if not done[0].is_set():
             watch.started.wait(timeout=WAIT)
             seen = _blocked_or_done(watch.pid, done[1], 5.0)
-            if seen != "done" and gate.pid:
-                # Let the first one's wait settle too (a pipelined statement is sent, not done).
-                _blocked_or_done(gate.pid, done[0], 0.2)
     finally:
         gate.release.set()
         connections.close_all()
