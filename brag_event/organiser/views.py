@@ -31,7 +31,7 @@ from brag_event.core.errors import ServiceError
 from brag_event.engine.history import dump
 from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day, DayClose, Event
-from brag_event.events.services import day_set_qualification
+from brag_event.events.services import day_open, day_set_qualification
 from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.ledger.checks import ledger_check_run
@@ -83,7 +83,26 @@ def events(request: HttpRequest) -> HttpResponse:
 def dashboard(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     board = event_dashboard(event)
-    return render(request, "organiser/dashboard.html", {"event": event, "board": board})
+    # A scheduled day can be opened once the day before it has closed (or it is the first).
+    openable, before = set(), None
+    for day, _close in board.days:
+        if day.status == Day.Status.SCHEDULED and (before is None or before == "closed"):
+            openable.add(day.pk)
+        before = day.status
+    context = {"event": event, "board": board, "openable": openable}
+    return render(request, "organiser/dashboard.html", context)
+
+
+@organiser_only
+@require_POST
+def day_open_view(request: HttpRequest, day_id: int) -> HttpResponse:
+    day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
+    try:
+        day_open(day=day, by=actor(request))
+        messages.success(request, f"Day {day.number} is open: hands can be played.")
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect("organiser:dashboard", day.event_id)
 
 
 @organiser_only
