@@ -122,9 +122,10 @@ def day_close_fail(*, close_id: int, error: ServiceError) -> DayClose:
     """Mark the close failed with the refusal in words (a failure never overwrites a close that
     is done). The day stays as it is — open if it never left play, else closing — and asking
     again queues the close again."""
+    step = error.message if len(error.message) <= 120 else error.message[:119] + "…"
     DayClose.objects.filter(pk=close_id).exclude(status=DayClose.Status.DONE).update(
         status=DayClose.Status.FAILED,
-        step=error.message,
+        step=step,  # the whole message is in the report
         report={"error": error.to_dict()},
         finished_at=timezone.now(),
     )
@@ -196,8 +197,8 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
         if not audit.ok:
             raise ServiceError(
                 "audit_failed",
-                f"The ledger audit failed: day {day.number} stays closing, nothing was "
-                "snapshotted or qualified. Correct the ledger, then close the day again.",
+                f"The ledger audit failed: day {day.number} stays closing, with nothing "
+                "snapshotted or qualified. Correct the ledger, then close again.",
                 details={"audit": audit.lines()},
             )
         rows = standings(event, day)

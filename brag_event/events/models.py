@@ -128,7 +128,7 @@ class Day(models.Model):
         return STATUS_TEXT[self.status]
 
 
-STATUS_TEXT = {
+STATUS_TEXT: dict[str, str] = {
     Day.Status.SCHEDULED: "Scheduled: not open yet. It opens once the day before it has closed.",
     Day.Status.OPEN: "Open: hands are being played.",
     Day.Status.CLOSING: "Closing: no new hands; every stack is going back to its player.",

@@ -68,7 +68,9 @@ def refuse_unless_open(day: Day, what: str) -> None:
         raise ServiceError(
             "day_closing", f"Day {day.number} is closing: no more {what}.", details=details
         )
-    raise ServiceError("day_closed", f"Day {day.number} is closed: no more {what}.", details=details)
+    raise ServiceError(
+        "day_closed", f"Day {day.number} is closed: no more {what}.", details=details
+    )
 
 
 def refuse_once_closing(day: Day, what: str) -> None:
@@ -85,7 +87,9 @@ def refuse_once_closing(day: Day, what: str) -> None:
 
 def day_before(day: Day) -> Day | None:
     """The day before ``day`` in its event (the highest number below it), if any."""
-    return Day.objects.filter(event_id=day.event_id, number__lt=day.number).order_by("-number").first()
+    return (
+        Day.objects.filter(event_id=day.event_id, number__lt=day.number).order_by("-number").first()
+    )
 
 
 def refuse_until_day_before_closed(day: Day, what: str) -> Day | None:

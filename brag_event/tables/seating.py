@@ -161,7 +161,9 @@ def seating_apply(*, draw: SeatingDraw, by: Actor | None) -> list[Table]:
         raise Conflict("draw_applied", f"Draw {draw.seed} was already applied.")
     refuse_unless_open(day, "seating")
     planned_players = sorted({int(e["player"]) for p in draw.plan for e in p["seats"]})
-    list(Player.objects.select_for_update(no_key=True).filter(pk__in=planned_players).order_by("pk"))
+    list(
+        Player.objects.select_for_update(no_key=True).filter(pk__in=planned_players).order_by("pk")
+    )
     created: list[Table] = []
     numbers: dict[int, int] = {}
     for planned in draw.plan:

@@ -103,9 +103,9 @@ def run_out(f: Floor) -> Seat:
     act(hand.pk, seat=2, action="cover")
     act(hand.pk, seat=3, action="show", cards="As Ad Ac")
     act(hand.pk, seat=2, action="show", cards="2s 3d 5c")
-    seat = f.seat("Gina")
-    assert seat.stack == 0
-    return seat
+    gina = f.seat("Gina")
+    assert gina.stack == 0
+    return gina
 
 
 # ------------------------------------------------------------------------------ invariants
@@ -156,7 +156,9 @@ def _rerun_closes(event: Event) -> list[str]:
         except ServiceError as err:
             day = Day.objects.get(pk=close.day_id)
             if day.status != "open":
-                out.append(f"asking again for day {day.number}'s close: {err.code} on a {day.status} day")
+                out.append(
+                    f"asking again for day {day.number}'s close: {err.code} on a {day.status} day"
+                )
             continue
         except Exception as err:
             out.append(f"asking again for a close crashed: {type(err).__name__}: {err}")

@@ -145,7 +145,7 @@ def _blocked_or_done(pid: int, done: threading.Event, seconds: float) -> str:
         if done.is_set():
             return "done"
         if pid:
-            state, wait = _backend_state(pid)
+            _state, wait = _backend_state(pid)
             if wait == "Lock":
                 return "blocked"
         time.sleep(0.01)

@@ -93,12 +93,14 @@ def test_balancing_while_the_source_table_settles_a_hand() -> None:
 
 def seat_move_job(f: Floor, name: str, to: Table, number: int) -> Any:
     seat_id = f.seat(name).pk
-    return lambda: seat_move(
-        seat=Seat.objects.get(pk=seat_id),
-        to_table=Table.objects.get(pk=to.pk),
-        to_seat=number,
-        by=None,
-    ).pk
+    return lambda: (
+        seat_move(
+            seat=Seat.objects.get(pk=seat_id),
+            to_table=Table.objects.get(pk=to.pk),
+            to_seat=number,
+            by=None,
+        ).pk
+    )
 
 
 def test_a_seat_move_against_a_buy_in_of_the_same_player() -> None:

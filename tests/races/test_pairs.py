@@ -92,13 +92,15 @@ def sit_out(seat_id: int) -> Job:
 
 
 def buy(table_id: int, number: int, player_id: int) -> Job:
-    return lambda: seat_buy_in(
-        table=Table.objects.get(pk=table_id),
-        seat_number=number,
-        player=Player.objects.get(pk=player_id),
-        amount=200,
-        by=None,
-    ).pk
+    return lambda: (
+        seat_buy_in(
+            table=Table.objects.get(pk=table_id),
+            seat_number=number,
+            player=Player.objects.get(pk=player_id),
+            amount=200,
+            by=None,
+        ).pk
+    )
 
 
 def rebuy(seat_id: int) -> Job:
@@ -115,18 +117,20 @@ def rebuy(seat_id: int) -> Job:
 
 
 def move(seat_id: int, table_id: int, number: int) -> Job:
-    return lambda: seat_move(
-        seat=Seat.objects.get(pk=seat_id),
-        to_table=Table.objects.get(pk=table_id),
-        to_seat=number,
-        by=None,
-    ).pk
+    return lambda: (
+        seat_move(
+            seat=Seat.objects.get(pk=seat_id),
+            to_table=Table.objects.get(pk=table_id),
+            to_seat=number,
+            by=None,
+        ).pk
+    )
 
 
 def balance(day_id: int, proposal_id: str) -> Job:
-    return lambda: balance_apply(
-        day=Day.objects.get(pk=day_id), proposal_id=proposal_id, by=None
-    )["id"]
+    return lambda: balance_apply(day=Day.objects.get(pk=day_id), proposal_id=proposal_id, by=None)[
+        "id"
+    ]
 
 
 def close(day_id: int) -> Job:
@@ -138,9 +142,9 @@ def run(close_id: int) -> Job:
 
 
 def issue(player_id: int, amount: int) -> Job:
-    return lambda: player_issue_money(
-        player=Player.objects.get(pk=player_id), amount=amount, by=None
-    ).pk
+    return lambda: (
+        player_issue_money(player=Player.objects.get(pk=player_id), amount=amount, by=None).pk
+    )
 
 
 def load(event_id: int, names: list[str]) -> Job:
@@ -153,9 +157,11 @@ def load(event_id: int, names: list[str]) -> Job:
 
 
 def register(event_id: int, name: str) -> Job:
-    return lambda: player_register(
-        event=Event.objects.get(pk=event_id), name=name, starting_money=100, by=None
-    ).pk
+    return lambda: (
+        player_register(
+            event=Event.objects.get(pk=event_id), name=name, starting_money=100, by=None
+        ).pk
+    )
 
 
 def new_table(day_id: int) -> Job:
@@ -267,7 +273,9 @@ PAIRS: dict[str, list[Pair]] = {
         Pair("hand start × hand start", lambda f: (start(f.t1.pk), start(f.t1.pk)), one_wins),
         Pair("hand start × close", lambda f: (start(f.t1.pk), close(f.day.pk))),
         Pair("hand start × void", lambda f: (start(f.t1.pk), void(settled(f).pk))),
-        Pair("hand start × re-buy", lambda f: (start(run_out(f).table_id), rebuy(f.seat("Gina").pk))),
+        Pair(
+            "hand start × re-buy", lambda f: (start(run_out(f).table_id), rebuy(f.seat("Gina").pk))
+        ),
         Pair(
             "settling action × leave",
             lambda f: (settle(f), leave(seat_of(f, "Bill"))),
@@ -284,9 +292,7 @@ PAIRS: dict[str, list[Pair]] = {
             "settling action × balancing",
             lambda f: (settle(f), balance(f.day.pk, the_move(f))),
         ),
-        Pair(
-            "settling action × close", lambda f: (settle(f), close(f.day.pk))
-        ),
+        Pair("settling action × close", lambda f: (settle(f), close(f.day.pk))),
         Pair(
             "settling action × void",
             lambda f: settle_and(f, void),
@@ -297,15 +303,11 @@ PAIRS: dict[str, list[Pair]] = {
         ),
         Pair(
             "settling action × the same action",
-            lambda f: settle_and(
-                f, lambda h: act(h, SETTLING, Hand.objects.get(pk=h).next_seq)
-            ),
+            lambda f: settle_and(f, lambda h: act(h, SETTLING, Hand.objects.get(pk=h).next_seq)),
             one_wins,
         ),
         Pair("void × leave", lambda f: (void(settled(f).pk), leave(seat_of(f, "Chris")))),
-        Pair(
-            "void × move", lambda f: (void(settled(f).pk), move(seat_of(f, "Chris"), f.t2.pk, 3))
-        ),
+        Pair("void × move", lambda f: (void(settled(f).pk), move(seat_of(f, "Chris"), f.t2.pk, 3))),
         Pair("void × close", lambda f: (void(settled(f).pk), close(f.day.pk))),
         Pair("void × void", lambda f: (lambda h: (void(h), void(h)))(settled(f).pk)),
         Pair(
@@ -366,9 +368,7 @@ PAIRS: dict[str, list[Pair]] = {
             "move × leave of one player",
             lambda f: (move(seat_of(f, "Chris"), f.t2.pk, 3), leave(seat_of(f, "Chris"))),
         ),
-        Pair(
-            "move × close", lambda f: (move(seat_of(f, "Chris"), f.t2.pk, 3), close(f.day.pk))
-        ),
+        Pair("move × close", lambda f: (move(seat_of(f, "Chris"), f.t2.pk, 3), close(f.day.pk))),
         Pair(
             "balancing × balancing",
             lambda f: (lambda p: (balance(f.day.pk, p), balance(f.day.pk, p)))(the_move(f)),
@@ -418,18 +418,22 @@ PAIRS: dict[str, list[Pair]] = {
             "close × qualification rule",
             lambda f: (
                 close(f.day.pk),
-                lambda: day_set_qualification(
-                    day=Day.objects.get(pk=f.day.pk), rule="top", top=3, by=None
-                ).qualify_rule,
+                lambda: (
+                    day_set_qualification(
+                        day=Day.objects.get(pk=f.day.pk), rule="top", top=3, by=None
+                    ).qualify_rule
+                ),
             ),
         ),
         Pair(
             "close × rules change",
             lambda f: (
                 close(f.day.pk),
-                lambda: day_update_rules(
-                    day=Day.objects.get(pk=f.day.pk), changes={"max_bet": 30}, by=None
-                ).max_bet,
+                lambda: (
+                    day_update_rules(
+                        day=Day.objects.get(pk=f.day.pk), changes={"max_bet": 30}, by=None
+                    ).max_bet
+                ),
             ),
         ),
         Pair(
@@ -439,14 +443,16 @@ PAIRS: dict[str, list[Pair]] = {
         ),
         Pair(
             "a failed close asked again × its redelivered run",
-            lambda f: (
-                lambda c: (close(f.day.pk), run(c))
-            )(DayClose.objects.create(day=f.day, status=DayClose.Status.FAILED, runs=1).pk),
+            lambda f: (lambda c: (close(f.day.pk), run(c)))(
+                DayClose.objects.create(day=f.day, status=DayClose.Status.FAILED, runs=1).pk
+            ),
             day_closed,
         ),
         Pair(
             "seating apply × seating apply",
-            lambda f: (lambda d: (apply_draw(d), apply_draw(d)))(seating_draw(day=f.day, by=None).pk),
+            lambda f: (lambda d: (apply_draw(d), apply_draw(d)))(
+                seating_draw(day=f.day, by=None).pk
+            ),
             one_wins,
         ),
         Pair("table create × table create", lambda f: (new_table(f.day.pk), new_table(f.day.pk))),
@@ -498,9 +504,7 @@ def _one_run(pair: Pair, how: str) -> list[str]:
 @pytest.mark.parametrize("area", list(PAIRS))
 def test_pairs_started_together_leave_nothing_wrong(area: str) -> None:
     runs = [
-        (pair, how)
-        for pair in PAIRS[area]
-        for how in ["a first", "b first", *["race"] * REPEAT]
+        (pair, how) for pair in PAIRS[area] for how in ["a first", "b first", *["race"] * REPEAT]
     ]
     with ThreadPoolExecutor(max_workers=PARALLEL) as pool:
         found = [p for problems_ in pool.map(lambda r: _one_run(*r), runs) for p in problems_]

@@ -20,17 +20,26 @@ def schedule_days_not_started(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0002_day_qualify_rule_day_qualify_top_dayclose'),
-        ('tables', '0001_initial'),
+        ("events", "0002_day_qualify_rule_day_qualify_top_dayclose"),
+        ("tables", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='day',
-            name='status',
-            field=models.CharField(choices=[('scheduled', 'Scheduled'), ('open', 'Open'), ('closing', 'Closing'), ('closed', 'Closed')], default='scheduled', help_text='Changed only by opening and closing the day', max_length=10),
+            model_name="day",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("scheduled", "Scheduled"),
+                    ("open", "Open"),
+                    ("closing", "Closing"),
+                    ("closed", "Closed"),
+                ],
+                default="scheduled",
+                help_text="Changed only by opening and closing the day",
+                max_length=10,
+            ),
         ),
         migrations.RunPython(schedule_days_not_started, migrations.RunPython.noop),
-]
+    ]
