@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from brag_event.core import sql
+from brag_event.core.errors import Busy
 from brag_event.core.transactions import RETRIES, backoff, owned_transaction, transient
 
 from .errors import error_body, error_response
@@ -93,10 +94,13 @@ def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Calla
                 # transaction (a deadlock PostgreSQL broke) runs again, a few times. A refusal
                 # is kept under the key too, so that a retry gets the same answer; an
                 # unexpected or passing error (5xx) keeps nothing: a retry runs again.
-                if transient(exc) and attempt < RETRIES:
-                    attempt += 1
-                    backoff(attempt)
-                    continue
+                if transient(exc):
+                    if attempt < RETRIES:
+                        attempt += 1
+                        backoff(attempt)
+                        continue
+                    if not isinstance(exc, Busy):  # given up on at the COMMIT
+                        raise Busy() from exc
                 answer = error_response(exc)
                 if answer is None or answer.status_code >= 500:
                     raise

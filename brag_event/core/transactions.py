@@ -27,6 +27,7 @@ these two causes."""
 from __future__ import annotations
 
 import functools
+import logging
 import random
 import time
 import zlib
@@ -39,6 +40,8 @@ from django.db import OperationalError, connection, transaction
 
 from . import sql
 from .errors import Busy
+
+log = logging.getLogger("brag_event.db")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -60,6 +63,10 @@ def transient(err: BaseException) -> bool:
     return False
 
 
+def _why(err: BaseException) -> str:
+    return str(err).splitlines()[0] if str(err) else type(err).__name__
+
+
 def backoff(attempt: int) -> None:
     """A short, random pause before running a transaction again, longer each time, so that the
     two sides of a deadlock do not meet again at the same instant."""
@@ -78,6 +85,7 @@ def retrying(func: Callable[[], R]) -> R:
                 raise
             if connection.in_atomic_block or attempt == RETRIES:
                 raise Busy() from err
+            log.warning("%s; running it again (%d)", _why(err), attempt + 1)
             backoff(attempt + 1)
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -112,6 +120,7 @@ def service_transaction(func: Callable[P, R]) -> Callable[P, R]:
                 if not outermost or attempt == RETRIES:
                     raise Busy() from err
                 attempt += 1
+                log.warning("%s: %s; running it again (%d)", func.__name__, _why(err), attempt)
                 backoff(attempt)
 
     return inner
