@@ -123,16 +123,21 @@ class Day(models.Model):
         return self.status == self.Status.OPEN
 
     @property
+    def status_hint(self) -> str:
+        """What the day's state means, in words ("no new hands; …")."""
+        return STATUS_HINT[self.status]
+
+    @property
     def status_text(self) -> str:
-        """The day's state in words, for pages and the API."""
-        return STATUS_TEXT[self.status]
+        """The day's state in words, for pages and the API: "Closing: no new hands; …"."""
+        return f"{self.get_status_display()}: {self.status_hint}"
 
 
-STATUS_TEXT: dict[str, str] = {
-    Day.Status.SCHEDULED: "Scheduled: not open yet. It opens once the day before it has closed.",
-    Day.Status.OPEN: "Open: hands are being played.",
-    Day.Status.CLOSING: "Closing: no new hands; every stack is going back to its player.",
-    Day.Status.CLOSED: "Closed: the standings are final and the next day's players are known.",
+STATUS_HINT: dict[str, str] = {
+    Day.Status.SCHEDULED: "not open yet. It opens once the day before it has closed.",
+    Day.Status.OPEN: "hands are being played.",
+    Day.Status.CLOSING: "no new hands; every stack is going back to its player.",
+    Day.Status.CLOSED: "the standings are final and the next day's players are known.",
 }
 
 
