@@ -192,6 +192,7 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
         close = DayClose.objects.select_for_update(no_key=True).get(pk=close_id)
         if close.status == DayClose.Status.DONE:
             return close
+        _refuse_unless_empty(day)
         event = day.event
         audit = ledger_audit(event=event)
         if not audit.ok:
@@ -249,6 +250,29 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
             event_id=day.event_id,
         )
     return close
+
+
+def _refuse_unless_empty(day: Day) -> None:
+    """A closed day never keeps a live hand or a seated player. Nothing can start or sit down
+    on a closing day, and the close has just returned every seat; if anything is left anyway
+    (a bug, a hand-made row), the day stays closing and the close fails, naming the tables."""
+    tables = set(
+        Seat.objects.filter(table__day=day, left_at__isnull=True).values_list(
+            "table__number", flat=True
+        )
+    ) | set(
+        Hand.objects.filter(table__day=day, status=Hand.Status.IN_PROGRESS).values_list(
+            "table__number", flat=True
+        )
+    )
+    if tables:
+        named = ", ".join(str(n) for n in sorted(tables))
+        raise ServiceError(
+            "day_not_empty",
+            f"Day {day.number} stays closing: table {named} still has a player seated or a "
+            "hand in play. Clear it, then close again.",
+            details={"tables": sorted(tables)},
+        )
 
 
 def _qualifiers(day: Day, following: Day | None, rows: list[dict[str, Any]]) -> dict[int, str]:

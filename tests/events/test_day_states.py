@@ -12,6 +12,7 @@ from django.db.models import F
 
 from brag_event.api.presenters import day_view
 from brag_event.core.errors import ServiceError
+from brag_event.events import closing
 from brag_event.events.closing import day_close_fail, day_close_request
 from brag_event.events.models import Day, DayClose, Event
 from brag_event.events.services import (
@@ -250,3 +251,31 @@ def test_a_failure_too_long_for_the_step_is_kept_whole_in_the_report() -> None:
     assert close.status == DayClose.Status.FAILED
     assert len(close.step) == 120 and close.step.endswith("…")
     assert close.report["error"]["message"] == words
+
+
+def test_a_close_never_leaves_a_seated_player_on_a_closed_day(
+    django_capture_on_commit_callbacks: Any, monkeypatch: Any
+) -> None:
+    w = world(2)
+    stray = player_register(event=w.event, name="Stray", starting_money=0, by=None)
+    real = closing._progress
+
+    def progress(close: DayClose, percent: int, step: str, **fields: Any) -> None:
+        if percent == 75:  # the stacks are back: a row no service would write appears
+            Seat.objects.create(table=w.table, number=6, player=stray, buy_in=0)
+        real(close, percent, step, **fields)
+
+    monkeypatch.setattr(closing, "_progress", progress)
+    with django_capture_on_commit_callbacks(execute=True):
+        close = day_close_request(day=w.day, by=None)
+    close.refresh_from_db()
+    assert close.status == DayClose.Status.FAILED
+    assert close.report["error"]["code"] == "day_not_empty"
+    assert close.report["error"]["details"] == {"tables": [1]}
+    assert status(w.day) == "closing"
+    monkeypatch.setattr(closing, "_progress", real)
+    with django_capture_on_commit_callbacks(execute=True):
+        day_close_request(day=w.day, by=None)  # the close returns the stray seat too, this time
+    close.refresh_from_db()
+    assert close.status == DayClose.Status.DONE and status(w.day) == "closed"
+    assert not Seat.objects.filter(table__day=w.day, left_at__isnull=True).exists()

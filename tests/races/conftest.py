@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
+from celery._state import _set_task_join_will_block, task_join_will_block
 from django.db import connection
 
 
@@ -30,3 +32,13 @@ def _commits_without_waiting_for_the_disk(
         with connection.cursor() as cursor:
             cursor.execute(f'ALTER DATABASE "{name}" SET synchronous_commit TO off')
         connection.close()
+
+
+@pytest.fixture(autouse=True)
+def _celery_join_flag() -> Iterator[None]:
+    """Celery's eager ``apply()`` sets a process-wide flag around each task and then puts back the
+    value it found; two day closes run eagerly at once, in two threads of a race, can leave it set
+    — and a later test's ``result.get()`` refused as if it ran inside a task. Put it back."""
+    before = task_join_will_block()
+    yield
+    _set_task_join_will_block(before)
