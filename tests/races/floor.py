@@ -85,23 +85,21 @@ def settled(f: Floor) -> Hand:
 
 
 def run_out(f: Floor) -> Seat:
-    """Ivy, Gina and Hal at a third table (buy-ins of 90): Gina loses everything to Hal in one
-    hand that Ivy deals. Returns Gina's seat, with a stack of 0."""
+    """Hal and Gina at a third table (buy-ins of 90): Gina loses everything to Hal in one hand
+    that Hal deals. Returns Gina's seat, with a stack of 0."""
     t3 = table_create(day=f.day, by=None)
-    for number, name in enumerate(("Ivy", "Gina", "Hal"), start=1):
-        player = f.player(name)
-        seat_buy_in(table=t3, seat_number=number, player=player, amount=90, by=None)
-    hand = hand_start(table=t3, by=None)  # Ivy deals: Gina (seat 2) first
-    for seat in (2, 3, 1):
-        act(hand.pk, seat=seat, action="look")
+    for number, name in enumerate(("Hal", "Gina"), start=1):
+        seat_buy_in(table=t3, seat_number=number, player=f.player(name), amount=90, by=None)
+    hand = hand_start(table=t3, by=None)  # Hal deals: Gina (seat 2) first
+    act(hand.pk, seat=2, action="look")
     act(hand.pk, seat=2, action="bet", amount=20)
-    act(hand.pk, seat=3, action="bet", amount=20)
-    act(hand.pk, seat=1, action="fold")
+    act(hand.pk, seat=1, action="look")
+    act(hand.pk, seat=1, action="bet", amount=20)
     while f.seat("Gina").stack >= 40:
         act(hand.pk, seat=2, action="bet", amount=20)
-        act(hand.pk, seat=3, action="bet", amount=20)
+        act(hand.pk, seat=1, action="bet", amount=20)
     act(hand.pk, seat=2, action="cover")
-    act(hand.pk, seat=3, action="show", cards="As Ad Ac")
+    act(hand.pk, seat=1, action="show", cards="As Ad Ac")
     act(hand.pk, seat=2, action="show", cards="2s 3d 5c")
     gina = f.seat("Gina")
     assert gina.stack == 0

@@ -3,7 +3,8 @@ together, on PostgreSQL.
 
 Each pair runs on a fresh floor (``floor.floor``) in three ways: released by a barrier
 (``BRAG_RACE_REPEAT`` times, default 1), and forced to interleave both ways round — the first
-one held just after its first lock while the second runs into it (``harness.interleave``).
+one held just after its first lock while the second runs into it (``harness.interleave``; one
+way only for the same service twice on the same rows).
 Every run must end with no raw error out of a service, the pair's own expectation (one of two
 buy-ins at one seat wins, …), the ledger audit passing and the invariants intact
 (``floor.problems``: no live hand or seated player on a day that is not open, no live hand with
@@ -60,6 +61,7 @@ class Pair:
     name: str
     build: Callable[[Floor], tuple[Job, Job]]
     expect: Expect | None = None
+    symmetric: bool = False  # the same service twice on the same rows: one forced order is enough
 
 
 # ------------------------------------------------------------------------------------ jobs
@@ -270,7 +272,12 @@ PAIRS: dict[str, list[Pair]] = {
             "hand start × move",
             lambda f: (start(f.t1.pk), move(seat_of(f, "Chris"), f.t2.pk, 3)),
         ),
-        Pair("hand start × hand start", lambda f: (start(f.t1.pk), start(f.t1.pk)), one_wins),
+        Pair(
+            "hand start × hand start",
+            lambda f: (start(f.t1.pk), start(f.t1.pk)),
+            one_wins,
+            symmetric=True,
+        ),
         Pair("hand start × close", lambda f: (start(f.t1.pk), close(f.day.pk))),
         Pair("hand start × void", lambda f: (start(f.t1.pk), void(settled(f).pk))),
         Pair(
@@ -305,15 +312,22 @@ PAIRS: dict[str, list[Pair]] = {
             "settling action × the same action",
             lambda f: settle_and(f, lambda h: act(h, SETTLING, Hand.objects.get(pk=h).next_seq)),
             one_wins,
+            symmetric=True,
         ),
         Pair("void × leave", lambda f: (void(settled(f).pk), leave(seat_of(f, "Chris")))),
         Pair("void × move", lambda f: (void(settled(f).pk), move(seat_of(f, "Chris"), f.t2.pk, 3))),
         Pair("void × close", lambda f: (void(settled(f).pk), close(f.day.pk))),
-        Pair("void × void", lambda f: (lambda h: (void(h), void(h)))(settled(f).pk)),
+        Pair(
+            "void × void", lambda f: (lambda h: (void(h), void(h)))(settled(f).pk), symmetric=True
+        ),
         Pair(
             "void × buy-in", lambda f: (void(settled(f).pk), buy(f.t1.pk, 5, player_of(f, "Gina")))
         ),
-        Pair("leave × leave", lambda f: (leave(seat_of(f, "Chris")), leave(seat_of(f, "Chris")))),
+        Pair(
+            "leave × leave",
+            lambda f: (leave(seat_of(f, "Chris")), leave(seat_of(f, "Chris"))),
+            symmetric=True,
+        ),
         Pair(
             "leave × sit out", lambda f: (leave(seat_of(f, "Chris")), sit_out(seat_of(f, "Chris")))
         ),
@@ -324,6 +338,7 @@ PAIRS: dict[str, list[Pair]] = {
             "re-buy × re-buy",
             lambda f: (lambda s: (rebuy(s), rebuy(s)))(run_out(f).pk),
             one_wins,
+            symmetric=True,
         ),
     ],
     "seats": [
@@ -373,6 +388,7 @@ PAIRS: dict[str, list[Pair]] = {
             "balancing × balancing",
             lambda f: (lambda p: (balance(f.day.pk, p), balance(f.day.pk, p)))(the_move(f)),
             one_wins,
+            symmetric=True,
         ),
         Pair("balancing × close", lambda f: (balance(f.day.pk, the_move(f)), close(f.day.pk))),
         Pair(
@@ -389,6 +405,7 @@ PAIRS: dict[str, list[Pair]] = {
         Pair(
             "issue × issue",
             lambda f: (issue(player_of(f, "Andy"), 7), issue(player_of(f, "Andy"), 9)),
+            symmetric=True,
         ),
         Pair(
             "import × import, names in opposite orders",
@@ -408,7 +425,12 @@ PAIRS: dict[str, list[Pair]] = {
         ),
     ],
     "days": [
-        Pair("close × close", lambda f: (close(f.day.pk), close(f.day.pk)), day_closed),
+        Pair(
+            "close × close",
+            lambda f: (close(f.day.pk), close(f.day.pk)),
+            day_closed,
+            symmetric=True,
+        ),
         Pair("close × table create", lambda f: (close(f.day.pk), new_table(f.day.pk))),
         Pair(
             "close × seating apply",
@@ -440,6 +462,7 @@ PAIRS: dict[str, list[Pair]] = {
             "a queued close run twice (a redelivered task)",
             lambda f: (lambda c: (run(c), run(c)))(DayClose.objects.create(day=f.day).pk),
             day_closed,
+            symmetric=True,
         ),
         Pair(
             "a failed close asked again × its redelivered run",
@@ -454,12 +477,18 @@ PAIRS: dict[str, list[Pair]] = {
                 seating_draw(day=f.day, by=None).pk
             ),
             one_wins,
+            symmetric=True,
         ),
-        Pair("table create × table create", lambda f: (new_table(f.day.pk), new_table(f.day.pk))),
+        Pair(
+            "table create × table create",
+            lambda f: (new_table(f.day.pk), new_table(f.day.pk)),
+            symmetric=True,
+        ),
         Pair(
             "day 2 opened twice",
             lambda f: (lambda d: (open_day(d), open_day(d)))(closed_day1(f).pk),
             one_wins,
+            symmetric=True,
         ),
         Pair("day 2 opened × day 1 closed", lambda f: (open_day(day2(f).pk), close(f.day.pk))),
         Pair(
@@ -504,7 +533,9 @@ def _one_run(pair: Pair, how: str) -> list[str]:
 @pytest.mark.parametrize("area", list(PAIRS))
 def test_pairs_started_together_leave_nothing_wrong(area: str) -> None:
     runs = [
-        (pair, how) for pair in PAIRS[area] for how in ["a first", "b first", *["race"] * REPEAT]
+        (pair, how)
+        for pair in PAIRS[area]
+        for how in ["a first", *([] if pair.symmetric else ["b first"]), *["race"] * REPEAT]
     ]
     with ThreadPoolExecutor(max_workers=PARALLEL) as pool:
         found = [p for problems_ in pool.map(lambda r: _one_run(*r), runs) for p in problems_]
