@@ -30,7 +30,7 @@ def seed(tables: int, players: int, first: int = 1) -> dict[str, Any]:
     from brag_event.api.models import DeviceToken, token_hash
     from brag_event.core.actors import Actor
     from brag_event.events.models import Event
-    from brag_event.events.services import event_create_flash
+    from brag_event.events.services import day_open, event_create_flash
     from brag_event.players.services import player_register
     from brag_event.tables.services import seat_buy_in, table_create
 
@@ -46,11 +46,12 @@ def seed(tables: int, players: int, first: int = 1) -> dict[str, Any]:
             event = event_create_flash(
                 name="BENCH", currency="MB", start=timezone.localdate(), by=by
             )
+            day = day_open(day=event.days.get(number=1), by=by)
         else:
             organiser = user_model.objects.get(username="bench-organiser")
             by = Actor(organiser, "bench seed")
             event = Event.objects.get(name="BENCH")
-        day = event.days.get(number=1)
+            day = event.days.get(number=1)
         out.update(
             event=event.pk,
             day=day.pk,

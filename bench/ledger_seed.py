@@ -54,7 +54,7 @@ def seed_event(name: str, players: int, hands: int, *, vacuum: bool = True) -> d
     then ``VACUUM ANALYZE`` (not inside a transaction: a test passes ``vacuum=False``)."""
     from django.db import connection, transaction
 
-    from brag_event.events.services import event_create_flash
+    from brag_event.events.services import day_open, event_create_flash
     from brag_event.hands.models import Hand, HandAction
     from brag_event.ledger.models import Account, Transfer
     from brag_event.players.models import Standing
@@ -64,7 +64,7 @@ def seed_event(name: str, players: int, hands: int, *, vacuum: bool = True) -> d
 
     t = time.perf_counter()
     event = event_create_flash(name=name, by=None)
-    day = event.days.get(number=1)
+    day = day_open(day=event.days.get(number=1), by=None)
     n_tables = math.ceil(players / SEATS)
     tables = [table_create(day=day, by=None) for _ in range(n_tables)]
     registered = [

@@ -7,7 +7,7 @@ from typing import Any
 
 from brag_event.engine import HandState
 from brag_event.events.models import Day, Event
-from brag_event.events.services import event_create_flash
+from brag_event.events.services import day_open, event_create_flash
 from brag_event.hands.models import Hand
 from brag_event.hands.services import hand_apply_action, hand_start
 from brag_event.ledger.audit import ledger_audit
@@ -33,7 +33,7 @@ class World:
 
 def world(n: int = 3, *, money: int = 1000, buy_in: int = 200, name: str = "FLASH") -> World:
     event = event_create_flash(name=name, by=None)
-    day = event.days.get(number=1)
+    day = day_open(day=event.days.get(number=1), by=None)
     table = table_create(day=day, by=None)
     players = [
         player_register(event=event, name=NAMES[i], starting_money=money, by=None) for i in range(n)

@@ -57,7 +57,10 @@ def error_response(exc: BaseException) -> Response | None:
         stale = {**exc.details, "hand": hand_view(hand)}
         return Response(error_body(exc.code, exc.message, stale), status=exc.status)
     if isinstance(exc, ServiceError):
-        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
+        response = Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
+        if exc.status == status.HTTP_503_SERVICE_UNAVAILABLE:  # ``Busy``: send it again
+            response["Retry-After"] = "1"
+        return response
     if isinstance(exc, EngineError):
         err = ServiceError.from_engine(exc)
         return Response(error_body(err.code, err.message, err.details), status=400)

@@ -16,7 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from brag_event.core import sql
-from brag_event.core.transactions import owned_transaction
+from brag_event.core.errors import Busy
+from brag_event.core.transactions import RETRIES, backoff, owned_transaction, transient
 
 from .errors import error_body, error_response
 from .models import KEY_UNIQUE, IdempotencyRecord
@@ -79,19 +80,31 @@ def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Calla
             "path": request.path[:300],
             "fingerprint": fingerprint,
         }
-        try:
-            with owned_transaction():
-                response = view(self, request, *args, **kwargs)
-                _claim(record, response, redact)
-            return response
-        except _Taken:
-            return _replay(user, key, fingerprint)
-        except Exception as exc:
-            # The attempt was rolled back whole. A refusal is kept under the key too, so that a
-            # retry gets the same answer; an unexpected error keeps nothing (a retry runs again).
-            answer = error_response(exc)
-            if answer is None:
-                raise
+        attempt = 0
+        while True:
+            try:
+                with owned_transaction():
+                    response = view(self, request, *args, **kwargs)
+                    _claim(record, response, redact)
+                return response
+            except _Taken:
+                return _replay(user, key, fingerprint)
+            except Exception as exc:
+                # The attempt was rolled back whole. One that lost a race to another
+                # transaction (a deadlock PostgreSQL broke) runs again, a few times. A refusal
+                # is kept under the key too, so that a retry gets the same answer; an
+                # unexpected or passing error (5xx) keeps nothing: a retry runs again.
+                if transient(exc):
+                    if attempt < RETRIES:
+                        attempt += 1
+                        backoff(attempt)
+                        continue
+                    if not isinstance(exc, Busy):  # given up on at the COMMIT
+                        raise Busy() from exc
+                answer = error_response(exc)
+                if answer is None or answer.status_code >= 500:
+                    raise
+                break
         try:
             with owned_transaction():
                 _claim(record, answer, redact)

@@ -17,6 +17,7 @@ def day_view(day: Day) -> dict[str, Any]:
         "number": day.number,
         "date": day.date.isoformat() if day.date else None,
         "status": day.status,
+        "status_text": day.status_text,
         "rules": day.rules_dict(),
     }
 

@@ -1,6 +1,6 @@
 """Demo data: the FLASH event with players, day 1's tables, staff accounts and some hands played.
 
-Everything goes through the services (``event_create_flash``, ``player_register``,
+Everything goes through the services (``event_create_flash``, ``day_open``, ``player_register``,
 ``table_create``, ``seat_buy_in``, ``hand_start``, ``hand_apply_action``), so the ledger, the
 action logs and the audit log are exactly what real use would leave behind. A seeded random
 number generator makes a run repeatable. Running it again when the event exists changes
@@ -34,7 +34,7 @@ from brag_event.engine import (
     value_of_strength,
 )
 from brag_event.events.models import Event
-from brag_event.events.services import event_create_flash
+from brag_event.events.services import day_open, event_create_flash
 from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_apply_action, hand_start
@@ -106,6 +106,7 @@ def demo_load(*, seed: int = 2026, hands: int = 36, stdout: Writer | None = None
         event = event_create_flash(
             name=EVENT_NAME, currency=CURRENCY, start=timezone.localdate(), by=organiser
         )
+        day_open(day=event.days.get(number=1), by=organiser)
         players = _players(event, rng, organiser)
         tables = _tables(event, players, rng, users, organiser)
         say(

@@ -51,3 +51,18 @@ class NotFound(ServiceError):
 
 class Forbidden(ServiceError):
     status = 403
+
+
+class Busy(ServiceError):
+    """PostgreSQL gave up on the transaction — a deadlock, or a serialization failure in a
+    snapshot — and running it again a few times did not get it through (see
+    ``core.transactions``). Nothing was saved; the same request can be sent again."""
+
+    status = 503
+
+    def __init__(self) -> None:
+        super().__init__(
+            "busy",
+            "Someone else was changing the same table, player or day at this very moment; "
+            "nothing was saved. Try again.",
+        )

@@ -288,10 +288,12 @@ def json_param(value: Any) -> Any:
 
 
 def for_update_of(alias: str) -> str:
-    """``FOR UPDATE OF alias`` where the database has row locks (PostgreSQL); SQLite serialises
-    writers on its own."""
+    """``FOR NO KEY UPDATE OF alias`` where the database has row locks (PostgreSQL); SQLite
+    serialises writers on its own. ``NO KEY``: no key of these rows ever changes, and the
+    weaker lock does not make a foreign-key check of another transaction (a row inserted that
+    points at the locked one) wait — only the domain's own locks order who goes first."""
     if connection.features.has_select_for_update_of:
-        return f" FOR UPDATE OF {alias}"
+        return f" FOR NO KEY UPDATE OF {alias}"
     if connection.features.has_select_for_update:  # pragma: no cover - not a supported backend
         return " FOR UPDATE"
     return ""

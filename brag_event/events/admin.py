@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.validators import MinValueValidator
 from django.http import HttpRequest
 
@@ -25,7 +25,7 @@ from brag_event.core.errors import ServiceError
 from brag_event.tables import versions
 
 from .models import RULE_FIELDS, Day, DayRulesChange, Event
-from .services import _field_problems, day_update_rules, rules_validate
+from .services import _field_problems, day_open, day_update_rules, rules_validate
 
 AMOUNT_FIELDS = ("ante", "min_bet", "max_bet", "max_raise", "house_fee", "table_min", "table_max")
 
@@ -193,14 +193,27 @@ class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         ("Rake", {"fields": ("rake_percent", "rake_cap")}),
     )
 
+    actions = ("open_days",)
+
     def get_readonly_fields(self, request: HttpRequest, obj: Day | None = None) -> Any:
+        # A day's state changes only through the services (opening, closing): never by hand.
         if obj is None:
-            return ()
-        if not obj.is_open:
-            # A closed day's rules are final (day_update_rules refuses them), and it stays closed.
+            return ("status",)
+        if obj.status in (Day.Status.CLOSING, Day.Status.CLOSED):
+            # A closing or closed day's rules are final (day_update_rules refuses them).
             return ("event", "status", *RULE_FIELDS)
         # Moving a day to another event would mix two events' players and money.
-        return ("event",)
+        return ("event", "status")
+
+    @admin.action(description="Open the selected days for play")
+    def open_days(self, request: HttpRequest, queryset: Any) -> None:
+        """``day_open`` for each day, in order; a refusal is shown in words."""
+        for day in queryset.order_by("event", "number"):
+            try:
+                day_open(day=day, by=admin_actor(request))
+                messages.success(request, f"{day} is open.")
+            except ServiceError as err:
+                messages.error(request, f"{day}: {err.message}")
 
     def save_model(self, request: HttpRequest, obj: Day, form: Any, change: bool) -> None:
         actor = admin_actor(request)

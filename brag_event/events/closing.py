@@ -1,10 +1,16 @@
-"""Closing a day: no new hands, every stack back to its player's balance, a ledger audit, a
-standings snapshot, and the next day's qualifiers by the organiser's rule.
+"""Closing a day: out of play at once, then every stack back to its player's balance, a ledger
+audit, a standings snapshot, the next day's qualifiers by the organiser's rule, and closed.
 
-``day_close_request`` records the request and queues the Celery task when the transaction
-commits; the task runs ``day_close_run``, whose every step is safe to run again (a worker killed
-half-way, a task delivered twice): seats already left are not left again, the snapshot and the
-qualifications are written with get-or-create, and a close that is done does nothing."""
+``day_close_request`` takes the day out of play in its own transaction — open → closing, with
+the day's row locked, so no hand can start and nobody can sit down or re-buy from then on — if
+every table is idle; otherwise it refuses with the tables named and the day stays open, play
+goes on. It then queues the Celery task when it commits. The task runs ``day_close_run``: one
+run at a time per close (a PostgreSQL advisory lock: a redelivered task waits for the run under
+way, then finds it done), every step safe to run again (a worker killed half-way) — seats already
+left are not left again — and the last step, in one transaction that reads one snapshot of the
+database, audits the ledger, writes the snapshot and the qualifications and marks the day closed
+and the close done together. So a day is closed exactly when its close is done; a close that
+failed or whose run died leaves the day closing, and asking again queues it again."""
 
 from __future__ import annotations
 
@@ -15,8 +21,13 @@ from django.utils import timezone
 
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
-from brag_event.core.errors import ServiceError
-from brag_event.core.transactions import service_transaction
+from brag_event.core.errors import Busy, ServiceError
+from brag_event.core.transactions import (
+    advisory_lock,
+    consistent_snapshot,
+    retrying,
+    service_transaction,
+)
 from brag_event.hands.models import Hand
 from brag_event.ledger.audit import ledger_audit
 from brag_event.players.models import Qualification, StandingSnapshot
@@ -27,18 +38,49 @@ from brag_event.tables.services import seat_leave
 
 from .models import Day, DayClose
 from .signals import day_closed
+from .states import day_for_change
+
+
+def _take_out_of_play(day: Day) -> None:
+    """Open → closing, the day's row locked by the caller: refused, with the tables named, while
+    a hand is in play (the hand starts and voids that could make one hold the row shared)."""
+    live = sorted(
+        Hand.objects.filter(table__day=day, status=Hand.Status.IN_PROGRESS).values_list(
+            "table__number", flat=True
+        )
+    )
+    if live:
+        raise ServiceError(
+            "hands_in_play",
+            f"Day {day.number} stays open: a hand is still in play at table "
+            + ", ".join(str(n) for n in live)
+            + ". Finish it (or void it), then close the day again.",
+            details={"tables": live},
+        )
+    day.status = Day.Status.CLOSING
+    day.save(update_fields=["status"])
+    # Every table shows its day's status.
+    versions.event_changed(day.event_id, tables=True)
 
 
 @service_transaction
 def day_close_request(*, day: Day, by: Actor | None) -> DayClose:
-    """Ask for the day to be closed. Queues the task once the request is committed; asking again
-    while it is queued or running, or after it is done, changes nothing; a failed close is
-    queued again."""
-    day = Day.objects.select_for_update().get(pk=day.pk)
-    close, created = DayClose.objects.get_or_create(
+    """Ask for the day to be closed: out of play now, the rest by the task queued when this
+    commits. Asking again changes nothing once the close is done; otherwise (it failed, or its
+    run died with its worker) it is queued again and carries on where it stopped."""
+    day = day_for_change(day.pk)
+    if day.status == Day.Status.SCHEDULED:
+        raise ServiceError(
+            "day_not_open",
+            f"Day {day.number} has not opened yet: there is nothing to close.",
+            details={"day": day.number, "status": day.status},
+        )
+    if day.status == Day.Status.OPEN:
+        _take_out_of_play(day)
+    close, created = DayClose.objects.select_for_update(no_key=True).get_or_create(
         day=day, defaults={"requested_by": by.user if by and by.user_id else None}
     )
-    if not created and close.status != DayClose.Status.FAILED:
+    if close.status == DayClose.Status.DONE:
         return close
     if close.status == DayClose.Status.FAILED:
         close.status = DayClose.Status.QUEUED
@@ -46,7 +88,13 @@ def day_close_request(*, day: Day, by: Actor | None) -> DayClose:
         close.step = "queued again"
         close.save(update_fields=["status", "progress", "step"])
     versions.event_changed(day.event_id)  # the dashboard shows the close
-    audit_record(by=by, verb="day.close_requested", target=str(day), data={}, event_id=day.event_id)
+    audit_record(
+        by=by,
+        verb="day.close_requested",
+        target=str(day),
+        data={"again": not created},
+        event_id=day.event_id,
+    )
     from .tasks import day_close_task
 
     close_id = close.pk
@@ -62,9 +110,48 @@ def _progress(close: DayClose, percent: int, step: str, **fields: Any) -> None:
 
 
 def day_close_run(*, close_id: int) -> DayClose:
-    """The task's body. Safe to run again at any point."""
+    """The task's body. Safe to run again at any point, and never twice at once. A ``Busy``
+    (the database gave up on a step again and again) leaves the close as it is, for the task
+    to run again later."""
+    with advisory_lock("events.day_close", close_id):
+        close = retrying(lambda: _claim(close_id))
+        if close.status != DayClose.Status.DONE:
+            try:
+                close = _run(close)
+            except Busy:
+                raise
+            except ServiceError as err:
+                close = day_close_fail(close_id=close_id, error=err)
+            else:
+                # After the close: listeners (the integrity monitor) queue their work on commit.
+                day_closed.send(sender=Day, day=close.day)
+        return close
+
+
+def day_close_fail(*, close_id: int, error: ServiceError) -> DayClose:
+    """Mark the close failed with the refusal in words (a failure never overwrites a close that
+    is done). The day stays as it is — open if it never left play, else closing — and asking
+    again queues the close again."""
+    step = error.message if len(error.message) <= 120 else error.message[:119] + "…"
     with transaction.atomic():
-        close = DayClose.objects.select_for_update().select_related("day__event").get(pk=close_id)
+        DayClose.objects.filter(pk=close_id).exclude(status=DayClose.Status.DONE).update(
+            status=DayClose.Status.FAILED,
+            step=step,  # the whole message is in the report
+            report={"error": error.to_dict()},
+            finished_at=timezone.now(),
+        )
+        close = DayClose.objects.select_related("day").get(pk=close_id)
+        versions.event_changed(close.day.event_id)
+    return close
+
+
+def _claim(close_id: int) -> DayClose:
+    with transaction.atomic():
+        close = (
+            DayClose.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("day__event")
+            .get(pk=close_id)
+        )
         if close.status == DayClose.Status.DONE:
             return close
         close.status = DayClose.Status.RUNNING
@@ -72,89 +159,66 @@ def day_close_run(*, close_id: int) -> DayClose:
         close.started_at = close.started_at or timezone.now()
         close.save(update_fields=["status", "runs", "started_at"])
         versions.event_changed(close.day.event_id)
+    return close
+
+
+def _run(close: DayClose) -> DayClose:
     day = close.day
-    try:
-        report = _run(close, day)
-    except ServiceError as err:
-        # A failure never overwrites a close that another run has finished.
-        with transaction.atomic():
-            DayClose.objects.filter(pk=close.pk).exclude(status=DayClose.Status.DONE).update(
-                status=DayClose.Status.FAILED,
-                step=err.message,
-                report={"error": err.to_dict()},
-                finished_at=timezone.now(),
-            )
-            versions.event_changed(day.event_id)
-        return DayClose.objects.get(pk=close.pk)
-    with transaction.atomic():
-        DayClose.objects.filter(pk=close.pk).update(
-            status=DayClose.Status.DONE,
-            progress=100,
-            step="done",
-            report=report,
-            finished_at=timezone.now(),
-        )
-        versions.event_changed(day.event_id)
-    audit_record(
-        by=None,
-        verb="day.closed",
-        target=str(day),
-        data={k: report[k] for k in ("seats_returned", "qualified", "audit_ok")},
-        event_id=day.event_id,
-    )
-    # After the close: listeners (the integrity monitor) queue their work on commit.
-    day_closed.send(sender=Day, day=day)
-    return DayClose.objects.get(pk=close.pk)
-
-
-def _run(close: DayClose, day: Day) -> dict[str, Any]:
-    # 1. No new hands. A hand still in play must be finished (or voided) first.
+    # 1. Out of play. The request did it; a close queued by an older version may find the day
+    #    still open.
     _progress(close, 5, "stopping new hands")
-    with transaction.atomic():
-        locked = Day.objects.select_for_update().get(pk=day.pk)
-        live = list(
-            Hand.objects.filter(table__day=locked, status=Hand.Status.IN_PROGRESS)
-            .select_related("table")
-            .values_list("table__number", flat=True)
-        )
-        if live:
-            raise ServiceError(
-                "hands_in_play",
-                "Hands are still in play at table "
-                + ", ".join(str(n) for n in sorted(live))
-                + ": finish them, then close the day again.",
-                details={"tables": sorted(live)},
-            )
-        if locked.status != Day.Status.CLOSED:
-            locked.status = Day.Status.CLOSED
-            locked.save(update_fields=["status"])
-            # Every table shows its day's status; the standings' "today" may move on.
-            versions.event_changed(day.event_id, tables=True)
-    # 2. Every stack back to its player's balance (one seat at a time: each is a service).
+    retrying(lambda: _out_of_play(day.pk))
+    # 2. Every stack back to its player's balance, one seat at a time (each is a service).
+    #    Nobody can sit down on a closing day, so the seats listed here are all there will be.
     seats = list(Seat.objects.filter(table__day=day, left_at__isnull=True).order_by("pk"))
     for index, seat in enumerate(seats):
         try:
             seat_leave(seat=seat, by=None)
         except ServiceError as err:
-            # Another run of the same close (a redelivered task) got there first: done already.
+            # Another run of the same close (one that died half-way) got there first.
             if err.code != "not_seated":
                 raise
         _progress(close, 10 + int(60 * (index + 1) / max(len(seats), 1)), "returning stacks")
-    # 3. The ledger audit.
-    _progress(close, 75, "auditing the ledger")
-    audit = ledger_audit(event=day.event)
-    if not audit.ok:
-        raise ServiceError(
-            "audit_failed",
-            "The ledger audit failed: nothing was snapshotted or qualified.",
-            details={"audit": audit.lines()},
-        )
-    # 4. Standings snapshot and the next day's qualifiers.
-    _progress(close, 85, "standings and qualification")
-    rows = standings(day.event, day)
-    following = day.event.days.filter(number=day.number + 1).first()
-    qualified = _qualifiers(day, following, rows)
+    # 3. The audit, the snapshot, the qualifiers, and closed: all or nothing.
+    _progress(close, 75, "auditing the ledger, standings and qualification")
+    return retrying(lambda: _finish(close.pk, day.pk, seats_returned=len(seats)))
+
+
+def _out_of_play(day_id: int) -> None:
     with transaction.atomic():
+        day = day_for_change(day_id)
+        if day.status == Day.Status.OPEN:
+            _take_out_of_play(day)
+        elif day.status == Day.Status.SCHEDULED:
+            raise ServiceError(
+                "day_not_open",
+                f"Day {day.number} has not opened yet: there is nothing to close.",
+                details={"day": day.number, "status": day.status},
+            )
+
+
+def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
+    """One transaction reading one snapshot: the ledger audit sees the ledger at one moment
+    (money issued meanwhile is either wholly in it or wholly not), and the day becomes closed
+    only together with its snapshot, its qualifiers and the close marked done."""
+    with consistent_snapshot():
+        day = day_for_change(day_id)
+        close = DayClose.objects.select_for_update(no_key=True).get(pk=close_id)
+        if close.status == DayClose.Status.DONE:
+            return close
+        _refuse_unless_empty(day)
+        event = day.event
+        audit = ledger_audit(event=event)
+        if not audit.ok:
+            raise ServiceError(
+                "audit_failed",
+                f"The ledger audit failed: day {day.number} stays closing, with nothing "
+                "snapshotted or qualified. Correct the ledger, then close again.",
+                details={"audit": audit.lines()},
+            )
+        rows = standings(event, day)
+        following = event.days.filter(number__gt=day.number).order_by("number").first()
+        qualified = _qualifiers(day, following, rows)
         for row in rows:
             StandingSnapshot.objects.get_or_create(
                 day=day,
@@ -173,15 +237,58 @@ def _run(close: DayClose, day: Day) -> dict[str, Any]:
                 Qualification.objects.get_or_create(
                     day=following, player_id=player_id, defaults={"reason": reason}
                 )
-    return {
-        "seats_returned": len(seats),
-        "players": len(rows),
-        "qualified": len(qualified),
-        "next_day": following.number if following else None,
-        "rule": day.qualify_rule,
-        "audit_ok": True,
-        "carried_pots": list(day.tables.filter(carried_pot__gt=0).values("number", "carried_pot")),
-    }
+        report = {
+            "seats_returned": seats_returned,
+            "players": len(rows),
+            "qualified": len(qualified),
+            "next_day": following.number if following else None,
+            "rule": day.qualify_rule,
+            "audit_ok": True,
+            "carried_pots": list(
+                day.tables.filter(carried_pot__gt=0).values("number", "carried_pot")
+            ),
+        }
+        day.status = Day.Status.CLOSED
+        day.save(update_fields=["status"])
+        close.status = DayClose.Status.DONE
+        close.progress = 100
+        close.step = "done"
+        close.report = report
+        close.finished_at = timezone.now()
+        close.save(update_fields=["status", "progress", "step", "report", "finished_at"])
+        # Every table shows its day's status; the standings' "today" may move on.
+        versions.event_changed(day.event_id, tables=True)
+        audit_record(
+            by=None,
+            verb="day.closed",
+            target=str(day),
+            data={k: report[k] for k in ("seats_returned", "qualified", "audit_ok")},
+            event_id=day.event_id,
+        )
+    return close
+
+
+def _refuse_unless_empty(day: Day) -> None:
+    """A closed day never keeps a live hand or a seated player. Nothing can start or sit down
+    on a closing day, and the close has just returned every seat; if anything is left anyway
+    (a bug, a hand-made row), the day stays closing and the close fails, naming the tables."""
+    tables = set(
+        Seat.objects.filter(table__day=day, left_at__isnull=True).values_list(
+            "table__number", flat=True
+        )
+    ) | set(
+        Hand.objects.filter(table__day=day, status=Hand.Status.IN_PROGRESS).values_list(
+            "table__number", flat=True
+        )
+    )
+    if tables:
+        named = ", ".join(str(n) for n in sorted(tables))
+        raise ServiceError(
+            "day_not_empty",
+            f"Day {day.number} stays closing: table {named} still has a player seated or a "
+            "hand in play. Clear it, then close again.",
+            details={"tables": sorted(tables)},
+        )
 
 
 def _qualifiers(day: Day, following: Day | None, rows: list[dict[str, Any]]) -> dict[int, str]:

@@ -51,14 +51,26 @@ class Event(models.Model):
 
 
 class Day(models.Model):
+    """A day of play. Its life (``status``) runs one way: scheduled → open → closing → closed,
+    and only through the services (``events.services.day_open``, ``events.closing``): a day
+    opens once the day before it has closed; hands, buy-ins, re-buys, tables and moves happen
+    only while it is open; closing takes it out of play and returns every stack."""
+
     class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
         OPEN = "open", "Open"
+        CLOSING = "closing", "Closing"
         CLOSED = "closed", "Closed"
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="days")
     number = models.PositiveSmallIntegerField()
     date = models.DateField(null=True, blank=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    status = models.CharField(
+        max_length=10,
+        choices=Status.choices,
+        default=Status.SCHEDULED,
+        help_text="Changed only by opening and closing the day",
+    )
 
     ante = models.PositiveIntegerField(help_text="Paid by every dealt-in player before the deal")
     min_bet = models.PositiveIntegerField(help_text="Smallest first bet of a hand (open terms)")
@@ -115,6 +127,24 @@ class Day(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    @property
+    def status_hint(self) -> str:
+        """What the day's state means, in words ("no new hands; …")."""
+        return STATUS_HINT[self.status]
+
+    @property
+    def status_text(self) -> str:
+        """The day's state in words, for pages and the API: "Closing: no new hands; …"."""
+        return f"{self.get_status_display()}: {self.status_hint}"
+
+
+STATUS_HINT: dict[str, str] = {
+    Day.Status.SCHEDULED: "not open yet. It opens once the day before it has closed.",
+    Day.Status.OPEN: "hands are being played.",
+    Day.Status.CLOSING: "no new hands; every stack is going back to its player.",
+    Day.Status.CLOSED: "the standings are final and the next day's players are known.",
+}
 
 
 class DayRulesChange(models.Model):

@@ -14,6 +14,7 @@ from brag_event.core.transactions import service_transaction
 from brag_event.engine import MONEY_MAX, EngineError, Rules
 
 from .models import RULE_FIELDS, Day, DayRulesChange, Event
+from .states import day_for_change, refuse_once_closing, refuse_until_day_before_closed
 
 # The event sheet (seeds/004, "Three Card Brag (FLASH)"): day 1, then days 2 and 3.
 FLASH_DAYS: tuple[dict[str, Any], ...] = (
@@ -99,7 +100,8 @@ def _field_problems(values: dict[str, Any]) -> list[tuple[str, str]]:
 def event_create_flash(
     *, name: str = "FLASH", currency: str = "MB", start: dt.date | None = None, by: Actor | None
 ) -> Event:
-    """Create an event with the three days exactly as the FLASH event sheet sets them."""
+    """Create an event with the three days exactly as the FLASH event sheet sets them, all
+    scheduled: day 1 opens with ``day_open``."""
     try:
         with transaction.atomic():
             event = Event.objects.create(name=name, currency=currency)
@@ -109,7 +111,9 @@ def event_create_flash(
         number = spec["number"]
         date = start + dt.timedelta(days=number - 1) if start else None
         values = {k: v for k, v in spec.items() if k != "number"}
-        Day.objects.create(event=event, number=number, date=date, **values)
+        Day.objects.create(
+            event=event, number=number, date=date, status=Day.Status.SCHEDULED, **values
+        )
     audit_record(
         by=by, verb="event.create", target=str(event), data={"preset": "FLASH"}, event_id=event.pk
     )
@@ -120,11 +124,11 @@ def event_create_flash(
 def day_update_rules(
     *, day: Day, changes: dict[str, Any], reason: str = "", by: Actor | None
 ) -> Day:
-    """Change some of a day's rules. Hands already started keep the rules they were dealt with;
-    the change applies to hands not yet started, and it is logged."""
-    day = Day.objects.select_for_update().get(pk=day.pk)
-    if not day.is_open:
-        raise ServiceError("day_closed", f"Day {day.number} is closed; its rules are final.")
+    """Change some of a day's rules, until the day starts closing. Hands already started keep
+    the rules they were dealt with; the change applies to hands not yet started, and it is
+    logged."""
+    day = day_for_change(day.pk)
+    refuse_once_closing(day, "its rules")
     before = day.rules_dict()
     after = {**before, **changes}
     rules_validate(after)
@@ -151,9 +155,8 @@ def day_update_rules(
 def day_set_qualification(*, day: Day, rule: str, top: int | None, by: Actor | None) -> Day:
     """How the next day's players are chosen when this day closes: everyone who can afford its
     table minimum plus fee (``afford``), or the top ``top`` of those (``top``)."""
-    day = Day.objects.select_for_update().get(pk=day.pk)
-    if not day.is_open:
-        raise ServiceError("day_closed", f"Day {day.number} is closed.")
+    day = day_for_change(day.pk)
+    refuse_once_closing(day, "who qualifies for the next day")
     if rule not in ("afford", "top") or (rule == "top" and (not isinstance(top, int) or top < 1)):
         raise ServiceError(
             "invalid_rule",
@@ -170,4 +173,23 @@ def day_set_qualification(*, day: Day, rule: str, top: int | None, by: Actor | N
         data={"rule": rule, "top": day.qualify_top},
         event_id=day.event_id,
     )
+    return day
+
+
+@service_transaction
+def day_open(*, day: Day, by: Actor | None) -> Day:
+    """Open a scheduled day for play, once the day before it (if any) has closed: from then on
+    its tables are created, its players sit down (day 2 on: only that close's qualifiers) and
+    its hands are played."""
+    day = day_for_change(day.pk)
+    if day.status != Day.Status.SCHEDULED:
+        raise ServiceError(
+            "day_not_scheduled",
+            f"Day {day.number} is {day.status}: only a scheduled day can be opened.",
+            details={"day": day.number, "status": day.status},
+        )
+    refuse_until_day_before_closed(day, "the opening")
+    day.status = Day.Status.OPEN
+    day.save(update_fields=["status"])
+    audit_record(by=by, verb="day.open", target=str(day), data={}, event_id=day.event_id)
     return day

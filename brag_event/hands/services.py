@@ -17,6 +17,7 @@ from brag_event.core.errors import Conflict, NotFound, ServiceError, StaleHand
 from brag_event.core.transactions import service_transaction
 from brag_event.engine import ACTIONS, Action, EngineError, HandState, SeatSetup, cards_str
 from brag_event.engine.history import outcome_dict
+from brag_event.events.states import day_for_play, refuse_unless_open
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import (
     account_carried,
@@ -180,13 +181,16 @@ def hand_start(
     """Deal the next hand at a table: the day's rules are frozen onto it, antes and any carried
     pot go into the first pot. ``access`` limits which tables may be used (an API caller's
     own); another table is ``not_found``."""
-    found = statements.lock_table(table if isinstance(table, int) else table.pk, access)
+    # The day shared, then the table (the domain's lock order): a close waits for this start
+    # to commit, and sees its hand; a start after the close began sees the day closing.
+    found = statements.lock_table(
+        table if isinstance(table, int) else table.pk, access, for_play=True
+    )
     if found is None:
         raise NotFound("not_found", "Not found, or not yours to see.")
     table = found
     day = table.day
-    if not day.is_open:
-        raise ServiceError("day_closed", f"Day {day.number} is closed: no new hands.")
+    refuse_unless_open(day, "new hands")
     # Hands of a table are sequential, so only the latest can be in progress.
     last = table.hands.order_by("-number").values_list("number", "status").first()
     if last is not None and last[1] == Hand.Status.IN_PROGRESS:
@@ -332,8 +336,9 @@ def hand_apply_action(
     the hot path of the API: its statements are hand-written (``hands.statements``)."""
     hand, log = _lock(hand, access)
     _check_seq(hand, expected_seq)
-    if not hand.table.day.is_open:
-        raise ServiceError("day_closed", "The day is closed.")
+    # A live hand exists only on an open day (hand starts and voids check it under the day's
+    # lock, and the close refuses while a hand is live), so no lock on the day is needed here.
+    refuse_unless_open(hand.table.day, "actions")
     act = _parse_action(action)
     state = hand_state(hand, log)
     before = pots_of(state)
@@ -372,8 +377,24 @@ def hand_apply_action(
     # The writes go out together: the action, its transfers (naming the action by its
     # (hand, seq)), the cached stacks, the hand's sequence — and, in an API request, with the
     # COMMIT (one round trip on PostgreSQL; see ``sql.at_commit``). Nothing reads them back.
+    # What the table's readers see changed (and the standings, when the hand ended).
+    table_update: list[sql.Statement] = [
+        versions.table_changed_statement(hand.table_id, standings=state.outcome is not None)
+    ]
+    if state.outcome is not None:
+        outcome = state.outcome
+        table = hand.table
+        table.button = outcome.next_dealer
+        table.shuffle_next = outcome.shuffle
+        table.carried_seat = outcome.carried_seat
+        table_update.append(
+            statements.update_table(table, ["button", "shuffle_next", "carried_seat"])
+        )
     batch = [
         insert,
+        # The table before the seats, as everywhere (hand → table → seats): a seat move or a
+        # leave at this table holds the table and then wants a seat this settlement pays.
+        *table_update,
         *transfers_statements(
             legs=legs,
             by=by,
@@ -386,17 +407,6 @@ def hand_apply_action(
     winners = _winners(hand) if state.outcome is not None else []
     if winners:
         batch.append(won_statement(day_id=hand.table.day_id, player_ids=winners))
-    if state.outcome is not None:
-        outcome = state.outcome
-        table = hand.table
-        table.button = outcome.next_dealer
-        table.shuffle_next = outcome.shuffle
-        table.carried_seat = outcome.carried_seat
-        batch.append(statements.update_table(table, ["button", "shuffle_next", "carried_seat"]))
-    # What the table's readers see changed (and the standings, when the hand ended).
-    batch.append(
-        versions.table_changed_statement(hand.table_id, standings=state.outcome is not None)
-    )
 
     def inserted(rows: list[list[Any] | None]) -> None:
         first = rows[0]
@@ -428,20 +438,48 @@ def hand_void_last_action(
     access: statements.Access | None = None,
 ) -> tuple[Hand, HandState]:
     """A supervisor's undo: the last live action is voided (with the reason), its transfers are
-    reversed, and the hand replays without it. A settled hand reopens."""
-    hand, _log = _lock(hand, access)
-    table = Table.objects.select_for_update().get(pk=hand.table_id)
+    reversed, and the hand replays without it. A settled hand reopens — only on an open day,
+    and only while every player dealt into it is still at the table: the money a settlement
+    paid a player who has since left went with them (docs/domain.md, "Undo knows who is
+    still there")."""
+    hand_id = hand if isinstance(hand, int) else hand.pk
+    # The domain's lock order: the day (shared: a close waits for this void and then sees a
+    # reopened hand, or this void sees the day closing), the hand, its table.
+    day_id = (
+        Hand.objects.filter(pk=hand_id).values_list("table__day_id", flat=True).first()
+        if sql.possible_id(hand_id)
+        else None
+    )
+    if day_id is not None:
+        day_for_play(day_id)
+    hand, _log = _lock(hand_id, access)
+    table = Table.objects.select_for_update(no_key=True).get(pk=hand.table_id)
     reason = " ".join(str(reason or "").split())
     if not reason:
         raise ServiceError(
             "reason_required", "Say why the action is voided.", details={"field": "reason"}
         )
     _check_seq(hand, expected_seq)
+    refuse_unless_open(hand.table.day, "corrections")
     if table.hands.filter(number__gt=hand.number).exists():
         raise Conflict("newer_hand", "A later hand has started at this table; it cannot be undone.")
     last = hand_live_actions(hand).last()
     if last is None:
         raise ServiceError("nothing_to_void", "No action of this hand is left to void.")
+    # Leaving and moving need the table's lock, held here: nobody leaves while this looks.
+    dealt = [s["seat_id"] for s in hand.seats if s.get("dealt")]
+    gone = sorted(
+        Seat.objects.filter(pk__in=dealt, left_at__isnull=False).values_list(
+            "player__name", flat=True
+        )
+    )
+    if gone:
+        raise Conflict(
+            "player_left",
+            f"{', '.join(gone)} left the table after this hand was dealt, with what it paid "
+            "them: its actions can no longer be voided. Ask the organiser to correct it.",
+            details={"players": gone},
+        )
     ActionVoid.objects.create(
         action=last, reason=reason[:200], voided_by=by.user if by and by.user_id else None
     )

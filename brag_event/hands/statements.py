@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from brag_event.core import sql
 from brag_event.events.models import Day
+from brag_event.events.states import play_sql
 from brag_event.tables.models import Table
 
 from .models import ActionVoid, Hand, HandAction
@@ -98,13 +99,20 @@ def _lock_table_sql() -> str:
     )
 
 
-def lock_table(pk: int, access: Access | None) -> Table | None:
+def lock_table(pk: int, access: Access | None, *, for_play: bool = False) -> Table | None:
     """The table with its day, its row locked to the end of the transaction, or ``None`` if
-    there is no such table or ``access`` does not reach it."""
+    there is no such table or ``access`` does not reach it. With ``for_play``, the day's row is
+    share-locked first (``events.states.day_for_play``), in the same round trip: the day's
+    state read here holds until the transaction ends."""
     if not sql.possible_id(pk):
         return None
     where, params = access.sql("t", "d") if access is not None else ("1 = 1", [])
-    (found,) = sql.run_batch([(_lock_table_sql().format(access=where), [pk, *params])])
+    batch: list[sql.Statement] = []
+    day_lock = play_sql() if for_play else None
+    if day_lock is not None:
+        batch.append((day_lock[0], [pk]))
+    batch.append((_lock_table_sql().format(access=where), [pk, *params]))
+    found = sql.run_batch(batch)[-1]
     if not found:
         return None
     row = found[0]

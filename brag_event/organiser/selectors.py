@@ -134,3 +134,14 @@ def event_dashboard(event: Event, *, now: dt.datetime | None = None) -> Dashboar
             minutes = int((now - row.last_activity).total_seconds() // 60)
             board.alerts.append(f"Table {row.table.number}: no hand for {minutes} minutes.")
     return board
+
+
+def days_openable(event: Event) -> list[Day]:
+    """The scheduled days that may open now: the first day, or one whose day before has closed
+    (``events.states``; ``day_open`` decides again under lock)."""
+    out, before = [], None
+    for day in event.days.order_by("number"):
+        if day.status == Day.Status.SCHEDULED and (before is None or before == Day.Status.CLOSED):
+            out.append(day)
+        before = day.status
+    return out

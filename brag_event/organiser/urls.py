@@ -15,6 +15,7 @@ urlpatterns = [
     path("tokens/", views.tokens, name="tokens"),
     path("lockouts/", views.lockouts, name="lockouts"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke_view, name="token_revoke"),
+    path("days/<int:day_id>/open/", views.day_open_view, name="day_open"),
     path("days/<int:day_id>/close/", views.day_close, name="day_close"),
     path("days/<int:day_id>/close/status/", views.day_close_status, name="day_close_status"),
     path("days/<int:day_id>/hands.jsonl", views.export_hands, name="export_hands"),

@@ -41,7 +41,7 @@ from brag_event.core.security import login_failures_recent, login_lockouts, logi
 from brag_event.engine.history import dump
 from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day, DayClose, Event
-from brag_event.events.services import day_set_qualification
+from brag_event.events.services import day_open, day_set_qualification
 from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.ledger.checks import ledger_check_run
@@ -60,7 +60,7 @@ from .forms import (
     UnlockForm,
     service_error_on,
 )
-from .selectors import event_dashboard
+from .selectors import days_openable, event_dashboard
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
@@ -124,8 +124,22 @@ def dashboard(request: HttpRequest, event_id: int) -> HttpResponse:
         "live": mark_safe(_live_html(request, event, now)),  # nosec B308 B703 - our template
         "etag": etag_of(f"dashboard-{event_id}", version),
         "poll_ms": LIVE_POLL_SECONDS * 1000,
+        "openable": days_openable(event),
     }
     return render(request, "organiser/dashboard.html", context)
+
+
+@takes()
+@organiser_only
+@require_POST
+def day_open_view(request: HttpRequest, day_id: int) -> HttpResponse:
+    day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
+    try:
+        day_open(day=day, by=actor(request))
+        messages.success(request, f"Day {day.number} is open: hands can be played.")
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect("organiser:dashboard", day.event_id)
 
 
 @takes()

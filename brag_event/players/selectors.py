@@ -15,12 +15,16 @@ from .models import Player, Standing
 
 
 def current_day(event: Event) -> Day | None:
-    """The day being played: the first open day, else the last day."""
+    """The day being played: the open (or closing) one; between days, the last day that
+    closed; before the first day opens, the first day."""
     days = list(event.days.order_by("number"))
     for day in days:
-        if day.is_open:
+        if day.status in (Day.Status.OPEN, Day.Status.CLOSING):
             return day
-    return days[-1] if days else None
+    closed = [d for d in days if d.status == Day.Status.CLOSED]
+    if closed:
+        return closed[-1]
+    return days[0] if days else None
 
 
 def _in_play(event: Event, day: Day | None) -> tuple[dict[int, int], set[int]]:

@@ -173,6 +173,7 @@ def players_import(
         )
     reader.fieldnames = header
     seen: set[str] = set()
+    wanted: list[tuple[int, str, int]] = []  # (line, name, money) of the rows to register
     for line, row in _csv_rows(reader):
         if line - 1 > MAX_IMPORT_ROWS:
             raise ServiceError("invalid_csv", f"At most {MAX_IMPORT_ROWS} players per import.")
@@ -200,12 +201,20 @@ def players_import(
             report.rejected.append({"line": line, "name": name, "reason": "twice in this file"})
             continue
         seen.add(key)
+        wanted.append((line, name, money))
+    # Registered in the order of their names' keys (the unique index), not of the file: a new
+    # name is held (its unique index entry) from its insert to the commit, so two imports that
+    # share names take them in the same order and never deadlock. The report keeps the file's
+    # order.
+    registered: list[tuple[int, Player]] = []
+    for line, name, money in sorted(wanted, key=lambda w: (player_name_key(w[1]), w[1], w[0])):
         try:
-            report.registered.append(
-                player_register(event=event, name=name, starting_money=money, by=by)
-            )
+            player = player_register(event=event, name=name, starting_money=money, by=by)
+            registered.append((line, player))
         except ServiceError as err:
             report.rejected.append({"line": line, "name": name, "reason": err.message})
+    report.registered = [player for _line, player in sorted(registered, key=lambda r: r[0])]
+    report.rejected.sort(key=lambda r: int(r["line"]))
     audit_record(
         by=by,
         verb="player.import",

@@ -22,6 +22,7 @@ from brag_event.core.admin import (
     admin_actor,
 )
 from brag_event.core.errors import ServiceError
+from brag_event.events.states import refuse_unless_open
 
 from . import versions
 from .models import RebuyConsent, Seat, Table
@@ -50,8 +51,11 @@ class TableForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         day = cleaned.get("day")
-        if "day" in self.fields and day is not None and not day.is_open:
-            self.add_error("day", f"Day {day.number} is closed: no new tables.")
+        if "day" in self.fields and day is not None:
+            try:
+                refuse_unless_open(day, "new tables")
+            except ServiceError as err:
+                self.add_error("day", err.message)
         return cleaned
 
 

@@ -21,7 +21,11 @@ DEALER_GROUP = "dealer"
 @service_transaction
 def table_assign_dealers(*, table: Table, dealers: Sequence[User], by: Actor | None) -> Table:
     """Set the table's dealers to exactly ``dealers``, every one in the "dealer" group."""
-    table = Table.objects.select_for_update().select_related("day").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("day")
+        .get(pk=table.pk)
+    )
     wanted = {user.pk: user for user in dealers}
     in_group = set(
         get_user_model()

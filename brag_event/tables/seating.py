@@ -27,6 +27,12 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Day
+from brag_event.events.states import (
+    day_for_change,
+    day_for_play,
+    refuse_unless_open,
+    refuse_until_day_before_closed,
+)
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
 from brag_event.ledger.services import account_player, account_stack, transfer_post
@@ -34,7 +40,7 @@ from brag_event.players.models import Player
 
 from . import versions
 from .models import Seat, SeatingDraw, Table
-from .services import seat_buy_in, table_create
+from .services import only_qualifiers, seat_buy_in, table_create
 
 PlanEntry = tuple[int, str, int]  # (player id, name, amount)
 
@@ -68,25 +74,25 @@ def seat_numbers(count: int, seats: int) -> list[int]:
     return [1 + (i * seats) // count for i in range(count)]
 
 
-def _check_open(day: Day) -> None:
-    if not day.is_open:
-        raise ServiceError("day_closed", f"Day {day.number} is closed.")
-
-
 @service_transaction
 def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> SeatingDraw:
     """Draw the day's tables for every eligible player (qualified, not seated, able to afford
     ``table_min`` plus the house fee; each brings ``min(balance - fee, table_max)``); everyone
-    else is listed with the reason. Nothing is seated until the draw is applied."""
-    day = Day.objects.select_related("event").get(pk=day.pk)
-    _check_open(day)
+    else is listed with the reason. Nothing is seated until the draw is applied. A day is drawn
+    while it is scheduled or open, once the day before it has closed: from that close's
+    qualifiers and nobody else."""
+    day = day_for_play(day.pk)
+    if day.status not in (Day.Status.SCHEDULED, Day.Status.OPEN):
+        refuse_unless_open(day, "seating draws")
+    refuse_until_day_before_closed(day, "the seating draw")
     seed = (seed or "").strip() or secrets.token_hex(8)
     if len(seed) > 64:
         raise ServiceError(
             "invalid_seed", "A seed is at most 64 characters.", details={"field": "seed"}
         )
     qualified: set[int] | None = None
-    if day.qualified.exists():
+    players = list(Player.objects.filter(event=day.event).order_by("name", "pk"))
+    if only_qualifiers(day):
         qualified = set(day.qualified.values_list("player_id", flat=True))
     seated = {
         player_id: number
@@ -98,7 +104,7 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
     needed = day.table_min + fee
     eligible: list[PlanEntry] = []
     excluded: list[dict[str, Any]] = []
-    for player in Player.objects.filter(event=day.event).order_by("name", "pk"):
+    for player in players:
         reason = ""
         if qualified is not None and player.pk not in qualified:
             reason = "not qualified"
@@ -147,13 +153,18 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
 
 @service_transaction
 def seating_apply(*, draw: SeatingDraw, by: Actor | None) -> list[Table]:
-    """Create the draw's tables and buy every player in at the planned seat and amount. All or
-    nothing: if one buy-in is refused, nothing is applied."""
-    draw = SeatingDraw.objects.select_for_update().get(pk=draw.pk)
+    """Create the draw's tables and buy every player in at the planned seat and amount, on an
+    open day. All or nothing: if one buy-in is refused, nothing is applied."""
+    day_id = SeatingDraw.objects.values_list("day_id", flat=True).get(pk=draw.pk)
+    day = day_for_change(day_id)  # the day, then the draw, then the players (sorted)
+    draw = SeatingDraw.objects.select_for_update(no_key=True).get(pk=draw.pk)
     if draw.applied_at is not None:
         raise Conflict("draw_applied", f"Draw {draw.seed} was already applied.")
-    day = Day.objects.select_for_update().get(pk=draw.day_id)
-    _check_open(day)
+    refuse_unless_open(day, "seating")
+    planned_players = sorted({int(e["player"]) for p in draw.plan for e in p["seats"]})
+    list(
+        Player.objects.select_for_update(no_key=True).filter(pk__in=planned_players).order_by("pk")
+    )
     created: list[Table] = []
     numbers: dict[int, int] = {}
     for planned in draw.plan:
@@ -299,27 +310,29 @@ def _live_hand(table: Table) -> bool:
 def seat_move(*, seat: Seat, to_table: Table, to_seat: int, by: Actor | None) -> Seat:
     """Move a seated player to a free seat at another table of the same day, between hands at
     both tables, with their stack: back to their balance (a leave), then onto the new seat (a
-    buy-in without a house fee). The new seat keeps the original buy-in (what a re-buy repeats)."""
-    seat = Seat.objects.select_related("player").get(pk=seat.pk)
-    # Lock both tables in a fixed order (no deadlock with a move the other way), then the seat.
+    buy-in without a house fee). The new seat keeps the original buy-in (what a re-buy repeats).
+    Only on an open day."""
+    seat = Seat.objects.select_related("player", "table").get(pk=seat.pk)
+    # The domain's lock order: the day (shared), both tables in id order (no deadlock with a
+    # move the other way), the seat, the player.
+    day = day_for_play(seat.table.day_id)
     locked = {
         t.pk: t
-        for t in Table.objects.select_for_update()
+        for t in Table.objects.select_for_update(no_key=True)
         .filter(pk__in={seat.table_id, to_table.pk})
-        .select_related("day")
         .order_by("pk")
     }
-    seat = Seat.objects.select_for_update().get(pk=seat.pk)
+    seat = Seat.objects.select_for_update(no_key=True).get(pk=seat.pk)
     source, target = locked[seat.table_id], locked[to_table.pk]
-    player = Player.objects.select_for_update().get(pk=seat.player_id)
-    day = source.day
+    source.day = day
+    player = Player.objects.select_for_update(no_key=True).get(pk=seat.player_id)
     if seat.left_at is not None:
         raise ServiceError("not_seated", f"{player} has left the table.")
     if target.day_id != source.day_id:
         raise ServiceError("different_day", "A player moves only between tables of the same day.")
     if target.pk == source.pk:
         raise ServiceError("same_table", f"{player} is already at table {source.number}.")
-    _check_open(day)
+    refuse_unless_open(day, "moves")
     for table in (source, target):
         if _live_hand(table):
             raise Conflict(
@@ -385,9 +398,11 @@ def seat_move(*, seat: Seat, to_table: Table, to_seat: int, by: Actor | None) ->
 @service_transaction
 def balance_apply(*, day: Day, proposal_id: str, by: Actor | None) -> dict[str, Any]:
     """Apply one of the day's current balancing proposals (recomputed now), all its moves or
-    none."""
-    day = Day.objects.select_for_update().get(pk=day.pk)
-    _check_open(day)
+    none. The day and every table of it are locked first (in id order), so the proposal is
+    recomputed from tables nobody can change meanwhile."""
+    day = day_for_change(day.pk)
+    refuse_unless_open(day, "table balancing")
+    list(Table.objects.select_for_update(no_key=True).filter(day=day).order_by("pk"))
     proposal = next((p for p in balance_proposals(day=day) if p["id"] == proposal_id), None)
     if proposal is None:
         raise ServiceError(
@@ -395,7 +410,12 @@ def balance_apply(*, day: Day, proposal_id: str, by: Actor | None) -> dict[str, 
             "That proposal no longer applies (the tables have changed); look at them again.",
             details={"proposal": proposal_id},
         )
-    for m in proposal["moves"]:
+    moves = proposal["moves"]
+    seats = sorted(m["seat_id"] for m in moves)
+    list(Seat.objects.select_for_update(no_key=True).filter(pk__in=seats).order_by("pk"))
+    players = sorted(m["player"] for m in moves)
+    list(Player.objects.select_for_update(no_key=True).filter(pk__in=players).order_by("pk"))
+    for m in moves:
         seat_move(
             seat=Seat.objects.get(pk=m["seat_id"]),
             to_table=Table.objects.get(day=day, number=m["to_table"]),

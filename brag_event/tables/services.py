@@ -1,5 +1,6 @@
-"""Tables and seats: buy-in, re-buy, sitting out, leaving. One transaction each, with row locks
-on the rows two tablets could race for."""
+"""Tables and seats: buy-in, re-buy, sitting out, leaving. One transaction each, taking its row
+locks up front in the domain's order — day, table, seat, player (docs/domain.md,
+"Concurrency") — so that two of them, or one and a hand at the same table, never deadlock."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day
+from brag_event.events.states import day_for_change, day_for_play, refuse_unless_open
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
 from brag_event.ledger.services import (
@@ -37,6 +39,19 @@ def _in_live_hand(seat: Seat) -> bool:
     if hand is None:
         return False
     return any(s.get("seat_id") == seat.pk and s.get("dealt") for s in hand.seats)
+
+
+def only_qualifiers(day: Day) -> bool:
+    """Whether only qualified players sit down on ``day``: on a day that follows another, the
+    qualifiers the close of the day before wrote, and nobody else (none written: nobody); on
+    the first day everyone registered — unless qualifications were recorded for it by hand."""
+    follows = Day.objects.filter(event_id=day.event_id, number__lt=day.number).exists()
+    return follows or day.qualified.exists()
+
+
+def qualifies(day: Day, player_id: int) -> bool:
+    """Whether the player may sit down on ``day`` (``only_qualifiers``)."""
+    return not only_qualifiers(day) or day.qualified.filter(player_id=player_id).exists()
 
 
 def _check_affords(player: Player, amount: int, fee: int, what: str) -> None:
@@ -78,9 +93,9 @@ def _pay_in(
 
 @service_transaction
 def table_create(*, day: Day, number: int | None = None, by: Actor | None) -> Table:
-    day = Day.objects.select_for_update().get(pk=day.pk)
-    if not day.is_open:
-        raise ServiceError("day_closed", f"Day {day.number} is closed.")
+    """A new table on an open day (numbered after the last, unless ``number`` is given)."""
+    day = day_for_change(day.pk)
+    refuse_unless_open(day, "new tables")
     if number is None:
         last = day.tables.order_by("-number").values_list("number", flat=True).first()
         number = (last or 0) + 1
@@ -98,11 +113,12 @@ def seat_buy_in(
 ) -> Seat:
     """Sit a player down with ``amount`` (table_min..table_max); the house fee is paid on top,
     both from the player's event balance."""
-    player = Player.objects.select_for_update().get(pk=player.pk)
-    table = Table.objects.select_for_update(of=("self",)).select_related("day").get(pk=table.pk)
-    day = table.day
-    if not day.is_open:
-        raise ServiceError("day_closed", f"Day {day.number} is closed.")
+    day_id = Table.objects.values_list("day_id", flat=True).get(pk=table.pk)  # never changes
+    day = day_for_play(day_id)
+    table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
+    table.day = day
+    player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+    refuse_unless_open(day, "buy-ins")
     if player.event_id != day.event_id:
         raise ServiceError("wrong_event", f"{player} is not registered for this event.")
     if (
@@ -133,7 +149,7 @@ def seat_buy_in(
             f"A buy-in is between {day.table_min} and {day.table_max}; {amount} was asked.",
             details={"field": "amount", "min": day.table_min, "max": day.table_max},
         )
-    if day.qualified.exists() and not day.qualified.filter(player=player).exists():
+    if not qualifies(day, player.pk):
         raise ServiceError(
             "not_qualified", f"{player} did not qualify for day {day.number}.", status=403
         )
@@ -159,18 +175,19 @@ def seat_buy_in(
 def seat_rebuy(*, seat: Seat, consenting: Iterable[int], by: Actor | None) -> Seat:
     """The event sheet's re-buy: a player who has run out brings the same amount again, only
     between hands, with every other seated player's consent recorded, paying the fee again."""
-    seat = (
-        Seat.objects.select_for_update(of=("self",))
-        .select_related("table__day", "player")
-        .get(pk=seat.pk)
-    )
-    table = Table.objects.select_for_update().get(pk=seat.table_id)
-    day = seat.table.day
-    player = Player.objects.select_for_update().get(pk=seat.player_id)
+    table_id, day_id, player_id = Seat.objects.values_list(
+        "table_id", "table__day_id", "player_id"
+    ).get(pk=seat.pk)  # a seat never changes table or player
+    day = day_for_play(day_id)
+    table = Table.objects.select_for_update(no_key=True).get(pk=table_id)
+    seat = Seat.objects.select_for_update(no_key=True).get(pk=seat.pk)
+    table.day = day
+    seat.table = table
+    player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
+    seat.player = player
     if seat.left_at is not None:
         raise ServiceError("not_seated", f"{player} has left the table.")
-    if not day.is_open:
-        raise ServiceError("day_closed", f"Day {day.number} is closed.")
+    refuse_unless_open(day, "re-buys")
     if _live_hand(table) is not None:
         raise Conflict("hand_in_progress", "A re-buy is only allowed between hands.")
     if seat.stack >= max(day.ante, 1):
@@ -230,8 +247,11 @@ def seat_rebuy(*, seat: Seat, consenting: Iterable[int], by: Actor | None) -> Se
 
 @service_transaction
 def seat_sit_out(*, seat: Seat, sitting_out: bool, by: Actor | None) -> Seat:
-    """Sit out from the next hand on (or come back)."""
-    seat = Seat.objects.select_for_update().get(pk=seat.pk)
+    """Sit out from the next hand on (or come back): before or after a hand start at the table,
+    never during one (the table's lock)."""
+    table_id = Seat.objects.values_list("table_id", flat=True).get(pk=seat.pk)
+    Table.objects.select_for_update(no_key=True).only("pk").get(pk=table_id)
+    seat = Seat.objects.select_for_update(no_key=True).get(pk=seat.pk)
     if seat.left_at is not None:
         raise ServiceError("not_seated", "That player has left the table.")
     if seat.sitting_out != sitting_out:
@@ -249,13 +269,16 @@ def seat_sit_out(*, seat: Seat, sitting_out: bool, by: Actor | None) -> Seat:
 
 @service_transaction
 def seat_leave(*, seat: Seat, by: Actor | None) -> Seat:
-    """Leave the table: the stack goes back to the player's balance."""
+    """Leave the table: the stack goes back to the player's balance. Allowed while the day is
+    open, and while it is closing (the close returns every stack this way)."""
+    table_id = Seat.objects.values_list("table_id", flat=True).get(pk=seat.pk)
+    # The table, then the seat: a hand start holds the table and then takes the seats' antes.
+    table = Table.objects.select_for_update(no_key=True).get(pk=table_id)
     seat = (
-        Seat.objects.select_for_update(of=("self",))
+        Seat.objects.select_for_update(no_key=True, of=("self",))
         .select_related("table", "player")
         .get(pk=seat.pk)
     )
-    table = Table.objects.select_for_update().get(pk=seat.table_id)
     if seat.left_at is not None:
         raise ServiceError("not_seated", f"{seat.player} has already left.")
     if _in_live_hand(seat):

@@ -11,7 +11,7 @@ from django.test.client import Client
 from django.urls import reverse
 
 from brag_event.events.models import Day, Event
-from brag_event.events.services import day_update_rules, event_create_flash
+from brag_event.events.services import day_open, day_update_rules, event_create_flash
 from brag_event.hands.models import Hand
 from brag_event.hands.services import hand_apply_action, hand_start, hand_void_last_action
 from brag_event.players.models import Player
@@ -44,7 +44,7 @@ def _act(hand: Hand, **action: Any) -> Hand:
 @pytest.fixture
 def data(db: None) -> Data:
     event = event_create_flash(name="FLASH", by=None)
-    day = event.days.get(number=1)
+    day = day_open(day=event.days.get(number=1), by=None)
     table = table_create(day=day, by=None)
     players = [
         player_register(event=event, name=name, starting_money=1000, by=None)

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from brag_event.audit.models import AuditEntry
 from brag_event.engine import replay
 from brag_event.events.models import Event
-from brag_event.events.services import day_update_rules, event_create_flash
+from brag_event.events.services import day_open, day_update_rules, event_create_flash
 from brag_event.hands.models import Hand, HandAction
 from brag_event.ledger.audit import ledger_audit
 from brag_event.ledger.models import Account, Transfer
@@ -79,7 +79,7 @@ def classic_table(name: str, doc: dict[str, Any]) -> tuple[Event, Table, APIClie
     """An event whose day 1 has the fixture's rules, a table with its five players seated with
     their stacks and the button on its dealer, and the tablet of the table's dealer."""
     event = event_create_flash(name=f"Classic {name}", by=None)
-    day = event.days.get(number=1)
+    day = day_open(day=event.days.get(number=1), by=None)
     day_update_rules(
         day=day,
         changes={**doc["rules"], "house_fee": 0, "table_min": 50, "table_max": 500},

@@ -10,6 +10,7 @@ import pytest
 from brag_event.core.errors import ServiceError
 from brag_event.events.closing import day_close_request, day_close_run
 from brag_event.events.models import Day, DayClose
+from brag_event.events.services import day_open
 from brag_event.hands.services import hand_start
 from brag_event.players.models import Player, Qualification, StandingSnapshot
 from brag_event.players.services import player_register
@@ -70,7 +71,8 @@ def test_closing_returns_stacks_snapshots_and_qualifies_and_twice_is_once(commit
     close.refresh_from_db()
     assert close.runs == 1 and StandingSnapshot.objects.count() == 4
     assert Qualification.objects.count() == 3
-    # Day 2 seats only the qualified.
+    # Day 2 opens now that day 1 has closed, and seats only the qualified.
+    day2 = day_open(day=day2, by=None)
     poor = Player.objects.get(name="Poor")
     table2 = table_create(day=day2, by=None)
     with pytest.raises(ServiceError) as refused:
@@ -92,15 +94,15 @@ def test_the_top_n_rule_keeps_ties_at_the_cut(commits: Any) -> None:
     Day.objects.filter(pk=day2.pk).update(qualify_rule="top", qualify_top=1)
 
 
-def test_a_hand_in_play_fails_the_close_until_it_is_finished(commits: Any) -> None:
+def test_a_hand_in_play_refuses_the_close_until_it_is_finished(commits: Any) -> None:
     w = world(3, money=1000, buy_in=200)
     hand = start(w)
-    with commits(execute=True):
-        close = day_close_request(day=w.day, by=None)
-    close.refresh_from_db()
-    assert close.status == DayClose.Status.FAILED
-    assert close.report["error"]["code"] == "hands_in_play"
-    assert Day.objects.get(pk=w.day.pk).is_open  # nothing changed
+    with commits(execute=True) as queued, pytest.raises(ServiceError) as refused:
+        day_close_request(day=w.day, by=None)
+    assert refused.value.code == "hands_in_play" and refused.value.details == {"tables": [1]}
+    assert "table 1" in refused.value.message
+    assert queued == [] and not DayClose.objects.exists()
+    assert Day.objects.get(pk=w.day.pk).is_open  # nothing changed: play goes on
     assert Seat.objects.filter(left_at__isnull=True).count() == 3
     act(hand, seat=2, action="look")
     act(hand, seat=2, action="fold")
@@ -109,7 +111,7 @@ def test_a_hand_in_play_fails_the_close_until_it_is_finished(commits: Any) -> No
     with commits(execute=True):
         close = day_close_request(day=w.day, by=None)
     close.refresh_from_db()
-    assert close.status == DayClose.Status.DONE and close.runs == 2
+    assert close.status == DayClose.Status.DONE and close.runs == 1
     # A carried pot stays with its table (in the ledger) and the report names it.
     assert close.report["carried_pots"] == [{"number": 1, "carried_pot": 15}]
     assert_audit_ok(w.event)

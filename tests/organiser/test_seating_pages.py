@@ -9,7 +9,7 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from brag_event.events.models import Day
-from brag_event.events.services import event_create_flash
+from brag_event.events.services import day_open, event_create_flash
 from brag_event.players.links import player_from_token, player_path
 from brag_event.players.models import Player
 from brag_event.players.services import player_register
@@ -33,7 +33,7 @@ def day() -> Day:
     for i in range(8):
         player_register(event=event, name=f"Player {i}", starting_money=1000, by=None)
     player_register(event=event, name="Skint", starting_money=20, by=None)
-    return event.days.get(number=1)
+    return day_open(day=event.days.get(number=1), by=None)
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ def seed(tables: int, players: int) -> dict[str, Any]:
     from django.utils import timezone
 
     from brag_event.core.actors import Actor
-    from brag_event.events.services import event_create_flash
+    from brag_event.events.services import day_open, event_create_flash
     from brag_event.players.services import player_register
 
     user_model = get_user_model()
@@ -41,7 +41,7 @@ def seed(tables: int, players: int) -> dict[str, Any]:
         organiser.groups.add(organiser_group)
         by = Actor(organiser, "production run seed")
         event = event_create_flash(name="PRODRUN", currency="MB", start=timezone.localdate(), by=by)
-        day = event.days.get(number=1)
+        day = day_open(day=event.days.get(number=1), by=by)
         dealers = []
         for number in range(1, tables + 1):
             dealer = user_model.objects.create(username=f"run-dealer-{number}")

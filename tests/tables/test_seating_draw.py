@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from brag_event.audit.models import AuditEntry
 from brag_event.core.errors import ServiceError
 from brag_event.events.models import Day, Event
-from brag_event.events.services import event_create_flash
+from brag_event.events.services import day_open, event_create_flash
 from brag_event.hands.services import hand_start
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player, Qualification
@@ -81,7 +81,7 @@ def test_plan_depends_on_the_seed() -> None:
 
 def make_event(n: int, *, money: int = 1000) -> tuple[Event, Day, list[Player]]:
     event = event_create_flash(name="FLASH", by=None)
-    day = event.days.get(number=1)
+    day = day_open(day=event.days.get(number=1), by=None)
     players = [
         player_register(event=event, name=f"Player {i:02d}", starting_money=money, by=None)
         for i in range(n)

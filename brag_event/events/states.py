@@ -1,0 +1,105 @@
+"""The day's life as the services see it: scheduled → open → closing → closed (RULES §4b).
+
+A day opens only after the day before it has closed (``events.services.day_open``); while it is
+open, hands are played and players sit down, re-buy and move; closing takes it out of play at
+once (``events.closing``), returns every stack and makes it closed. Each service that needs the
+day in a state checks it with the day's row locked — ``day_for_play`` (shared: many tablets at
+once) or ``day_for_change`` (exclusive) — so a state change waits for every such service under
+way, and every later one sees the new state (docs/domain.md, "Concurrency")."""
+
+from __future__ import annotations
+
+from django.db import connection
+
+from brag_event.core import sql
+from brag_event.core.errors import ServiceError
+
+from .models import Day
+
+
+def day_for_play(day_id: int) -> Day:
+    """The day, its row share-locked to the end of the transaction (``FOR SHARE``): it cannot
+    change state meanwhile, and services that only play on it do not wait for each other."""
+    if connection.vendor != "postgresql":  # SQLite: one writer at a time anyway
+        return Day.objects.get(pk=day_id)
+    query = f"SELECT * FROM {sql.table(Day)} WHERE {sql.qn('id')} = %s FOR SHARE"  # nosec B608
+    found = list(Day.objects.raw(query, [day_id]))
+    if not found:
+        raise Day.DoesNotExist(f"no day {day_id}")
+    return found[0]
+
+
+def day_for_change(day_id: int) -> Day:
+    """The day, its row locked to the end of the transaction against every other service that
+    locks it (``FOR NO KEY UPDATE``)."""
+    return Day.objects.select_for_update(no_key=True).get(pk=day_id)
+
+
+def play_sql(table_param: str = "%s") -> sql.Statement | None:
+    """A statement that share-locks the day of the table ``table_param`` (as ``day_for_play``
+    does), to go out in one batch before the statement that locks the table; ``None`` where
+    there are no row locks."""
+    if connection.vendor != "postgresql":
+        return None
+    from brag_event.tables.models import Table
+
+    query = (
+        f"SELECT 1 FROM {sql.table(Day)} d WHERE d.{sql.qn('id')} = "  # nosec B608
+        f"(SELECT t.{sql.qn('day_id')} FROM {sql.table(Table)} t "
+        f"WHERE t.{sql.qn('id')} = {table_param}) FOR SHARE OF d"
+    )
+    return query, []
+
+
+def refuse_unless_open(day: Day, what: str) -> None:
+    """Refuse, in words, anything that needs the day open: ``what`` names it ("new hands",
+    "buy-ins", …)."""
+    status = day.status
+    if status == Day.Status.OPEN:
+        return
+    details = {"day": day.number, "status": status}
+    if status == Day.Status.SCHEDULED:
+        raise ServiceError(
+            "day_not_open",
+            f"Day {day.number} has not opened yet: no {what} until it opens.",
+            details=details,
+        )
+    if status == Day.Status.CLOSING:
+        raise ServiceError(
+            "day_closing", f"Day {day.number} is closing: no more {what}.", details=details
+        )
+    raise ServiceError(
+        "day_closed", f"Day {day.number} is closed: no more {what}.", details=details
+    )
+
+
+def refuse_once_closing(day: Day, what: str) -> None:
+    """Refuse what may change until the day starts closing (its rules, how it qualifies)."""
+    if day.status in (Day.Status.SCHEDULED, Day.Status.OPEN):
+        return
+    code = "day_closing" if day.status == Day.Status.CLOSING else "day_closed"
+    raise ServiceError(
+        code,
+        f"Day {day.number} is {day.status}: {what} can no longer be changed.",
+        details={"day": day.number, "status": day.status},
+    )
+
+
+def day_before(day: Day) -> Day | None:
+    """The day before ``day`` in its event (the highest number below it), if any."""
+    return (
+        Day.objects.filter(event_id=day.event_id, number__lt=day.number).order_by("-number").first()
+    )
+
+
+def refuse_until_day_before_closed(day: Day, what: str) -> Day | None:
+    """Refuse ``what`` while the day before ``day`` has not closed; returns that day."""
+    before = day_before(day)
+    if before is not None and before.status != Day.Status.CLOSED:
+        raise ServiceError(
+            "previous_day_not_closed",
+            f"Day {before.number} is {before.status}: {what} of day {day.number} waits until "
+            f"day {before.number} has closed.",
+            details={"day": day.number, "previous": before.number, "status": before.status},
+        )
+    return before
