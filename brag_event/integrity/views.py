@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from brag_event.api.roles import ORGANISER, SUPERVISOR, at_least, role_of
 from brag_event.core.actors import Actor
+from brag_event.core.forms import takes
 from brag_event.events.models import Event
 from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
@@ -59,6 +60,7 @@ CHECK_TITLES = {
 }
 
 
+@takes()
 @floor_only
 def overview(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
@@ -94,6 +96,7 @@ def overview(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(request, "integrity/overview.html", context)
 
 
+@takes()
 @floor_only
 @require_POST
 def run_now(request: HttpRequest, event_id: int) -> HttpResponse:
@@ -108,6 +111,7 @@ def run_now(request: HttpRequest, event_id: int) -> HttpResponse:
     return redirect("integrity:overview", event.pk)
 
 
+@takes()
 @floor_only
 def hand(request: HttpRequest, hand_id: int) -> HttpResponse:
     found = get_object_or_404(

@@ -7,30 +7,12 @@ now") replays everything, as the day close and ``manage.py audit_ledger`` do."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-from django.db import connection, transaction
-
+from brag_event.core.transactions import consistent_snapshot
 from brag_event.events.models import Event
 from brag_event.tables import versions
 
 from .audit import FINGERPRINT, AuditReport, ledger_audit
 from .models import AuditedHand, LedgerCheck
-
-
-@contextmanager
-def consistent_snapshot() -> Iterator[None]:
-    """A read-only transaction that sees one snapshot of the whole database (REPEATABLE READ on
-    PostgreSQL; SQLite's transactions are serialisable already), so that checks run while
-    tablets post money compare one moment's figures, never two. Inside a transaction already
-    (a caller's, or a test's), that transaction's snapshot is the one used."""
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
-        if outermost and connection.vendor == "postgresql":
-            with connection.cursor() as cur:
-                cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        yield
 
 
 def ledger_check_run(*, event: Event, full: bool = False) -> LedgerCheck:

@@ -196,8 +196,7 @@ def pages_world(settings: Any) -> World:
     hand = start(w)
     hand, _ = act(hand, seat=2, action="look")
     event2 = world(2, name="SECOND").event
-    day2 = w.event.days.get(number=2)
-    seating_draw(day=day2, seed="hostile", by=None)
+    seating_draw(day=w.day, seed="hostile", by=None)  # a draw for the seating pages to show
     organiser = User.objects.create_superuser("organiser", password="x")
     organiser.groups.add(Group.objects.get_or_create(name="organiser")[0])
     dealer = User.objects.create_user("dealer", password="x")

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0003_day_states'),
-        ('events', '0003_read_versions'),
+        ("events", "0003_day_states"),
+        ("events", "0003_read_versions"),
     ]
 
-    operations = [
-    ]
+    operations = []

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from brag_event.core.transactions import consistent_snapshot
 from brag_event.events.models import Event
 from brag_event.ledger.audit import ledger_audit
-from brag_event.ledger.checks import consistent_snapshot
 
 
 class Command(BaseCommand):
