@@ -9,8 +9,9 @@ from django.db import models
 
 class LedgerCachedModel(models.Model):
     """Columns named in ``ledger_cached`` mirror the ledger and are only ever changed by
-    ``ledger.services.transfer_post`` (with ``F()`` updates). A plain ``save()`` of an object read
-    earlier would write a stale copy back, so ``save()`` of an existing row leaves them out."""
+    ``ledger.services`` posting transfers (``col = col + delta`` updates). A plain ``save()`` of
+    an object read earlier would write a stale copy back, so ``save()`` of an existing row
+    leaves them out."""
 
     ledger_cached: ClassVar[tuple[str, ...]] = ()
 

@@ -20,7 +20,16 @@ from .cards import (
 )
 from .errors import MESSAGES, EngineError, IllegalAction
 from .history import FORMAT, HandHistory, dump, load_history, outcome_dict, replay
-from .rules import FLASH_DAY_1, FLASH_DAYS_2_3, MONEY_MAX, Rules
+from .rules import (
+    FLASH_DAY_1,
+    FLASH_DAYS,
+    FLASH_DAYS_2_3,
+    MONEY_MAX,
+    RULE_LABELS,
+    RuleProblem,
+    Rules,
+    rule_message,
+)
 from .state import (
     ACTIONS,
     ACTIVE,
@@ -47,12 +56,14 @@ __all__ = [
     "COVERED",
     "DECK",
     "DISTINCT_VALUES",
+    "FLASH_DAYS",
     "FLASH_DAYS_2_3",
     "FLASH_DAY_1",
     "FOLDED",
     "FORMAT",
     "MESSAGES",
     "MONEY_MAX",
+    "RULE_LABELS",
     "SETTLED",
     "SHOWING",
     "Action",
@@ -65,6 +76,7 @@ __all__ = [
     "LegalAction",
     "Outcome",
     "PotResult",
+    "RuleProblem",
     "Rules",
     "SeatSetup",
     "card_str",
@@ -76,6 +88,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "replay",
+    "rule_message",
     "strength3",
     "value_of_strength",
 ]

@@ -16,7 +16,7 @@ MESSAGES: Final[dict[str, str]] = {
     "duplicate_card": "The card {card} appears twice.",
     "card_already_shown": "The card {card} is already in {other}'s hand.",
     # Set-up and documents
-    "invalid_rules": "The rules are not valid: {problem}.",
+    "invalid_rules": "The rules are not valid: {problem}",
     "invalid_setup": "The table is not valid: {problem}.",
     "not_enough_players": "A hand needs at least two players who can pay the ante of {ante}; "
     "{count} can be dealt in.",

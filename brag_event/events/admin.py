@@ -1,16 +1,15 @@
 """Organisers' admin for events and days.
 
-A day's rules are checked field by field with the same checks the services use, so each bad
-field gets its own message. Changing the rules of an existing day goes through
-``day_update_rules``: the change is logged (a ``DayRulesChange`` and an audit entry)."""
+A day's rules are checked once, by the engine (``events.forms.DayForm`` → ``Day.clean`` →
+``Rules.problems``), so each bad field gets its own message. Changing the rules of an
+existing day goes through ``day_update_rules``: the change is logged (a ``DayRulesChange``
+and an audit entry)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import admin, messages
-from django.core.validators import MinValueValidator
 from django.http import HttpRequest
 
 from brag_event.audit.services import audit_record
@@ -24,10 +23,9 @@ from brag_event.core.admin import (
 from brag_event.core.errors import ServiceError
 from brag_event.tables import versions
 
+from .forms import DayForm
 from .models import RULE_FIELDS, Day, DayRulesChange, Event
-from .services import _field_problems, day_open, day_update_rules, rules_validate
-
-AMOUNT_FIELDS = ("ante", "min_bet", "max_bet", "max_raise", "house_fee", "table_min", "table_max")
+from .services import day_open, day_update_rules
 
 
 def rules_changed(change: DayRulesChange) -> str:
@@ -40,49 +38,6 @@ def rules_changed(change: DayRulesChange) -> str:
         if before.get(name) != after.get(name)
     ]
     return "; ".join(parts) or "—"
-
-
-class DayAdminForm(forms.ModelForm):
-    """The day's form: every rule problem is reported on the field it is about."""
-
-    class Meta:
-        model = Day
-        fields = "__all__"
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # A negative amount is reported by the rule checks below (one clear message per field),
-        # not by the generic "greater than or equal to 0" of the positive integer form field.
-        for name in AMOUNT_FIELDS:
-            field = self.fields.get(name)
-            if isinstance(field, forms.IntegerField):
-                field.min_value = None
-                field.validators = [
-                    v for v in field.validators if not isinstance(v, MinValueValidator)
-                ]
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        present = [name for name in RULE_FIELDS if name in self.fields]
-        if not present:
-            return cleaned
-        values = {name: getattr(self.instance, name) for name in RULE_FIELDS}
-        values.update({name: cleaned[name] for name in present if name in cleaned})
-        had_errors = any(name in self.errors for name in present)
-        problems = [
-            (name, message)
-            for name, message in _field_problems(values)
-            if name not in self.errors  # already has its own message
-        ]
-        for name, message in problems:
-            self.add_error(name if name in self.fields else None, message)
-        if not problems and not had_errors:
-            try:
-                rules_validate(values)
-            except ServiceError as err:
-                field = err.details.get("field")
-                self.add_error(field if field in self.fields else None, err.message)
-        return cleaned
 
 
 class DayRulesChangeInline(ReadOnlyTabularInline):
@@ -142,7 +97,7 @@ class EventAdmin(admin.ModelAdmin):
 
 @admin.register(Day)
 class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
-    form = DayAdminForm
+    form = DayForm
     list_display = (
         "__str__",
         "number",

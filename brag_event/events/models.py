@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
@@ -120,6 +121,22 @@ class Day(models.Model):
 
     def rules_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in RULE_FIELDS}
+
+    def clean_fields(self, exclude: Any = None) -> None:
+        # The rules are checked by the engine in ``clean`` (every field, one sentence a
+        # problem), not also by the fields' generic range checks with a second message.
+        super().clean_fields(exclude={*(exclude or ()), *RULE_FIELDS})
+
+    def clean(self) -> None:
+        """The day's rules, checked by the engine's ``Rules.problems``: each problem on the
+        field it is about (the admin's and the console's forms show it there)."""
+        errors: dict[str, list[str]] = {}
+        for problem in Rules.problems(self.rules_dict()):
+            messages = errors.setdefault(problem.field, [])
+            if problem.message not in messages:
+                messages.append(problem.message)
+        if errors:
+            raise ValidationError(errors)
 
     def rules(self) -> Rules:
         return Rules(**self.rules_dict())

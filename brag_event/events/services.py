@@ -11,89 +11,19 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
-from brag_event.engine import MONEY_MAX, EngineError, Rules
+from brag_event.engine import FLASH_DAYS, EngineError, Rules
 
-from .models import RULE_FIELDS, Day, DayRulesChange, Event
+from .models import Day, DayRulesChange, Event
 from .states import day_for_change, refuse_once_closing, refuse_until_day_before_closed
-
-# The event sheet (seeds/004, "Three Card Brag (FLASH)"): day 1, then days 2 and 3.
-FLASH_DAYS: tuple[dict[str, Any], ...] = (
-    {"number": 1, "ante": 5, "min_bet": 5, "max_bet": 20, "max_raise": 20, "house_fee": 10,
-     "table_min": 90, "table_max": 240},
-    {"number": 2, "ante": 10, "min_bet": 10, "max_bet": 40, "max_raise": 40, "house_fee": 25,
-     "table_min": 180, "table_max": 475},
-    {"number": 3, "ante": 10, "min_bet": 10, "max_bet": 40, "max_raise": 40, "house_fee": 25,
-     "table_min": 180, "table_max": 475},
-)  # fmt: skip
 
 
 def rules_validate(values: dict[str, Any]) -> Rules:
-    """Check a full set of day rules; raise ``invalid_rules`` naming the field."""
-    unknown = sorted(set(values) - set(RULE_FIELDS))
-    if unknown:
-        raise ServiceError(
-            "invalid_rules", f"Unknown rule {unknown[0]!r}.", details={"field": unknown[0]}
-        )
-    problems = _field_problems(values)
-    if problems:
-        field, message = problems[0]
-        raise ServiceError("invalid_rules", message, details={"field": field})
+    """A full set of day rules checked by the engine (``Rules.validate``, the one check); a
+    problem is ``invalid_rules`` with ``details.field`` naming the field."""
     try:
-        return Rules(**values)
-    except (EngineError, TypeError) as err:
-        message = getattr(err, "message", str(err))
-        raise ServiceError("invalid_rules", message) from None
-
-
-LABELS = {
-    "ante": "The ante",
-    "min_bet": "The minimum first bet",
-    "max_bet": "The maximum first bet",
-    "max_raise": "The maximum raise",
-    "house_fee": "The house fee",
-    "table_min": "The least money on the table",
-    "table_max": "The most money on the table",
-    "rake_cap": "The rake cap",
-}
-
-
-def _field_problems(values: dict[str, Any]) -> list[tuple[str, str]]:
-    """Plain checks with the field each one is about (for forms and the API)."""
-    out: list[tuple[str, str]] = []
-
-    def get(name: str) -> Any:
-        return values.get(name)
-
-    for name in ("ante", "min_bet", "max_bet", "max_raise", "house_fee", "table_min", "table_max"):
-        value = get(name)
-        if not isinstance(value, int) or isinstance(value, bool):
-            out.append((name, f"{LABELS[name]} must be a whole number."))
-        elif value < 0:
-            out.append((name, f"{LABELS[name]} must not be negative."))
-        elif value > MONEY_MAX:
-            out.append((name, f"{LABELS[name]} must be at most {MONEY_MAX:,}."))
-    cap = get("rake_cap")
-    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 0):
-        out.append(("rake_cap", "The rake cap must be empty or a whole number, not negative."))
-    elif cap is not None and cap > MONEY_MAX:
-        out.append(("rake_cap", f"The rake cap must be at most {MONEY_MAX:,}."))
-    seats = get("seats")
-    if seats is not None and (not isinstance(seats, int) or not 2 <= seats <= 10):
-        out.append(("seats", "A table has from 2 to 10 seats."))
-    if out:
-        return out
-    if get("min_bet") < 1:
-        out.append(("min_bet", "The minimum first bet must be at least 1."))
-    if get("min_bet") > get("max_bet"):
-        message = "The minimum first bet must not be more than the maximum."
-        out += [("min_bet", message), ("max_bet", message)]
-    if get("table_min") > get("table_max"):
-        message = "The least money on the table must not be more than the most."
-        out += [("table_min", message), ("table_max", message)]
-    rake = get("rake_percent")
-    if isinstance(rake, int) and not 0 <= rake <= 100:
-        out.append(("rake_percent", "The rake is a percentage from 0 to 100."))
-    return out
+        return Rules.validate(values)
+    except EngineError as err:
+        raise ServiceError.from_engine(err) from None
 
 
 @service_transaction
@@ -107,12 +37,10 @@ def event_create_flash(
             event = Event.objects.create(name=name, currency=currency)
     except IntegrityError:
         raise ServiceError("event_exists", f"An event called {name!r} already exists.") from None
-    for spec in FLASH_DAYS:
-        number = spec["number"]
+    for number, rules in enumerate(FLASH_DAYS, start=1):
         date = start + dt.timedelta(days=number - 1) if start else None
-        values = {k: v for k, v in spec.items() if k != "number"}
         Day.objects.create(
-            event=event, number=number, date=date, status=Day.Status.SCHEDULED, **values
+            event=event, number=number, date=date, status=Day.Status.SCHEDULED, **rules.to_dict()
         )
     audit_record(
         by=by, verb="event.create", target=str(event), data={"preset": "FLASH"}, event_id=event.pk

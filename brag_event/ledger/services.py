@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection
-from django.db.models import F, Sum
+from django.db.models import Sum
 from django.utils import timezone
 
 from brag_event.core import sql
@@ -80,24 +80,18 @@ def transfer_post(
     memo: str = "",
     reverses: Transfer | None = None,
 ) -> Transfer:
-    """Move ``amount`` (> 0) from ``source`` to ``target`` and update the cached balances.
-    Must run inside the calling service's transaction."""
-    _check_leg(source, target, amount)
-    transfer = Transfer.objects.create(
-        event_id=source.event_id,
-        kind=kind,
-        source=source,
-        target=target,
-        amount=amount,
+    """Move ``amount`` (> 0) from ``source`` to ``target`` and update the cached balances:
+    ``transfers_post`` with one leg (there is one way to post). Must run inside the calling
+    service's transaction. Returns the transfer posted."""
+    (pk,) = transfers_post(
+        legs=[(kind, source, target, amount)],
+        by=by,
         hand=hand,
         action=action,
-        memo=memo[:200],
+        memo=memo,
         reverses=reverses,
-        created_by=by.user if by is not None and getattr(by.user, "pk", None) else None,
     )
-    _apply_cache(source, -amount)
-    _apply_cache(target, amount)
-    return transfer
+    return Transfer.objects.get(pk=pk)
 
 
 def transfers_post(
@@ -107,18 +101,25 @@ def transfers_post(
     hand: Hand | None = None,
     action: HandAction | None = None,
     memo: str = "",
-) -> int:
+    reverses: Transfer | None = None,
+) -> list[int]:
     """Post several transfers ``(kind, source, target, amount)`` at once — one INSERT for all of
     them and one cache UPDATE per cache and changed amount, instead of three statements a
-    transfer. The outcome is the same as ``transfer_post`` for each. Must run inside the calling
-    service's transaction. Returns how many transfers were posted."""
+    transfer. Must run inside the calling service's transaction. Returns the ids posted."""
     action_ref: sql.Statement | None = ("%s", [action.pk]) if action is not None else None
-    sql.run_batch(
-        transfers_statements(
-            legs=legs, by=by, hand_id=hand.pk if hand else None, action=action_ref, memo=memo
-        )
+    if not legs:
+        return []
+    insert, *updates = transfers_statements(
+        legs=legs,
+        by=by,
+        hand_id=hand.pk if hand else None,
+        action=action_ref,
+        memo=memo,
+        reverses_id=reverses.pk if reverses is not None else None,
     )
-    return len(legs)
+    query, params = insert
+    rows, *_ = sql.run_batch([(f"{query} RETURNING {sql.qn('id')}", params), *updates])
+    return [row[0] for row in rows or []]
 
 
 _TRANSFER_COLUMNS = (
@@ -132,6 +133,7 @@ _TRANSFER_COLUMNS = (
     "created_by_id",
     "created_at",
     "action_id",
+    "reverses_id",
 )
 
 
@@ -142,11 +144,16 @@ def transfers_statements(
     hand_id: int | None,
     action: sql.Statement | None,
     memo: str,
+    reverses_id: int | None = None,
 ) -> list[sql.Statement]:
     """The statements that post ``legs``: one INSERT for the transfers, and one UPDATE of the
     cached balances per cache and changed amount. ``action`` is SQL for the id of the hand
     action the transfers belong to (it may be a sub-query on a row inserted in the same batch).
-    This is the action path's posting, so its statements are written out (see ``core.sql``)."""
+
+    The one way transfers are posted (``transfer_post`` and ``transfers_post`` run these). It is
+    written out as SQL, not through the ORM, because the action path sends these statements in
+    its one batch with the action's own rows and COMMIT (``hands.services``; ``core.sql`` says
+    why the ORM is too slow there)."""
     if not legs:
         return []
     created_by = by.user.pk if by is not None and getattr(by.user, "pk", None) else None
@@ -157,12 +164,12 @@ def transfers_statements(
     for kind, source, target, amount in legs:
         _check_leg(source, target, amount)
         values += [source.event_id, kind, source.pk, target.pk, amount, hand_id, memo[:200]]
-        values += [created_by, now, *action_params]
+        values += [created_by, now, *action_params, reverses_id]
         for account, delta in ((source, -amount), (target, amount)):
             cache = _cache_key(account)
             if cache is not None:
                 deltas[cache] = deltas.get(cache, 0) + delta
-    one = "(" + ", ".join(["%s"] * (len(_TRANSFER_COLUMNS) - 1) + [action_sql]) + ")"
+    one = "(" + ", ".join(["%s"] * (len(_TRANSFER_COLUMNS) - 2) + [action_sql, "%s"]) + ")"
     statements: list[sql.Statement] = [
         (
             f"INSERT INTO {sql.table(Transfer)} "  # nosec B608
@@ -203,13 +210,6 @@ _CACHES: dict[str, tuple[type[Any], str]] = {
     "seat": (Seat, "stack"),
     "table": (Table, "carried_pot"),
 }
-
-
-def _apply_cache(account: Account, delta: int) -> None:
-    cache = _cache_key(account)
-    if cache is not None:
-        model, column = _CACHES[cache[0]]
-        model.objects.filter(pk=cache[1]).update(**{column: F(column) + delta})
 
 
 def transfer_reverse(*, transfer: Transfer, by: Actor | None, memo: str) -> Transfer:

@@ -107,7 +107,9 @@ def test_rules_above_the_bound_are_refused_by_the_engine_and_the_service(rule: s
     values = {"ante": 5, "min_bet": 5, "max_bet": 20, "max_raise": 20, **changes}
     with pytest.raises(EngineError) as engine_refused:
         Rules.from_dict(values)
-    assert f"at most {MONEY_MAX}" in engine_refused.value.message
+    assert f"at most {MONEY_MAX:,}" in engine_refused.value.message
+    assert engine_refused.value.details["field"] == rule
+    assert refused.value.details["field"] == rule
 
 
 def test_a_buy_in_above_the_bound_is_refused() -> None:
