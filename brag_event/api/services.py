@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
@@ -30,7 +31,9 @@ def token_issue(*, user_id: int, name: str, by: Actor | None) -> tuple[DeviceTok
         prefix=key[:6],
         created_by=by.user if by and by.user_id else None,
     )
-    audit_record(by=by, verb="token.issue", target=token.name, data={"user": user.pk})
+    audit_record(
+        by=by, verb=Verb.TOKEN_ISSUE, subject=token, target=token.name, data={"user": user.pk}
+    )
     return token, key
 
 
@@ -41,5 +44,5 @@ def token_revoke(*, token: DeviceToken, by: Actor | None) -> DeviceToken:
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
-        audit_record(by=by, verb="token.revoke", target=token.name)
+        audit_record(by=by, verb=Verb.TOKEN_REVOKE, subject=token, target=token.name)
     return token

@@ -69,7 +69,7 @@ def actor(request: Request) -> Actor:
     agent = request.META.get("HTTP_USER_AGENT", "")[:80]
     token = request.auth if isinstance(request.auth, DeviceToken) else None
     device = f"token:{token.name}" if token else "web"
-    return Actor(request.user, f"{device} {where} {agent}".strip())
+    return Actor(request.user, f"{device} {where} {agent}".strip(), token.pk if token else None)
 
 
 def valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:

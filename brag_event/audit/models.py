@@ -1,4 +1,7 @@
-"""Audit log of every change made by a person: who, when, what, from which device."""
+"""Audit log of every change made by a person (or the system): who, from which device, when,
+which kind of change (``Verb``, an enumeration) and what it was done to — real references to
+the day, table, hand, seat, player or device token concerned, so the log can be asked
+"everything that happened to table 3" or "everything this supervisor did"."""
 
 from __future__ import annotations
 
@@ -6,22 +9,82 @@ from django.conf import settings
 from django.db import models
 
 
+class Verb(models.TextChoices):
+    """Every kind of change the log records. A value never changes meaning; add new ones."""
+
+    EVENT_CREATE = "event.create", "event created"
+    EVENT_UPDATE = "event.update", "event changed"
+    DAY_CREATE = "day.create", "day created"
+    DAY_UPDATE = "day.update", "day changed"
+    DAY_RULES = "day.rules", "day's rules changed"
+    DAY_QUALIFICATION = "day.qualification", "qualification rule set"
+    DAY_OPEN = "day.open", "day opened"
+    DAY_CLOSE_REQUESTED = "day.close_requested", "day close asked for"
+    DAY_CLOSED = "day.closed", "day closed"
+    PLAYER_REGISTER = "player.register", "player registered"
+    PLAYER_IMPORT = "player.import", "players imported"
+    PLAYER_ISSUE = "player.issue", "money issued"
+    PLAYER_UPDATE = "player.update", "player changed"
+    TABLE_CREATE = "table.create", "table created"
+    TABLE_DEALERS = "table.dealers", "dealers assigned"
+    TABLE_BALANCE = "table.balance", "tables balanced"
+    SEATING_DRAW = "seating.draw", "seating drawn"
+    SEATING_APPLY = "seating.apply", "seating applied"
+    SEAT_BUY_IN = "seat.buy_in", "buy-in"
+    SEAT_REBUY = "seat.rebuy", "re-buy"
+    SEAT_SIT_OUT = "seat.sit_out", "sat out"
+    SEAT_COME_BACK = "seat.come_back", "came back"
+    SEAT_LEAVE = "seat.leave", "left the table"
+    SEAT_MOVE = "seat.move", "moved seat"
+    HAND_START = "hand.start", "hand started"
+    HAND_VOID = "hand.void", "hand voided"
+    TOKEN_ISSUE = "token.issue", "device token issued"
+    TOKEN_REVOKE = "token.revoke", "device token revoked"
+    LOGIN_LOCKED_OUT = "login.locked_out", "login locked out"
+    LOGIN_UNLOCK = "login.unlock", "login unlocked"
+    INTEGRITY_RUN = "integrity.run", "integrity check run"
+    OTHER = "other", "other (recorded before the kinds were listed)"
+
+
+def _subject(to: str) -> models.ForeignKey:  # type: ignore[type-arg]
+    return models.ForeignKey(
+        to, null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=True
+    )
+
+
 class AuditEntry(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    device = models.CharField(max_length=200, blank=True, help_text="Device, IP and user agent")
+    device_token = models.ForeignKey(
+        "api.DeviceToken",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The tablet's device token the change came through, if any",
     )
     event = models.ForeignKey(
         "events.Event", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     at = models.DateTimeField(auto_now_add=True)
-    verb = models.CharField(max_length=60, help_text="What was done, e.g. hand.action")
+    verb = models.CharField(max_length=60, choices=Verb.choices, help_text="What was done")
+    # What it was done to: every reference that applies (a seat's entry names its table and
+    # player too), and ``target`` in words as it read then.
+    day = _subject("events.Day")
+    table = _subject("tables.Table")
+    hand = _subject("hands.Hand")
+    seat = _subject("tables.Seat")
+    player = _subject("players.Player")
+    token = _subject("api.DeviceToken")
     target = models.CharField(max_length=120, blank=True, help_text="What it was done to")
     data = models.JSONField(default=dict, blank=True)
-    device = models.CharField(max_length=200, blank=True, help_text="Device, IP and user agent")
 
     class Meta:
         ordering = ["-at", "-id"]
         verbose_name_plural = "audit entries"
+        indexes = [models.Index(fields=["event", "verb"], name="audit_event_verb")]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor} {self.verb} {self.target}"

@@ -10,6 +10,7 @@ from typing import Any
 class Actor:
     user: Any = None  # a django.contrib.auth user, or None for the system
     device: str = ""  # device token name, IP address and user agent
+    token_id: int | None = None  # the tablet's device token the request came with, if any
 
     @property
     def user_id(self) -> int | None:

@@ -13,6 +13,7 @@ from django.db.models import Model
 from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
@@ -27,7 +28,7 @@ def audit_admin_edit(
     request: HttpRequest,
     obj: Model,
     form: BaseForm,
-    verb: str,
+    verb: Verb,
     fields: Iterable[str] | None = None,
 ) -> None:
     """Record a plain (money-free) admin edit in the audit log, with the fields it changed."""
@@ -40,9 +41,8 @@ def audit_admin_edit(
         audit_record(
             by=admin_actor(request),
             verb=verb,
-            target=str(obj),
-            data={"changed": changed},
             subject=obj,
+            data={"changed": changed},
         )
 
 

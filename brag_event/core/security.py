@@ -23,6 +23,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from rest_framework.throttling import BaseThrottle
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 
 from .actors import Actor
@@ -82,7 +83,7 @@ def _log_lockout(sender: Any, request: Any = None, username: Any = None, **kwarg
     agent = request.META.get("HTTP_USER_AGENT", "")[:80] if request is not None else ""
     audit_record(
         by=Actor(None, f"web {address} {agent}".strip()),
-        verb="login.locked_out",
+        verb=Verb.LOGIN_LOCKED_OUT,
         target=str(username or "")[:120],
         data={"ip_address": address, "path": getattr(request, "path", "")[:200]},
     )
@@ -147,7 +148,7 @@ def login_unlock(*, username: str, ip_address: str, by: Actor) -> int:
     attempts.delete()
     audit_record(
         by=by,
-        verb="login.unlock",
+        verb=Verb.LOGIN_UNLOCK,
         target=username[:120],
         data={"ip_address": ip_address, "attempts": count},
     )

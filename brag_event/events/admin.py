@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.http import HttpRequest
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.admin import (
     ReadOnlyAdmin,
@@ -84,12 +85,11 @@ class EventAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if change:
             versions.event_changed(obj.pk, tables=True)  # its name and currency are shown
-            audit_admin_edit(request, obj, form, verb="event.update")
+            audit_admin_edit(request, obj, form, verb=Verb.EVENT_UPDATE)
         else:
             audit_record(
                 by=admin_actor(request),
-                verb="event.create",
-                target=str(obj),
+                verb=Verb.EVENT_CREATE,
                 subject=obj,
                 data={"currency": obj.currency, "via": "admin"},
             )
@@ -177,8 +177,7 @@ class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             versions.event_changed(obj.event_id)
             audit_record(
                 by=actor,
-                verb="day.create",
-                target=str(obj),
+                verb=Verb.DAY_CREATE,
                 subject=obj,
                 data={"rules": obj.rules_dict(), "via": "admin"},
             )
@@ -193,7 +192,7 @@ class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         if others:
             obj.save(update_fields=others)
             versions.event_changed(obj.event_id, tables=True)  # a day's status is shown
-            audit_admin_edit(request, obj, form, verb="day.update", fields=others)
+            audit_admin_edit(request, obj, form, verb=Verb.DAY_UPDATE, fields=others)
 
 
 @admin.register(DayRulesChange)

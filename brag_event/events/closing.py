@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Busy, ServiceError
@@ -90,8 +91,8 @@ def day_close_request(*, day: Day, by: Actor | None) -> DayClose:
     versions.event_changed(day.event_id)  # the dashboard shows the close
     audit_record(
         by=by,
-        verb="day.close_requested",
-        target=str(day),
+        verb=Verb.DAY_CLOSE_REQUESTED,
+        subject=day,
         data={"again": not created},
         event_id=day.event_id,
     )
@@ -260,8 +261,8 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
         versions.event_changed(day.event_id, tables=True)
         audit_record(
             by=None,
-            verb="day.closed",
-            target=str(day),
+            verb=Verb.DAY_CLOSED,
+            subject=day,
             data={k: report[k] for k in ("seats_returned", "qualified", "audit_ok")},
             event_id=day.event_id,
         )

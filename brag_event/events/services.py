@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
@@ -42,9 +43,7 @@ def event_create_flash(
         Day.objects.create(
             event=event, number=number, date=date, status=Day.Status.SCHEDULED, **rules.to_dict()
         )
-    audit_record(
-        by=by, verb="event.create", target=str(event), data={"preset": "FLASH"}, event_id=event.pk
-    )
+    audit_record(by=by, verb=Verb.EVENT_CREATE, subject=event, data={"preset": "FLASH"})
     return event
 
 
@@ -73,9 +72,7 @@ def day_update_rules(
         reason=reason[:200],
     )
     changed = {k: [before[k], after[k]] for k in changes if before[k] != after[k]}
-    audit_record(
-        by=by, verb="day.rules", target=str(day), data={"changed": changed}, event_id=day.event_id
-    )
+    audit_record(by=by, verb=Verb.DAY_RULES, subject=day, data={"changed": changed})
     return day
 
 
@@ -96,8 +93,8 @@ def day_set_qualification(*, day: Day, rule: str, top: int | None, by: Actor | N
     day.save(update_fields=["qualify_rule", "qualify_top"])
     audit_record(
         by=by,
-        verb="day.qualification",
-        target=str(day),
+        verb=Verb.DAY_QUALIFICATION,
+        subject=day,
         data={"rule": rule, "top": day.qualify_top},
         event_id=day.event_id,
     )
@@ -119,5 +116,5 @@ def day_open(*, day: Day, by: Actor | None) -> Day:
     refuse_until_day_before_closed(day, "the opening")
     day.status = Day.Status.OPEN
     day.save(update_fields=["status"])
-    audit_record(by=by, verb="day.open", target=str(day), data={}, event_id=day.event_id)
+    audit_record(by=by, verb=Verb.DAY_OPEN, subject=day)
     return day

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core import sql
 from brag_event.core.actors import Actor
@@ -265,8 +266,9 @@ def hand_start(
     audit_record(
         by=by,
         event_id=day.event_id,
-        verb="hand.start",
-        target=str(hand),
+        verb=Verb.HAND_START,
+        subject=hand,
+        day=day,
         data={
             "dealer": dealer,
             "dealt": sorted(dealt),
@@ -506,8 +508,9 @@ def hand_void_last_action(
     audit_record(
         by=by,
         event_id=hand.table.day.event_id,
-        verb="hand.void",
-        target=str(hand),
+        verb=Verb.HAND_VOID,
+        subject=hand,
+        day=hand.table.day_id,
         data={"seq": last.seq, "action": last.action, "reason": reason},
     )
     return hand, hand_state(hand)

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.transactions import service_transaction
@@ -74,8 +75,8 @@ def integrity_run(
     if flags or trigger == IntegrityRun.Trigger.MANUAL:
         audit_record(
             by=by,
-            verb="integrity.run",
-            target=str(event),
+            verb=Verb.INTEGRITY_RUN,
+            subject=event,
             data={
                 "run": run.pk,
                 "trigger": trigger,

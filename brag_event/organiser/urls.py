@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import views
+from . import audit_views, views
 
 app_name = "organiser"
 
@@ -8,7 +8,8 @@ urlpatterns = [
     path("", views.events, name="events"),
     path("events/<int:event_id>/", views.dashboard, name="dashboard"),
     path("events/<int:event_id>/live/", views.dashboard_live, name="dashboard_live"),
-    path("events/<int:event_id>/audit/", views.audit_now, name="audit_now"),
+    path("events/<int:event_id>/audit/", audit_views.audit_log, name="audit_log"),
+    path("events/<int:event_id>/ledger-audit/", views.audit_now, name="audit_now"),
     path("events/<int:event_id>/players/", views.players, name="players"),
     path("events/<int:event_id>/standings.csv", views.export_standings, name="export_standings"),
     path("events/<int:event_id>/ledger.csv", views.export_ledger, name="export_ledger"),

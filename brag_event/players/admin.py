@@ -11,6 +11,7 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
+from brag_event.audit.models import Verb
 from brag_event.core.admin import ServiceErrorsMixin, admin_actor, audit_admin_edit
 from brag_event.core.forms import WholeNumberField
 from brag_event.engine import MONEY_MAX
@@ -93,7 +94,7 @@ class PlayerAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             if fields:
                 obj.save(update_fields=fields)
                 versions.event_changed(obj.event_id, tables=True)  # the name is shown
-                audit_admin_edit(request, obj, form, verb="player.update", fields=fields)
+                audit_admin_edit(request, obj, form, verb=Verb.PLAYER_UPDATE, fields=fields)
             return
         player = player_register(
             event=form.cleaned_data["event"],

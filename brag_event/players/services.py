@@ -11,6 +11,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
@@ -78,8 +79,8 @@ def player_register(
         player_issue_money(player=player, amount=starting_money, by=by, memo="starting money")
     audit_record(
         by=by,
-        verb="player.register",
-        target=clean,
+        verb=Verb.PLAYER_REGISTER,
+        subject=player,
         data={"money": starting_money},
         event_id=event.pk,
     )
@@ -124,8 +125,8 @@ def player_issue_money(
     versions.event_changed(player.event_id)
     audit_record(
         by=by,
-        verb="player.issue",
-        target=player.name,
+        verb=Verb.PLAYER_ISSUE,
+        subject=player,
         data={"amount": amount},
         event_id=player.event_id,
     )
@@ -217,8 +218,8 @@ def players_import(
     report.rejected.sort(key=lambda r: int(r["line"]))
     audit_record(
         by=by,
-        verb="player.import",
-        target=str(event),
+        verb=Verb.PLAYER_IMPORT,
+        subject=event,
         data={"registered": len(report.registered), "rejected": len(report.rejected)},
         event_id=event.pk,
     )

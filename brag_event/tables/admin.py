@@ -14,6 +14,7 @@ from django.contrib import admin, messages
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.admin import (
     ReadOnlyAdmin,
@@ -145,8 +146,7 @@ class TableAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             versions.table_changed(table.pk)  # the dashboard names the dealers
             audit_record(
                 by=admin_actor(request),
-                verb="table.dealers",
-                target=str(table),
+                verb=Verb.TABLE_DEALERS,
                 subject=table,
                 data={"dealers": sorted(u.get_username() for u in table.dealers.all())},
             )

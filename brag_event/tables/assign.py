@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
@@ -45,8 +46,8 @@ def table_assign_dealers(*, table: Table, dealers: Sequence[User], by: Actor | N
     versions.table_changed(table.pk)  # the dashboard names the dealers
     audit_record(
         by=by,
-        verb="table.dealers",
-        target=str(table),
+        verb=Verb.TABLE_DEALERS,
+        subject=table,
         data={
             "before": before,
             "after": sorted(wanted),

@@ -22,6 +22,7 @@ from typing import Any
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
@@ -138,7 +139,8 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
     )
     audit_record(
         by=by,
-        verb="seating.draw",
+        verb=Verb.SEATING_DRAW,
+        subject=day,
         target=f"draw {draw.pk} of day {day.number}",
         data={
             "seed": seed,
@@ -186,7 +188,8 @@ def seating_apply(*, draw: SeatingDraw, by: Actor | None) -> list[Table]:
     draw.save(update_fields=["applied_at"])
     audit_record(
         by=by,
-        verb="seating.apply",
+        verb=Verb.SEATING_APPLY,
+        subject=day,
         target=f"draw {draw.pk} of day {day.number}",
         data={
             "seed": draw.seed,
@@ -380,8 +383,8 @@ def seat_move(*, seat: Seat, to_table: Table, to_seat: int, by: Actor | None) ->
     versions.table_changed(source.pk, target.pk, standings=True)
     audit_record(
         by=by,
-        verb="seat.move",
-        target=str(new),
+        verb=Verb.SEAT_MOVE,
+        subject=new,
         data={
             "from_table": source.number,
             "from_seat": seat.number,
@@ -424,7 +427,8 @@ def balance_apply(*, day: Day, proposal_id: str, by: Actor | None) -> dict[str, 
         )
     audit_record(
         by=by,
-        verb="table.balance",
+        verb=Verb.TABLE_BALANCE,
+        subject=day,
         target=f"day {day.number}",
         data={"proposal": proposal_id, "kind": proposal["kind"], "moves": proposal["moves"]},
         event_id=day.event_id,

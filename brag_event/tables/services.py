@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from django.utils import timezone
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
@@ -103,7 +104,7 @@ def table_create(*, day: Day, number: int | None = None, by: Actor | None) -> Ta
         raise ServiceError("table_exists", f"Table {number} already exists on day {day.number}.")
     # The dashboard lists the day's tables: a new one (at version 1) moves its version.
     table = Table.objects.create(day=day, number=number)
-    audit_record(by=by, verb="table.create", target=str(table), event_id=day.event_id)
+    audit_record(by=by, verb=Verb.TABLE_CREATE, subject=table, event_id=day.event_id)
     return table
 
 
@@ -162,8 +163,8 @@ def seat_buy_in(
     versions.table_changed(table.pk, standings=True)
     audit_record(
         by=by,
-        verb="seat.buy_in",
-        target=str(seat),
+        verb=Verb.SEAT_BUY_IN,
+        subject=seat,
         data={"amount": amount, "fee": fee},
         event_id=day.event_id,
     )
@@ -236,8 +237,8 @@ def seat_rebuy(*, seat: Seat, consenting: Iterable[int], by: Actor | None) -> Se
         )
     audit_record(
         by=by,
-        verb="seat.rebuy",
-        target=str(seat),
+        verb=Verb.SEAT_REBUY,
+        subject=seat,
         data={"amount": amount, "fee": fee, "consents": sorted(given & others)},
         event_id=day.event_id,
     )
@@ -260,8 +261,7 @@ def seat_sit_out(*, seat: Seat, sitting_out: bool, by: Actor | None) -> Seat:
         versions.table_changed(seat.table_id)
         audit_record(
             by=by,
-            verb="seat.sit_out" if sitting_out else "seat.come_back",
-            target=str(seat),
+            verb=Verb.SEAT_SIT_OUT if sitting_out else Verb.SEAT_COME_BACK,
             subject=seat,
         )
     return seat
@@ -305,8 +305,8 @@ def seat_leave(*, seat: Seat, by: Actor | None) -> Seat:
     versions.table_changed(table.pk, standings=True)
     audit_record(
         by=by,
-        verb="seat.leave",
-        target=str(seat),
+        verb=Verb.SEAT_LEAVE,
+        subject=seat,
         data={"stack": returned},
         event_id=seat.player.event_id,
     )

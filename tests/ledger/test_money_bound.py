@@ -199,7 +199,7 @@ def test_the_dashboard_audit_answers_on_extreme_stored_values() -> None:
     user.groups.add(Group.objects.get_or_create(name="organiser")[0])
     client = Client()
     client.force_login(user)
-    response = client.post(f"/organiser/events/{w.event.pk}/audit/")
+    response = client.post(f"/organiser/events/{w.event.pk}/ledger-audit/")
     assert response.status_code == 302
     check = LedgerCheck.objects.latest()
     assert check.ok is False and any("FAIL" in line for line in check.lines)

@@ -73,7 +73,7 @@ def test_the_dashboard_shows_tables_money_and_raises_alerts() -> None:
     assert "Table 1: no hand for 20 minutes." in page
     assert "FAILED" in page and "[FAIL] a check" in page
     # Running the audit now records a passing check.
-    organiser.post(f"/organiser/events/{w.event.pk}/audit/")
+    organiser.post(f"/organiser/events/{w.event.pk}/ledger-audit/")
     assert LedgerCheck.objects.latest().ok
 
 
