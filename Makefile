@@ -31,7 +31,7 @@ help:
 	@echo "make test-fast  engine, services and API tests (no browser, production run or slow)"
 	@echo "make install    the venv with every extra (dev, bench) from uv.lock"
 	@echo "make lock       regenerate uv.lock after editing pyproject.toml's dependencies"
-	@echo "make lint       ruff check and ruff format --check"
+	@echo "make lint       ruff check, ruff format --check and the layers (lint-imports)"
 	@echo "make typecheck  mypy"
 	@echo "make security   bandit, and pip-audit over uv.lock"
 	@echo "make format     ruff format and ruff check --fix"
@@ -82,6 +82,7 @@ test-fast: install
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 
 typecheck: install
 	$(PY) -m mypy

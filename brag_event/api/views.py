@@ -32,7 +32,6 @@ from brag_event.engine.history import dump
 from brag_event.events.models import Day, Event
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_apply_action, hand_start, hand_void_last_action
-from brag_event.integrity.refusals import records_refusals
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player
 from brag_event.players.selectors import current_day, standings
@@ -44,6 +43,7 @@ from . import roles
 from .idempotency import idempotent
 from .models import DeviceToken
 from .presenters import event_view, hand_entries, hand_view, seat_view, table_summary, table_view
+from .refusals import records_refusals
 from .serializers import (
     ActionIn,
     BuyInIn,

@@ -38,7 +38,7 @@ from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_leave
 
 from .models import Day, DayClose
-from .signals import day_closed
+from .signals import day_close_requested, day_closed
 from .states import day_for_change
 
 
@@ -96,10 +96,10 @@ def day_close_request(*, day: Day, by: Actor | None) -> DayClose:
         data={"again": not created},
         event_id=day.event_id,
     )
-    from .tasks import day_close_task
-
+    # Queued once the request commits, by the task's module (``tasks.queue_close``): the
+    # orchestration's imports point down, and the task's module imports it, not the reverse.
     close_id = close.pk
-    transaction.on_commit(lambda: day_close_task.delay(close_id))
+    transaction.on_commit(lambda: day_close_requested.send(sender=DayClose, close_id=close_id))
     return close
 
 

@@ -14,6 +14,12 @@ from .closing import day_close_fail, day_close_run
 CLOSE_RETRIES = 5
 
 
+def queue_close(*, close_id: int, **_signal: Any) -> None:
+    """``day_close_requested`` listener (connected in ``EventsConfig.ready``): queue the close,
+    the request being committed."""
+    day_close_task.delay(close_id)
+
+
 @shared_task(
     bind=True,
     acks_late=True,

@@ -13,7 +13,6 @@ from django.db import models
 from django.db.models import F, Q
 
 from brag_event.events.models import Event
-from brag_event.hands.models import Hand, HandAction
 from brag_event.players.models import Player
 from brag_event.tables.models import Seat, Table
 
@@ -32,7 +31,7 @@ class Account(models.Model):
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT)
     seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.PROTECT)
     table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT)
-    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT)
+    hand = models.ForeignKey("hands.Hand", null=True, blank=True, on_delete=models.PROTECT)
     pot_index = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
@@ -102,10 +101,14 @@ class Transfer(models.Model):
     target = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="incoming")
     amount = models.BigIntegerField()
     hand = models.ForeignKey(
-        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="transfers"
+        "hands.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="transfers"
     )
     action = models.ForeignKey(
-        HandAction, null=True, blank=True, on_delete=models.PROTECT, related_name="transfers"
+        "hands.HandAction",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="transfers",
     )
     reverses = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
@@ -155,7 +158,9 @@ class AuditedHand(models.Model):
     replay it again while the fingerprint is unchanged; the day close and ``audit_ledger``
     replay every hand regardless."""
 
-    hand = models.OneToOneField(Hand, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    hand = models.OneToOneField(
+        "hands.Hand", primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
     next_seq = models.PositiveIntegerField()
     actions = models.PositiveIntegerField()
     last_action = models.BigIntegerField()

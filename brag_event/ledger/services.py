@@ -5,7 +5,7 @@ the same transaction as the transfer; ``audit_ledger`` proves they equal the led
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection
 from django.db.models import Sum
@@ -15,11 +15,13 @@ from brag_event.core import sql
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.events.models import Event
-from brag_event.hands.models import Hand, HandAction
 from brag_event.players.models import Player
 from brag_event.tables.models import Seat, Table
 
 from .models import Account, Transfer
+
+if TYPE_CHECKING:  # the ledger knows hands by id only (see [tool.importlinter])
+    from brag_event.hands.models import Hand, HandAction
 
 Kind = Account.Kind
 

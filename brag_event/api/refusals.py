@@ -20,14 +20,14 @@ from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from brag_event.api.idempotency import REPLAY_HEADER
 from brag_event.core.errors import ServiceError
 from brag_event.engine import EngineError
 from brag_event.hands.models import Hand
+from brag_event.integrity.services import refusal_record
 
-from .services import refusal_record
+from .idempotency import REPLAY_HEADER
 
-log = logging.getLogger("brag_event.integrity")
+log = logging.getLogger("brag_event.integrity")  # the monitor's log, as before
 
 COUNTED_STATUSES = frozenset({400, 409})
 """Refusals of the entry itself (400) and of a stale screen (409); not who or where (401, 403,
@@ -76,7 +76,7 @@ def records_refusals(view: Callable[..., Response]) -> Callable[..., Response]:
 def _record(request: Request, kwargs: dict[str, Any], code: str, status: int, message: str) -> None:
     # The API's own Actor (device token name, address, agent), imported late: the API's views
     # import this module.
-    from brag_event.api.views import actor
+    from .views import actor
 
     hand_id = kwargs.get("hand_id")
     table_id = kwargs.get("table_id")
