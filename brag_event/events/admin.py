@@ -25,7 +25,7 @@ from brag_event.core.errors import ServiceError
 from brag_event.tables import versions
 
 from .forms import DayForm
-from .models import RULE_FIELDS, Day, DayRulesChange, Event
+from .models import RULE_AMOUNTS, RULE_FIELDS, Day, DayRulesChange, Event
 from .services import day_open, day_update_rules
 
 
@@ -39,6 +39,10 @@ def rules_changed(change: DayRulesChange) -> str:
         if before.get(name) != after.get(name)
     ]
     return "; ".join(parts) or "—"
+
+
+# A day in a row: its number, date and state, then the rules that are amounts.
+DAY_COLUMNS = ("number", "date", "status", *RULE_AMOUNTS)
 
 
 class DayRulesChangeInline(ReadOnlyTabularInline):
@@ -58,18 +62,7 @@ class DayInline(ReadOnlyTabularInline):
     """The event's days, for reading; each links to its own page where the rules are edited."""
 
     model = Day
-    fields = (
-        "number",
-        "date",
-        "status",
-        "ante",
-        "min_bet",
-        "max_bet",
-        "max_raise",
-        "house_fee",
-        "table_min",
-        "table_max",
-    )
+    fields = DAY_COLUMNS
     readonly_fields = fields
     ordering = ("number",)
 
@@ -98,20 +91,7 @@ class EventAdmin(admin.ModelAdmin):
 @admin.register(Day)
 class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
     form = DayForm
-    list_display = (
-        "__str__",
-        "number",
-        "date",
-        "status",
-        "ante",
-        "min_bet",
-        "max_bet",
-        "max_raise",
-        "house_fee",
-        "table_min",
-        "table_max",
-        "seats",
-    )
+    list_display = ("__str__", *DAY_COLUMNS, "seats")
     list_filter = ("event", "status")
     list_select_related = ("event",)
     inlines = (DayRulesChangeInline,)

@@ -11,14 +11,10 @@ from django.db.models import F, Q
 
 from brag_event.engine import Rules
 
+# The day's rules that are amounts of money, in the order pages show them; then the others.
+RULE_AMOUNTS = ("ante", "min_bet", "max_bet", "max_raise", "house_fee", "table_min", "table_max")
 RULE_FIELDS = (
-    "ante",
-    "min_bet",
-    "max_bet",
-    "max_raise",
-    "house_fee",
-    "table_min",
-    "table_max",
+    *RULE_AMOUNTS,
     "seats",
     "blind_allowed",
     "see_cost",

@@ -9,21 +9,24 @@ from brag_event.core.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 
 from .models import ActionVoid, Hand, HandAction
 
+# An action in a row (the inline under its hand, and the actions' own list).
+ACTION_COLUMNS = (
+    "seq",
+    "seat",
+    "action",
+    "amount",
+    "hand_choice",
+    "cards",
+    "voided",
+    "entered_by",
+    "device",
+    "entered_at",
+)
+
 
 class HandActionInline(ReadOnlyTabularInline):
     model = HandAction
-    fields = (
-        "seq",
-        "seat",
-        "action",
-        "amount",
-        "hand_choice",
-        "cards",
-        "voided",
-        "entered_by",
-        "device",
-        "entered_at",
-    )
+    fields = ACTION_COLUMNS
     readonly_fields = fields
     ordering = ("seq",)
 
@@ -53,19 +56,7 @@ class HandAdmin(ReadOnlyAdmin):
 
 @admin.register(HandAction)
 class HandActionAdmin(ReadOnlyAdmin):
-    list_display = (
-        "hand",
-        "seq",
-        "seat",
-        "action",
-        "amount",
-        "hand_choice",
-        "cards",
-        "voided",
-        "entered_by",
-        "device",
-        "entered_at",
-    )
+    list_display = ("hand", *ACTION_COLUMNS)
     list_filter = ("action", "hand__table__day")
     list_select_related = ("hand__table", "entered_by", "void")
     search_fields = ("device", "cards")
