@@ -1,6 +1,9 @@
 """The log's free-text verbs become ``Verb`` members: every verb recorded before is one of
 them already, except any that is not (kept in ``data["verb"]``, recorded as ``other``). Entries
-about a day get their reference to it back from their target (``"<event> — day <n>"``)."""
+about a day get their reference to it back from their target (``"<event> — day <n>"``).
+
+The log is append-only in the database (``ledger.0002_append_only``): this one amendment lifts
+the guard on its table for the migration's own statements and puts it back."""
 
 from __future__ import annotations
 
@@ -18,7 +21,29 @@ VERBS = {
 }  # fmt: skip
 
 
+TABLE = "audit_auditentry"
+TRIGGER = f"{TABLE}_append_only"
+
+
 def forwards(apps: Any, schema_editor: Any) -> None:
+    vendor = schema_editor.connection.vendor
+    if vendor == "postgresql":
+        schema_editor.execute(f"ALTER TABLE {TABLE} DISABLE TRIGGER {TRIGGER}")
+    elif vendor == "sqlite":
+        schema_editor.execute(f"DROP TRIGGER IF EXISTS {TRIGGER}")
+    try:
+        _amend(apps)
+    finally:
+        if vendor == "postgresql":
+            schema_editor.execute(f"ALTER TABLE {TABLE} ENABLE TRIGGER {TRIGGER}")
+        elif vendor == "sqlite":
+            schema_editor.execute(
+                f"CREATE TRIGGER {TRIGGER} BEFORE UPDATE ON {TABLE} "
+                f"BEGIN SELECT RAISE(ABORT, 'append_only: UPDATE on {TABLE} is not allowed'); END"
+            )
+
+
+def _amend(apps: Any) -> None:
     entry_model = apps.get_model("audit", "AuditEntry")
     day_model = apps.get_model("events", "Day")
     for entry in entry_model.objects.exclude(verb__in=VERBS).iterator():
@@ -35,6 +60,6 @@ def forwards(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("audit", "0003_audit_subjects")]
+    dependencies = [("audit", "0003_audit_subjects"), ("ledger", "0002_append_only")]
 
     operations = [migrations.RunPython(forwards, migrations.RunPython.noop)]
