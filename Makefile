@@ -23,7 +23,7 @@ RUN_ADDR?=127.0.0.1:8000
 .DEFAULT_GOAL := help
 
 .PHONY: help install install-runtime lock lock-check run test test-fast lint typecheck security \
-	format bench bench-api bench-standings bench-audit bench-event clean
+	schema format bench bench-api bench-standings bench-audit bench-event clean
 
 help:
 	@echo "make run        install the runtime set, migrate, load demo data, serve on 127.0.0.1:8000"
@@ -34,6 +34,7 @@ help:
 	@echo "make lint       ruff check, ruff format --check and the layers (lint-imports)"
 	@echo "make typecheck  mypy"
 	@echo "make security   bandit, and pip-audit over uv.lock"
+	@echo "make schema     write the API's OpenAPI schema to docs/openapi.yaml"
 	@echo "make format     ruff format and ruff check --fix"
 	@echo "make bench      run the engine benchmark (python -m bench.engine)"
 	@echo "make bench-standings  standings page and API latency on 100,000 hands (PostgreSQL)"
@@ -95,6 +96,10 @@ security: install
 		-o $(VENV)/locked-requirements.txt
 	$(PY) -m pip_audit --progress-spinner off --disable-pip --require-hashes \
 		-r $(VENV)/locked-requirements.txt
+
+# The published API contract (docs/api.md, "Generating a client"); a test checks it is current.
+schema: install
+	$(PY) manage.py spectacular --validate --fail-on-warn --file docs/openapi.yaml
 
 format: install
 	$(PY) -m ruff format .

@@ -155,7 +155,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["brag_event.api.parsers.LimitedJSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "brag_event.api.negotiation.JsonNegotiation",
     "EXCEPTION_HANDLER": "brag_event.api.errors.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "brag_event.api.contract.ContractSchema",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("BRAG_LOGIN_RATE", "10/min")},
     # Throttles identify clients by REMOTE_ADDR unless a trusted proxy count is set: an
@@ -174,6 +174,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # The answers' enums (shapes: api/contract.py), named once.
+    "ENUM_NAME_OVERRIDES": {
+        "ActionEnum": "brag_event.engine.ACTIONS",
+        "DayStatusEnum": "brag_event.events.models.Day.Status",
+        "HandStatusEnum": "brag_event.hands.models.Hand.Status",
+        "PlayerStatusEnum": "brag_event.api.contract.PLAYER_STATUSES",
+    },
 }
 
 # ------------------------------------------------------------------ security (docs/operations.md)

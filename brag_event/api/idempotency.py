@@ -112,6 +112,7 @@ def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Calla
             return _replay(user, key, fingerprint)
         return answer
 
+    wrapper.takes_idempotency_key = True  # type: ignore[attr-defined]  # for the schema
     return wrapper
 
 

@@ -1,4 +1,5 @@
-"""JSON shapes the API answers with, built from models and the engine's replay."""
+"""JSON shapes the API answers with, built from models and the engine's replay (described
+for the OpenAPI schema in ``contract``, and checked against it by ``tests/api/test_contract``)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,9 @@ def seat_view(seat: Seat) -> dict[str, Any]:
 
 def hand_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
     """A hand's live state for a tablet: everything to draw the table and the action bar.
-    ``actions`` is the live log (voided actions left out); ``hand_history_view`` has it all."""
+    ``actions`` is the live log (voided actions left out); ``hand_entries`` has every entry,
+    voided ones too (``views.HandDetail`` adds them for staff). Its shape is described for the
+    schema by ``contract.HandOut``."""
     state = state or hand_state(hand)
     engine = state.to_dict()
     return {

@@ -1,10 +1,12 @@
-"""Input shapes (validated by DRF, documented in the OpenAPI schema)."""
+"""Input shapes (parsed by DRF, documented in the OpenAPI schema). Shapes only: whether an
+action, an amount or a seat is allowed is the engine's and the services' to say."""
 
 from __future__ import annotations
 
 import copy
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from brag_event.engine import ACTIONS, MONEY_MAX
@@ -36,19 +38,31 @@ class FlatSerializer(serializers.Serializer):
         return {name: copy.copy(field) for name, field in self._declared_fields.items()}
 
 
+@extend_schema_field({"type": "string", "enum": [a for a in ACTIONS if a != "show"]})
+class ActionNameField(serializers.CharField):
+    """An action's name: a string here; whether it names an action is the engine's to say."""
+
+
 class ActionIn(FlatSerializer):
+    """The shape of an action. Everything else — the name, the seat, the amount, whether it is
+    legal now — is the engine's to check (``HandState.apply``), once, with its coded errors."""
+
     expected_seq = WholeNumberField(
         min_value=1, help_text="The sequence number this action is expected to get"
     )
-    action = serializers.ChoiceField(choices=[a for a in ACTIONS if a != "show"])
-    seat = WholeNumberField(required=False, allow_null=True, min_value=1, max_value=10)
-    amount = WholeNumberField(required=False, allow_null=True, min_value=0, max_value=MONEY_MAX)
-    hand = serializers.ChoiceField(choices=["old", "new"], required=False, allow_null=True)
+    action = ActionNameField(max_length=20)
+    seat = WholeNumberField(required=False, allow_null=True, help_text="Not for showdown")
+    amount = WholeNumberField(
+        required=False, allow_null=True, help_text="What the player pays now (bet, see, cover)"
+    )
+    hand = serializers.CharField(
+        required=False, allow_null=True, max_length=10, help_text="old or new (blind hands)"
+    )
 
 
 class CardsIn(FlatSerializer):
     expected_seq = WholeNumberField(min_value=1)
-    seat = WholeNumberField(min_value=1, max_value=10)
+    seat = WholeNumberField()
     cards = serializers.CharField(max_length=40, help_text="e.g. 'As 10d 3c'")
 
 

@@ -14,8 +14,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.renderers import JSONRenderer
@@ -28,6 +27,7 @@ from brag_event.core.actors import Actor
 from brag_event.core.conditional import versioned_answer
 from brag_event.core.errors import ServiceError
 from brag_event.core.security import LOCKED_CODE, lockout_message
+from brag_event.engine import Action
 from brag_event.engine.history import dump
 from brag_event.events.models import Day, Event
 from brag_event.hands.selectors import hand_state
@@ -39,6 +39,7 @@ from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
 from brag_event.tables.versions import standings_version, table_version
 
+from . import contract as c
 from . import roles
 from .idempotency import idempotent
 from .models import DeviceToken
@@ -56,12 +57,6 @@ from .serializers import (
     VoidIn,
 )
 from .services import token_issue, token_revoke
-
-ANY = OpenApiTypes.OBJECT
-NOT_MODIFIED = OpenApiResponse(
-    description="Not modified: the request's If-None-Match names the answer's current ETag "
-    "(every read that changes only when something happens has one)."
-)
 
 
 def actor(request: Request) -> Actor:
@@ -128,7 +123,7 @@ def seat_for(request: Request, seat_id: int) -> Seat:
     )
 
 
-def apply(request: Request, hand_id: int, action: dict[str, Any], seq: int) -> Response:
+def apply(request: Request, hand_id: int, action: Action, seq: int) -> Response:
     """Apply an action. A stale screen gets a 409 with the current state (``StaleHand``, turned
     into that answer after the attempt was rolled back — see ``api.errors``)."""
     hand, row, state = hand_apply_action(
@@ -148,7 +143,9 @@ class EventList(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        responses={200: ANY}, summary="Events with their days and rules", operation_id="events_list"
+        responses={200: c.EventsOut},
+        summary="Events with their days and rules",
+        operation_id="events_list",
     )
     def get(self, request: Request) -> Response:
         events = Event.objects.order_by("-created_at")
@@ -158,7 +155,7 @@ class EventList(APIView):
 class EventDetail(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: ANY})
+    @extend_schema(responses={200: c.EventOut})
     def get(self, request: Request, event_id: int) -> Response:
         return Response(event_view(get_object_or_404(Event, pk=event_id)))
 
@@ -166,7 +163,7 @@ class EventDetail(APIView):
 class DayTables(APIView):
     permission_classes = [StaffOnly]
 
-    @extend_schema(responses={200: ANY}, summary="The tables of a day that you may see")
+    @extend_schema(responses={200: c.DayTablesOut}, summary="The tables of a day that you may see")
     def get(self, request: Request, day_id: int) -> Response:
         day = get_object_or_404(Day, pk=day_id)
         tables = roles.tables_for(request.user).filter(day=day).order_by("number")
@@ -177,7 +174,8 @@ class TableDetail(APIView):
     permission_classes = [StaffOnly]
 
     @extend_schema(
-        responses={200: ANY, 304: NOT_MODIFIED},
+        responses={200: c.TableOut, 304: c.NOT_MODIFIED},
+        parameters=[c.IF_NONE_MATCH],
         summary="A table's live state: seats, stacks, dealer, pots, the hand, whose turn, "
         "the legal actions with amounts and costs",
     )
@@ -198,7 +196,7 @@ class TableDetail(APIView):
 class TableHands(APIView):
     permission_classes = [StaffOnly]
 
-    @extend_schema(request=None, responses={201: ANY}, summary="Start the next hand")
+    @extend_schema(request=None, responses={201: c.HandOut}, summary="Start the next hand")
     @records_refusals
     @idempotent
     def post(self, request: Request, table_id: int) -> Response:
@@ -210,7 +208,7 @@ class TableHands(APIView):
 class TableSeats(APIView):
     permission_classes = [StaffOnly]
 
-    @extend_schema(request=BuyInIn, responses={201: ANY}, summary="Buy-in at a seat")
+    @extend_schema(request=BuyInIn, responses={201: c.SeatOut}, summary="Buy-in at a seat")
     @idempotent
     def post(self, request: Request, table_id: int) -> Response:
         table = table_for(request, table_id)
@@ -236,7 +234,7 @@ class TableSeats(APIView):
 class HandDetail(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: ANY})
+    @extend_schema(responses={200: c.HandDetailOut})
     def get(self, request: Request, hand_id: int) -> Response:
         hand = get_object_or_404(roles.hands_for(request.user), pk=hand_id)
         view = hand_view(hand)
@@ -248,7 +246,7 @@ class HandDetail(APIView):
 class HandHistory(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: ANY}, summary="The hand as a brag-hh/1 document")
+    @extend_schema(responses={200: c.HistoryOut}, summary="The hand as a brag-hh/1 document")
     def get(self, request: Request, hand_id: int) -> Response:
         hand = get_object_or_404(roles.hands_for(request.user), pk=hand_id)
         meta = {
@@ -263,32 +261,35 @@ class HandHistory(APIView):
 class HandActions(APIView):
     permission_classes = [StaffOnly]
 
-    @extend_schema(request=ActionIn, responses={201: ANY, 409: ANY}, summary="Enter an action")
+    @extend_schema(
+        request=ActionIn, responses={201: c.ActionAcceptedOut}, summary="Enter an action"
+    )
     @records_refusals
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
         data = valid(ActionIn, request)
-        seq = data.pop("expected_seq")
-        action = {k: v for k, v in data.items() if v is not None}
-        return apply(request, hand_id, action, seq)
+        action = Action(data["action"], data.get("seat"), data.get("amount"), data.get("hand"))
+        return apply(request, hand_id, action, data["expected_seq"])
 
 
 class HandCards(APIView):
     permission_classes = [StaffOnly]
 
-    @extend_schema(request=CardsIn, responses={201: ANY, 409: ANY}, summary="Enter shown cards")
+    @extend_schema(
+        request=CardsIn, responses={201: c.ActionAcceptedOut}, summary="Enter shown cards"
+    )
     @records_refusals
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
         data = valid(CardsIn, request)
-        action = {"action": "show", "seat": data["seat"], "cards": data["cards"]}
+        action = Action("show", data["seat"], cards=data["cards"])
         return apply(request, hand_id, action, data["expected_seq"])
 
 
 class HandVoid(APIView):
     permission_classes = [SupervisorOnly]
 
-    @extend_schema(request=VoidIn, responses={200: ANY, 409: ANY}, summary="Void the last action")
+    @extend_schema(request=VoidIn, responses={200: c.HandStateOut}, summary="Void the last action")
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
         data = valid(VoidIn, request)
@@ -308,7 +309,7 @@ class HandVoid(APIView):
 class SeatRebuy(APIView):
     permission_classes = [SupervisorOnly]
 
-    @extend_schema(request=RebuyIn, responses={200: ANY}, summary="Re-buy, with consents")
+    @extend_schema(request=RebuyIn, responses={200: c.SeatOut}, summary="Re-buy, with consents")
     @idempotent
     def post(self, request: Request, seat_id: int) -> Response:
         seat = seat_for(request, seat_id)
@@ -320,7 +321,7 @@ class SeatRebuy(APIView):
 class SeatSitOut(APIView):
     permission_classes = [StaffOnly]
 
-    @extend_schema(request=SitOutIn, responses={200: ANY}, summary="Sit out, or come back")
+    @extend_schema(request=SitOutIn, responses={200: c.SeatOut}, summary="Sit out, or come back")
     @idempotent
     def post(self, request: Request, seat_id: int) -> Response:
         seat = seat_for(request, seat_id)
@@ -332,7 +333,7 @@ class SeatSitOut(APIView):
 class SeatLeave(APIView):
     permission_classes = [StaffOnly]
 
-    @extend_schema(request=None, responses={200: ANY}, summary="Leave: the stack goes back")
+    @extend_schema(request=None, responses={200: c.SeatOut}, summary="Leave: the stack goes back")
     @idempotent
     def post(self, request: Request, seat_id: int) -> Response:
         seat = seat_leave(seat=seat_for(request, seat_id), by=actor(request))
@@ -356,7 +357,11 @@ def paged(request: Request, view: APIView, rows: QuerySet[Any], shape: Any) -> R
 class EventLedger(APIView):
     permission_classes = [OrganiserOnly]
 
-    @extend_schema(responses={200: ANY}, summary="Ledger transfers (organisers)")
+    @extend_schema(
+        responses={200: c.TransferPage},
+        parameters=c.PAGE_PARAMETERS,
+        summary="Ledger transfers (organisers)",
+    )
     def get(self, request: Request, event_id: int) -> Response:
         event = get_object_or_404(Event, pk=event_id)
         rows = Transfer.objects.filter(event=event).order_by("id")
@@ -381,7 +386,9 @@ class EventLedger(APIView):
 class EventAudit(APIView):
     permission_classes = [OrganiserOnly]
 
-    @extend_schema(responses={200: ANY}, summary="Audit log (organisers)")
+    @extend_schema(
+        responses={200: c.AuditPage}, parameters=c.PAGE_PARAMETERS, summary="Audit log (organisers)"
+    )
     def get(self, request: Request, event_id: int) -> Response:
         event = get_object_or_404(Event, pk=event_id)
         rows = AuditEntry.objects.filter(event=event).select_related("actor").order_by("-at", "-id")
@@ -405,10 +412,10 @@ class EventStandings(APIView):
     authentication_classes: list[Any] = []
 
     @extend_schema(
-        responses={200: ANY, 304: NOT_MODIFIED},
+        responses={200: c.StandingsOut, 304: c.NOT_MODIFIED},
         summary="Public standings: balance plus table stack (a hand in play counts when it "
         "ends), change today, hands played and won (overall, or of one day with ?day=N)",
-        parameters=[StandingsQueryIn],
+        parameters=[StandingsQueryIn, c.IF_NONE_MATCH],
     )
     def get(self, request: Request, event_id: int) -> HttpResponse:
         query = StandingsQueryIn(data=request.query_params)
@@ -451,7 +458,7 @@ class EventStandings(APIView):
 class Me(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: ANY}, summary="Who you are; a player's balance and seat")
+    @extend_schema(responses={200: c.MeOut}, summary="Who you are; a player's balance and seat")
     def get(self, request: Request) -> Response:
         user = request.user
         out: dict[str, Any] = {"username": user.get_username(), "role": roles.role_of(user)}
@@ -472,7 +479,7 @@ class Me(APIView):
 class MeHands(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: ANY}, summary="The hands you were dealt")
+    @extend_schema(responses={200: c.MyHandsOut}, summary="The hands you were dealt")
     def get(self, request: Request) -> Response:
         player = getattr(request.user, "player", None)
         if player is None:
@@ -500,7 +507,7 @@ class MeHands(APIView):
 class Tokens(APIView):
     permission_classes = [OrganiserOnly]
 
-    @extend_schema(responses={200: ANY}, summary="Device tokens (organisers)")
+    @extend_schema(responses={200: c.TokensOut}, summary="Device tokens (organisers)")
     def get(self, request: Request) -> Response:
         tokens = DeviceToken.objects.select_related("user")
         return Response(
@@ -519,7 +526,9 @@ class Tokens(APIView):
             }
         )
 
-    @extend_schema(request=TokenIn, responses={201: ANY}, summary="Issue a device token")
+    @extend_schema(
+        request=TokenIn, responses={201: c.TokenIssuedOut}, summary="Issue a device token"
+    )
     @idempotent(redact=("key",))
     def post(self, request: Request) -> Response:
         data = valid(TokenIn, request)
@@ -531,7 +540,9 @@ class Tokens(APIView):
 class TokenRevoke(APIView):
     permission_classes = [OrganiserOnly]
 
-    @extend_schema(request=None, responses={200: ANY}, summary="Revoke a device token")
+    @extend_schema(
+        request=None, responses={200: c.TokenRevokedOut}, summary="Revoke a device token"
+    )
     @idempotent
     def post(self, request: Request, token_id: int) -> Response:
         token = token_revoke(token=get_object_or_404(DeviceToken, pk=token_id), by=actor(request))
@@ -544,7 +555,7 @@ class TokenRevoke(APIView):
 class Csrf(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: ANY}, summary="Sets the CSRF cookie for browser sessions")
+    @extend_schema(responses={200: c.OkOut}, summary="Sets the CSRF cookie for browser sessions")
     @method_decorator(ensure_csrf_cookie)
     def get(self, request: Request) -> Response:
         return Response({"ok": True})
@@ -554,7 +565,7 @@ class Login(APIView):
     permission_classes = [permissions.AllowAny]
     throttle_scope = "login"
 
-    @extend_schema(request=LoginIn, responses={200: ANY}, summary="Browser session login")
+    @extend_schema(request=LoginIn, responses={200: c.LoggedInOut}, summary="Browser session login")
     @method_decorator(csrf_protect)
     def post(self, request: Request) -> Response:
         data = valid(LoginIn, request)
@@ -577,7 +588,7 @@ class Login(APIView):
 class Logout(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: ANY})
+    @extend_schema(request=None, responses={200: c.OkOut})
     def post(self, request: Request) -> Response:
         logout(request._request)
         return Response({"ok": True})

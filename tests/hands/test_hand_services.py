@@ -76,8 +76,10 @@ def test_an_illegal_action_writes_nothing() -> None:
         ({"seat": 2, "action": "bet", "amount": 2}, "bet_below_min"),
         ({"seat": 2, "action": "see", "amount": 10}, "see_needs_two_players"),
         ({"seat": 2, "action": "raise", "amount": 10}, "unknown_action"),
-        ({"seat": "2", "action": "bet", "amount": 10}, "invalid_action"),
-        ({"seat": 2, "action": "bet", "amount": "10"}, "invalid_action"),
+        # The engine checks every field, once (the service only passes them on).
+        ({"seat": "2", "action": "bet", "amount": 10}, "unknown_seat"),
+        ({"seat": 2, "action": "bet", "amount": "10"}, "invalid_amount"),
+        ({"seat": 2, "action": ["bet"], "amount": 10}, "unknown_action"),
         ({"seat": 9, "action": "fold"}, "unknown_seat"),
         ([], "invalid_action"),
     ):

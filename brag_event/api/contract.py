@@ -1,0 +1,467 @@
+"""The API's answers, described for the OpenAPI schema (and so for generated clients).
+
+These serializers are never instantiated on a request: the answers are built as plain data by
+``presenters`` and the views (the action path and the versioned reads are rendered without a
+serializer, see docs/api.md), and these classes say what that data is. ``tests/api`` checks that
+the real answers validate against the schema built from them (``test_contract.py``, and
+schemathesis' response conformance)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
+
+from brag_event.engine import ACTIONS
+from brag_event.events.models import Day
+from brag_event.hands.models import Hand
+from brag_event.ledger.models import Transfer
+
+from . import roles
+
+S = serializers
+PLAYER_STATUSES = ["active", "folded", "covered"]
+ROLES = [roles.ORGANISER, roles.SUPERVISOR, roles.DEALER, roles.PLAYER, roles.PUBLIC]
+
+
+def nullable_int(**kwargs: Any) -> S.IntegerField:
+    return S.IntegerField(allow_null=True, **kwargs)
+
+
+# ------------------------------------------------------------------ errors
+
+
+class ErrorDetail(S.Serializer):
+    code = S.CharField(help_text="Stable: docs/error-codes.md lists every one")
+    message = S.CharField(help_text="In words, for people")
+    details = S.DictField(
+        child=S.JSONField(),
+        help_text="What the code needs: a field's name, a limit, a stale hand's state…",
+    )
+
+
+class ErrorOut(S.Serializer):
+    """Every refusal and failure of the API (4xx and 5xx) has this shape."""
+
+    error = ErrorDetail()
+
+
+ERRORS = {
+    400: "Refused: the input's shape or the rules (details.field names the field)",
+    401: "Not authenticated: log in or send a device token",
+    403: "Your role may not do this (or the CSRF token is missing)",
+    404: "Not found, or not yours to see",
+    405: "Method not allowed",
+    406: "Not acceptable: this API answers JSON only",
+    413: "The body is too large",
+    415: "Unsupported media type: send JSON",
+    429: "Too many attempts, or the login is locked",
+    500: "Something went wrong on the server; nothing was saved",
+    503: "Busy or the database is away; nothing was saved: send it again (Retry-After)",
+}
+WRITE_ERRORS = {
+    409: "Conflict: the hand moved on (details.hand is its current state), or the state refuses",
+    422: "The Idempotency-Key was used for another request",
+}
+NOT_MODIFIED = OpenApiResponse(
+    description="Not modified: the request's If-None-Match names the answer's current ETag "
+    "(no body)."
+)
+
+
+class ContractSchema(AutoSchema):
+    """drf-spectacular's schema, plus the one error shape for every 4xx and 5xx an operation
+    may answer (writes: 409 and 422 too), and the ``Idempotency-Key`` header of every write
+    that takes one."""
+
+    def get_override_parameters(self) -> list[Any]:
+        parameters: list[Any] = list(super().get_override_parameters())
+        handler = getattr(self.view, self.method.lower(), None)
+        if getattr(handler, "takes_idempotency_key", False):
+            parameters.append(IDEMPOTENCY_KEY)
+        return parameters
+
+    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
+        bodies: dict[str, Any] = super()._get_response_bodies(direction)
+        errors = dict(ERRORS)
+        if self.method != "GET":
+            errors.update(WRITE_ERRORS)
+        for code, description in sorted(errors.items()):
+            if str(code) not in bodies:
+                bodies[str(code)] = self._get_response_for_code(
+                    OpenApiResponse(ErrorOut, description=description), str(code)
+                )
+        return bodies
+
+
+# ------------------------------------------------------------------ events and days
+
+
+class RulesOut(S.Serializer):
+    ante = S.IntegerField()
+    min_bet = S.IntegerField()
+    max_bet = S.IntegerField()
+    max_raise = S.IntegerField()
+    house_fee = S.IntegerField()
+    table_min = S.IntegerField()
+    table_max = nullable_int()
+    seats = S.IntegerField()
+    blind_allowed = S.BooleanField()
+    see_cost = S.ChoiceField(choices=["double", "equal"])
+    pot_limit = S.BooleanField()
+    rake_percent = S.IntegerField()
+    rake_cap = nullable_int()
+    cover_allowed = S.BooleanField()
+    rebuy_needs_consent = S.BooleanField()
+    rebuy_pays_fee = S.BooleanField()
+
+
+class DayOut(S.Serializer):
+    id = S.IntegerField()
+    number = S.IntegerField()
+    date = S.DateField(allow_null=True)
+    status = S.ChoiceField(choices=Day.Status.choices)
+    status_text = S.CharField()
+    rules = RulesOut()
+
+
+class EventOut(S.Serializer):
+    id = S.IntegerField()
+    name = S.CharField()
+    currency = S.CharField()
+    days = DayOut(many=True)
+
+
+class EventsOut(S.Serializer):
+    events = EventOut(many=True)
+
+
+# ------------------------------------------------------------------ tables, seats, hands
+
+
+class TableSummaryOut(S.Serializer):
+    id = S.IntegerField()
+    number = S.IntegerField()
+    seated = S.IntegerField()
+    hands = S.IntegerField()
+    live_hand = nullable_int(help_text="The hand in progress")
+    carried_pot = S.IntegerField()
+
+
+class DayTablesOut(S.Serializer):
+    day = S.IntegerField()
+    tables = TableSummaryOut(many=True)
+
+
+class PlayerRef(S.Serializer):
+    id = S.IntegerField()
+    name = S.CharField()
+
+
+class SeatOut(S.Serializer):
+    id = S.IntegerField()
+    number = S.IntegerField()
+    player = PlayerRef()
+    stack = S.IntegerField()
+    buy_in = S.IntegerField()
+    sitting_out = S.BooleanField()
+    left = S.BooleanField()
+
+
+class CarriedOut(S.Serializer):
+    pot = S.IntegerField()
+    seat = nullable_int()
+
+
+class PotOut(S.Serializer):
+    amount = S.IntegerField()
+    coverers = S.ListField(child=S.IntegerField())
+
+
+class HandPlayerOut(S.Serializer):
+    seat = S.IntegerField()
+    player = S.CharField()
+    stack = S.IntegerField()
+    paid = S.IntegerField()
+    status = S.ChoiceField(choices=PLAYER_STATUSES)
+    blind = S.BooleanField()
+    hands = S.IntegerField(help_text="2 while holding a retained blind hand beside a new one")
+    looked = S.CharField(allow_null=True, help_text="The hand looked at, awaiting keep or throw")
+
+
+class LegalActionOut(S.Serializer):
+    action = S.ChoiceField(choices=list(ACTIONS))
+    seat = nullable_int()
+    allowed = S.BooleanField()
+    min_amount = S.IntegerField(required=False)
+    max_amount = S.IntegerField(required=False)
+    cost = S.IntegerField(required=False)
+    blind = S.BooleanField(required=False)
+    hands = S.ListField(child=S.CharField(), required=False)
+    code = S.CharField(required=False, allow_null=True, help_text="Why not (when not allowed)")
+    reason = S.CharField(required=False, allow_null=True)
+
+
+class ActionOut(S.Serializer):
+    seat = S.IntegerField(required=False)
+    action = S.ChoiceField(choices=list(ACTIONS))
+    amount = S.IntegerField(required=False)
+    hand = S.CharField(required=False)
+    cards = S.CharField(required=False)
+
+
+class HandOut(S.Serializer):
+    """A hand's live state, straight from the engine: everything to draw the table and the
+    action bar."""
+
+    id = S.IntegerField()
+    table = S.IntegerField()
+    number = S.IntegerField()
+    status = S.ChoiceField(choices=Hand.Status.choices)
+    dealer = S.IntegerField()
+    next_seq = S.IntegerField(help_text="The expected_seq of the next action")
+    shuffle_before = S.BooleanField()
+    carried = CarriedOut()
+    rules = RulesOut()
+    phase = S.ChoiceField(choices=["betting", "choosing", "showing", "settled"])
+    to_act = nullable_int()
+    stake = S.IntegerField()
+    pots = PotOut(many=True)
+    players = HandPlayerOut(many=True)
+    pending = nullable_int(help_text="The seat that looked and must keep or throw")
+    must_choose = S.ListField(child=S.IntegerField())
+    cards_needed = S.ListField(child=S.IntegerField())
+    legal_actions = LegalActionOut(many=True)
+    result = S.DictField(
+        child=S.JSONField(), allow_null=True, help_text="The settlement (see brag-hh/1 replay)"
+    )
+    actions = ActionOut(many=True, help_text="The live log (voided actions left out)")
+
+
+class VoidOut(S.Serializer):
+    reason = S.CharField()
+    at = S.DateTimeField()
+    by = S.CharField(allow_null=True)
+
+
+class HandEntryOut(S.Serializer):
+    seq = S.IntegerField()
+    seat = nullable_int()
+    action = S.ChoiceField(choices=list(ACTIONS))
+    amount = nullable_int()
+    hand = S.CharField(allow_null=True)
+    cards = S.CharField(allow_null=True)
+    entered_at = S.DateTimeField()
+    entered_by = S.CharField(allow_null=True)
+    device = S.CharField(allow_blank=True)
+    void = VoidOut(allow_null=True)
+
+
+class HandDetailOut(HandOut):
+    entries = HandEntryOut(
+        many=True, required=False, help_text="Every entry, voided ones too (staff only)"
+    )
+
+
+class DayRef(S.Serializer):
+    id = S.IntegerField()
+    number = S.IntegerField()
+    status = S.ChoiceField(choices=Day.Status.choices)
+
+
+class EventRef(S.Serializer):
+    id = S.IntegerField()
+    currency = S.CharField()
+
+
+class TableOut(S.Serializer):
+    id = S.IntegerField()
+    number = S.IntegerField()
+    day = DayRef()
+    event = EventRef()
+    button = S.IntegerField()
+    shuffle_next = S.BooleanField()
+    carried = CarriedOut()
+    seats = SeatOut(many=True)
+    hand = HandOut(allow_null=True, help_text="The latest hand")
+
+
+class ActionAcceptedOut(S.Serializer):
+    seq = S.IntegerField(help_text="The sequence number the action got")
+    hand = HandOut()
+
+
+class HandStateOut(S.Serializer):
+    hand = HandOut()
+
+
+class HistorySeatOut(S.Serializer):
+    seat = S.IntegerField()
+    player = S.CharField()
+    stack = S.IntegerField()
+    sitting_out = S.BooleanField(required=False)
+
+
+class HistoryOut(S.Serializer):
+    """A ``brag-hh/1`` document (docs/hand-history.md)."""
+
+    format = S.CharField()
+    rules = RulesOut()
+    dealer = S.IntegerField()
+    seats = HistorySeatOut(many=True)
+    carried = CarriedOut()
+    actions = ActionOut(many=True)
+    cards = S.DictField(child=S.CharField(), help_text="Seat number → card text")
+    meta = S.DictField(child=S.JSONField())
+
+
+# ------------------------------------------------------------------ ledger, audit, standings
+
+
+class TransferOut(S.Serializer):
+    id = S.IntegerField()
+    kind = S.ChoiceField(choices=Transfer.Kind.choices)
+    amount = S.IntegerField()
+    source = S.IntegerField()  # type: ignore[assignment]  # a field, not Field.source
+    target = S.IntegerField()
+    hand = nullable_int()
+    action = nullable_int()
+    reverses = nullable_int()
+    memo = S.CharField(allow_blank=True)
+    at = S.DateTimeField()
+
+
+class AuditEntryOut(S.Serializer):
+    id = S.IntegerField()
+    at = S.DateTimeField()
+    actor = S.CharField(allow_null=True)
+    verb = S.CharField()
+    target = S.CharField(allow_blank=True)
+    data = S.DictField(child=S.JSONField())  # type: ignore[assignment]  # a field
+    device = S.CharField(allow_blank=True)
+
+
+def page_of(item: type[S.Serializer], name: str) -> type[S.Serializer]:
+    """A ``LimitOffsetPagination`` page of ``item``."""
+    fields = {
+        "count": S.IntegerField(),
+        "next": S.URLField(allow_null=True),
+        "previous": S.URLField(allow_null=True),
+        "results": item(many=True),
+    }
+    return type(name, (S.Serializer,), fields)
+
+
+TransferPage = page_of(TransferOut, "TransferPage")
+AuditPage = page_of(AuditEntryOut, "AuditPage")
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", int, description="At most this many (100 unless said; ≤ 1000)"),
+    OpenApiParameter("offset", int, description="Skip this many"),
+]
+
+
+class StandingOut(S.Serializer):
+    rank = S.IntegerField()
+    player = S.IntegerField()
+    name = S.CharField()
+    balance = S.IntegerField()
+    stack = S.IntegerField()
+    table = nullable_int(help_text="The table number where the player sits")
+    total = S.IntegerField()
+    change = S.IntegerField(help_text="Since the start of the day")
+    hands_played = S.IntegerField()
+    hands_won = S.IntegerField()
+
+
+class StandingsOut(S.Serializer):
+    event = S.IntegerField()
+    name = S.CharField()
+    currency = S.CharField()
+    day = nullable_int()
+    scope = S.ChoiceField(choices=["day", "event"])
+    standings = StandingOut(many=True)
+
+
+# ------------------------------------------------------------------ me, tokens, login
+
+
+class MySeatOut(S.Serializer):
+    table = S.IntegerField()
+    seat = S.IntegerField()
+    stack = S.IntegerField()
+
+
+class MyPlayerOut(S.Serializer):
+    id = S.IntegerField()
+    name = S.CharField()
+    balance = S.IntegerField()
+    seat = MySeatOut(allow_null=True)
+
+
+class MeOut(S.Serializer):
+    username = S.CharField()
+    role = S.ChoiceField(choices=ROLES)
+    player = MyPlayerOut(required=False, help_text="Players only")
+
+
+class MyHandOut(S.Serializer):
+    id = S.IntegerField()
+    table = S.IntegerField()
+    number = S.IntegerField()
+    status = S.ChoiceField(choices=Hand.Status.choices)
+    result = S.DictField(child=S.JSONField(), allow_null=True)
+
+
+class MyHandsOut(S.Serializer):
+    hands = MyHandOut(many=True)
+
+
+class TokenOut(S.Serializer):
+    id = S.IntegerField()
+    name = S.CharField()
+    user = S.CharField()
+    prefix = S.CharField()
+    active = S.BooleanField()
+    last_used_at = S.DateTimeField(allow_null=True)
+
+
+class TokensOut(S.Serializer):
+    tokens = TokenOut(many=True)
+
+
+class TokenIssuedOut(S.Serializer):
+    id = S.IntegerField()
+    name = S.CharField()
+    key = S.CharField(
+        allow_null=True, help_text="Shown once; null when the request is a replay (same key)"
+    )
+
+
+class TokenRevokedOut(S.Serializer):
+    id = S.IntegerField()
+    active = S.BooleanField()
+
+
+class OkOut(S.Serializer):
+    ok = S.BooleanField()
+
+
+class LoggedInOut(S.Serializer):
+    username = S.CharField()
+    role = S.ChoiceField(choices=ROLES)
+
+
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description="The ETag of the answer you hold: 304 if it is still current",
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    description="1–200 printable characters, unique per user: a retry gets the first answer",
+)
