@@ -201,6 +201,7 @@ class Chained:
     entries: list[Entry]  # in seq order
     problems: list[str]
     hashes: list[str]  # each entry's recomputed hash
+    header: dict[str, Any]  # the set-up as chained (empty if it cannot be)
 
     def __str__(self) -> str:
         return f"Hand {self.number} at table {self.table}"
@@ -231,18 +232,18 @@ def chains(hands: QuerySet[Hand]) -> Iterator[Chained]:
         entries = sorted((e for s in streams for e in s.take(hand_id)), key=lambda e: e[1])
         name = f"Hand {number} at table {table}"
         problems: list[str] = []
+        set_up: dict[str, Any] = {}
         try:
-            current = chain.genesis(
-                header(
-                    table=table,
-                    number=number,
-                    dealer=dealer,
-                    rules=rules,
-                    seats=seats,
-                    carried_pot=pot,
-                    carried_seat=seat,
-                )
+            set_up = header(
+                table=table,
+                number=number,
+                dealer=dealer,
+                rules=rules,
+                seats=seats,
+                carried_pot=pot,
+                carried_seat=seat,
             )
+            current = chain.genesis(set_up)
         except (KeyError, TypeError, ValueError) as err:
             problems.append(f"{name}: its set-up cannot be chained ({err})")
             current = chain.ZERO
@@ -266,7 +267,9 @@ def chains(hands: QuerySet[Hand]) -> Iterator[Chained]:
                 )
         if stored != current and not problems:
             problems.append(f"{name}: its head is not its last record's hash (a record removed?)")
-        yield Chained(hand_id, day, table, number, stored, current, entries, problems, hashes)
+        yield Chained(
+            hand_id, day, table, number, stored, current, entries, problems, hashes, set_up
+        )
 
 
 def day_root_of(hands: QuerySet[Hand]) -> tuple[str, int, list[str]]:
@@ -283,10 +286,11 @@ def day_root_of(hands: QuerySet[Hand]) -> tuple[str, int, list[str]]:
 # ---------------------------------------------------------------------------------- the export
 
 
-def export_document(hand: Chained, hand_row: Hand, meta: Mapping[str, Any]) -> dict[str, Any]:
-    """A hand as ``brag-hh/1`` with its record: the live actions as stored (shows included,
-    each with ``seq`` and ``hash``), the voided actions, voids and other records in ``others``,
-    and the stored ``head``. The hashes are the stored ones: ``verify`` recomputes them."""
+def export_document(hand: Chained, meta: Mapping[str, Any]) -> dict[str, Any]:
+    """A hand as ``brag-hh/1`` with its record: the set-up as chained, the live actions as
+    stored (shows included, each with ``seq`` and ``hash``), the voided actions, voids and other
+    records in ``others``, and the stored ``head``. The hashes are the stored ones: ``verify``
+    recomputes them. ``meta`` gets the table and hand numbers (the chain's set-up has them)."""
     voided = {c["voids"] for _h, _s, c, _d in hand.entries if c["kind"] == "void"}
     actions: list[dict[str, Any]] = []
     others: list[dict[str, Any]] = []
@@ -296,22 +300,23 @@ def export_document(hand: Chained, hand_row: Hand, meta: Mapping[str, Any]) -> d
             actions.append({**fields, "hash": digest})
         else:
             others.append({**content, "hash": digest})
+    set_up = hand.header
     doc: dict[str, Any] = {
         "format": "brag-hh/1",
-        "rules": hand_row.rules,
-        "dealer": hand_row.dealer_seat,
+        "rules": set_up["rules"],
+        "dealer": set_up["dealer"],
         "seats": [
-            {"seat": s["seat"], "player": s.get("player", ""), "stack": s["stack"]}
-            | ({"sitting_out": True} if s.get("sitting_out") else {})
-            for s in sorted(hand_row.seats, key=lambda s: s["seat"])
+            {k: v for k, v in s.items() if k != "sitting_out"}
+            | ({"sitting_out": True} if s["sitting_out"] else {})
+            for s in set_up["seats"]
         ],
-        "carried": {"pot": hand_row.carried_pot, "seat": hand_row.carried_seat},
+        "carried": set_up["carried"],
         "actions": actions,
     }
     if others:
         doc["others"] = others
     doc["head"] = hand.stored_head
-    doc["meta"] = dict(meta)
+    doc["meta"] = {**meta, "table": hand.table, "hand": hand.number}
     return doc
 
 
