@@ -105,7 +105,7 @@ def test_a_row_changed_in_sql_is_caught_and_named_by_its_hand(change: str) -> No
         _insider(f"UPDATE {actions} SET amount = 11 WHERE id = %s", [_action(second, "bet", 1).pk])
     elif change == "seat":  # a look moved to another seat: no money moves, only the record
         look = _action(first, "look")
-        other = look.seat % 3 + 1
+        other = (look.seat or 0) % 3 + 1
         _insider(f"UPDATE {actions} SET seat = %s WHERE id = %s", [other, look.pk])
         target = first
     elif change == "card":
@@ -158,7 +158,7 @@ def test_rewriting_a_chain_whole_still_breaks_the_closed_days_published_root(
     look = _action(first, "look")
     _insider(
         f"UPDATE {HandAction._meta.db_table} SET seat = %s WHERE id = %s",
-        [look.seat % 3 + 1, look.pk],
+        [(look.seat or 0) % 3 + 1, look.pk],
     )
     with chain.records_writable(connection):
         chain.rebuild(Hand.objects.filter(pk=first.pk))
