@@ -258,3 +258,31 @@ def test_the_standings_page_shows_a_closed_days_root(
     page = Client().get(f"/standings/{w.event.pk}/?day=1").content.decode()
     assert f"Day 1 record: root <code>{root[:8]}…</code>" in page
     assert f'value="{root}"' in page
+
+
+def test_another_kind_of_record_joins_the_chain_through_a_registered_source(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a misdeal or a ruling does (issue 17): ``chain_append`` under the hand's lock and a
+    ``model_source`` for its rows. Shown here with the voids' own rows read through a
+    ``model_source`` instead of the built-in reader: the audit still recomputes every chain."""
+    w = world(3)
+    play(w)
+    voids = chain.model_source(
+        "voids",
+        ActionVoid,
+        kind="void",
+        hand="action__hand_id",
+        fields=("action__seq", "reason"),
+        content=lambda row: {"voids": row["action__seq"], "reason": row["reason"]},
+    )
+    sources = [s for s in chain.SOURCES if s.name != "voids"]
+    monkeypatch.setattr(chain, "SOURCES", [*sources, voids])
+    report = ledger_audit(event=w.event)
+    assert report.ok, "\n".join(report.lines())
+    # Without the source, the void's seq is missing from the chain: the hand is named.
+    monkeypatch.setattr(chain, "SOURCES", sources)
+    report = ledger_audit(event=w.event)
+    assert next(p for p in report.problems if p.startswith(RECORDS)).startswith(
+        f"{RECORDS}: Hand 2 at table {w.table.number}"
+    )
