@@ -55,6 +55,7 @@ def seed_event(name: str, players: int, hands: int, *, vacuum: bool = True) -> d
     from django.db import connection, transaction
 
     from brag_event.events.services import day_open, event_create_flash
+    from brag_event.hands import chain
     from brag_event.hands.models import Hand, HandAction
     from brag_event.ledger.models import Account, Transfer
     from brag_event.players.models import Standing
@@ -108,11 +109,11 @@ def seed_event(name: str, players: int, hands: int, *, vacuum: bool = True) -> d
         cur.execute(
             f"INSERT INTO {hand_t} (table_id, number, dealer_seat, rules, seats, carried_pot, "
             "carried_seat, shuffle_before, accounts, status, next_seq, result, started_by_id, "
-            "started_at, settled_at) "
+            "started_at, settled_at, chain_head) "
             "SELECT h.table_id, h.number + %s * c, h.dealer_seat, h.rules, h.seats, "
             "h.carried_pot, h.carried_seat, false, h.accounts, h.status, h.next_seq, h.result, "
             "h.started_by_id, h.started_at + make_interval(secs => 120 * c), "
-            "h.settled_at + make_interval(secs => 120 * c) "
+            "h.settled_at + make_interval(secs => 120 * c), '' "
             "FROM seed_cycle h CROSS JOIN generate_series(1, %s) AS c "
             "WHERE h.number + %s * c <= %s ORDER BY c, h.number, h.table_id",
             [CYCLE, cycles, CYCLE, per_table],
@@ -128,9 +129,9 @@ def seed_event(name: str, players: int, hands: int, *, vacuum: bool = True) -> d
         cur.execute("ANALYZE seed_map")
         cur.execute(
             f"INSERT INTO {action_t} (hand_id, seq, seat, action, amount, hand_choice, cards, "
-            "entered_by_id, device, entered_at) "
+            "entered_by_id, device, entered_at, hash) "
             "SELECT m.new_id, a.seq, a.seat, a.action, a.amount, a.hand_choice, a.cards, "
-            "a.entered_by_id, a.device, a.entered_at "
+            "a.entered_by_id, a.device, a.entered_at, '' "
             f"FROM seed_map m JOIN {action_t} a ON a.hand_id = m.old_id ORDER BY m.new_id, a.seq"
         )
         cur.execute(
@@ -195,6 +196,8 @@ def seed_event(name: str, players: int, hands: int, *, vacuum: bool = True) -> d
             [day.pk],
         )
         (n_hands,) = cur.fetchone()
+    # The copies' records (their hand numbers differ from the cycle's, and so their hashes).
+    chain.rebuild_actions(Hand.objects.filter(table__day=day, number__gt=CYCLE))
     if vacuum:
         with connection.cursor() as cur:
             cur.execute("VACUUM ANALYZE")

@@ -1,7 +1,7 @@
 """Command line: ``python -m brag_event.engine replay FILE`` and friends.
 
-Exit codes: 0 success; 1 the hand history is illegal or invalid (a JSON error is printed);
-2 usage or file errors.
+Exit codes: 0 success; 1 the hand history is illegal or invalid (a JSON error is printed), or
+``verify`` found the exported day altered; 2 usage or file errors.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import evaluate
+from .chain import Tampered, verify_day
 from .errors import EngineError
 from .history import dump, load_history, outcome_dict, replay
 
@@ -41,7 +42,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_norm.add_argument("file")
     p_eval = sub.add_parser("evaluate", help="rank a three-card hand, e.g. 'As 10d 3c'")
     p_eval.add_argument("cards", nargs="+")
+    p_verify = sub.add_parser(
+        "verify", help="check an exported day (JSON Lines) against its published root"
+    )
+    p_verify.add_argument("file", help="the day's hands.jsonl, or - for standard input")
+    p_verify.add_argument(
+        "--root", help="the day's published root (64 hex digits); default: the file's own"
+    )
     args = parser.parse_args(argv)
+    if args.command == "verify":
+        return _verify(args.file, args.root)
 
     try:
         if args.command == "evaluate":
@@ -72,4 +82,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     else:
         _print(dump(state, meta=history.meta))
+    return 0
+
+
+def _verify(path: str, root: str | None) -> int:
+    try:
+        text = _read(path)
+    except OSError as err:
+        _print({"error": {"code": "io_error", "message": str(err)}})
+        return 2
+    try:
+        done = verify_day(text.splitlines(), root)
+    except Tampered as err:
+        _print({"verified": False, "error": {"code": "tampered", **err.problem.to_dict()}})
+        return 1
+    _print({"verified": True, "hands": done.hands, "root": done.root})
     return 0

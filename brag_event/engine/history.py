@@ -18,8 +18,21 @@ from .rules import Rules
 from .state import ACTIONS, SHOWING, Action, HandState, SeatSetup
 
 FORMAT: Final = "brag-hh/1"
-_TOP_KEYS: Final = {"format", "rules", "dealer", "seats", "carried", "actions", "cards", "meta"}
-_ACTION_KEYS: Final = {"seat", "action", "amount", "hand", "cards"}
+_TOP_KEYS: Final = {
+    "format",
+    "rules",
+    "dealer",
+    "seats",
+    "carried",
+    "actions",
+    "cards",
+    "meta",
+    # The tamper-evident record (``chain``): the hand's head and its entries outside the live
+    # log; replay ignores them.
+    "head",
+    "others",
+}
+_ACTION_KEYS: Final = {"seat", "action", "amount", "hand", "cards", "seq", "hash"}
 _SEAT_KEYS: Final = {"seat", "player", "stack", "sitting_out"}
 
 

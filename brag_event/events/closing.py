@@ -217,6 +217,9 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
                 "snapshotted or qualified. Correct the ledger, then close again.",
                 details={"audit": audit.lines()},
             )
+        # The day's record: one root over its hands' chains (recomputed by the audit above,
+        # which found every record intact), published with the close.
+        day.record_root, record_hands = audit.roots[day.pk]
         rows = standings(event, day)
         following = event.days.filter(number__gt=day.number).order_by("number").first()
         qualified = _qualifiers(day, following, rows)
@@ -245,12 +248,14 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
             "next_day": following.number if following else None,
             "rule": day.qualify_rule,
             "audit_ok": True,
+            "record_root": day.record_root,
+            "record_hands": record_hands,
             "carried_pots": list(
                 day.tables.filter(carried_pot__gt=0).values("number", "carried_pot")
             ),
         }
         day.status = Day.Status.CLOSED
-        day.save(update_fields=["status"])
+        day.save(update_fields=["status", "record_root"])
         close.status = DayClose.Status.DONE
         close.progress = 100
         close.step = "done"
@@ -263,7 +268,7 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
             by=None,
             verb=Verb.DAY_CLOSED,
             subject=day,
-            data={k: report[k] for k in ("seats_returned", "qualified", "audit_ok")},
+            data={k: report[k] for k in ("seats_returned", "qualified", "audit_ok", "record_root")},
             event_id=day.event_id,
         )
     return close

@@ -96,6 +96,12 @@ class Day(models.Model):
     qualify_top = models.PositiveIntegerField(
         null=True, blank=True, help_text="N for 'the top N' (among those who can afford it)"
     )
+    record_root = models.CharField(
+        max_length=64,
+        blank=True,
+        editable=False,
+        help_text="The day's published root over its hands' records (set at close)",
+    )
 
     class Meta:
         ordering = ["event", "number"]

@@ -36,6 +36,9 @@ class Hand(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
     next_seq = models.PositiveIntegerField(default=1, help_text="Sequence of the next action")
     result = models.JSONField(null=True, blank=True, help_text="The engine's outcome")
+    chain_head = models.CharField(
+        max_length=64, blank=True, help_text="The last hash of the hand's record (hands.chain)"
+    )
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -72,6 +75,9 @@ class HandAction(models.Model):
     )
     device = models.CharField(max_length=120, blank=True)
     entered_at = models.DateTimeField(auto_now_add=True)
+    hash = models.CharField(
+        max_length=64, blank=True, help_text="SHA-256 of the previous record's hash and this one"
+    )
 
     class Meta:
         ordering = ["hand", "seq"]
@@ -92,3 +98,9 @@ class ActionVoid(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     voided_at = models.DateTimeField(auto_now_add=True)
+    seq = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The hand's sequence number the void took"
+    )
+    hash = models.CharField(
+        max_length=64, blank=True, help_text="SHA-256 of the previous record's hash and this one"
+    )

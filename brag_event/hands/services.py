@@ -33,7 +33,7 @@ from brag_event.players.standings import started_statement, won_statement
 from brag_event.tables import versions
 from brag_event.tables.models import Seat, Table
 
-from . import statements
+from . import chain, statements
 from .models import ACTION_SEQ_UNIQUE, ActionVoid, Hand, HandAction
 from .money import (
     LogRow,
@@ -245,6 +245,8 @@ def hand_start(
         started_by=by.user if by and by.user_id else None,
     )
     hand.table = table
+    # The record starts from the hand's set-up (written with the pot's account below).
+    hand.chain_head = chain.chain_next_genesis(hand, table.number)
     Hand.dealt_players.through.objects.bulk_create(
         [
             Hand.dealt_players.through(hand_id=hand.pk, player_id=s.player_id)
@@ -259,7 +261,7 @@ def hand_start(
     )
     hand.accounts["pot:0"] = pot.pk
     _post(hand, start_movements(state), by, None)
-    hand.save(update_fields=["accounts"])
+    hand.save(update_fields=["accounts", "chain_head"])
     table.button = dealer
     table.carried_seat = None
     table.save(update_fields=["button", "carried_seat"])
@@ -336,23 +338,32 @@ def hand_apply_action(
         shown = state.by_seat[act.seat].cards
         cards = cards_str(shown) if shown else ""
     seq = hand.next_seq
+    # As the engine logged it: a see entered without its amount is stored with the cost paid.
+    amount = state.log[-1].amount if state.log else act.amount
+    hand_choice = act.hand or ""
+    # The record: one SHA-256 of the previous hash and this action (hands.chain), under the
+    # hand's row lock; the new head is written with the hand's sequence below.
+    digest = chain.chain_next(
+        hand, chain.action_content(seq, act.seat, act.action, amount, hand_choice, cards)
+    )
     insert, row = statements.insert_action(
         hand_id=hand.pk,
         seq=seq,
         seat=act.seat,
         action=act.action,
-        amount=act.amount,
-        hand_choice=act.hand or "",
+        amount=amount,
+        hand_choice=hand_choice,
         cards=cards,
         entered_by_id=by.user_id if by else None,
         device=(by.device if by else "")[:120],
+        digest=digest,
     )
     row.hand = hand
     moves = action_movements(before, state, act)
     if state.outcome is not None:
         moves += settlement_movements(state)
     legs, accounts_changed = _legs(hand, moves)
-    fields = ["next_seq", "accounts"] if accounts_changed else ["next_seq"]
+    fields = ["next_seq", "chain_head"] + (["accounts"] if accounts_changed else [])
     hand.next_seq += 1
     if state.outcome is not None:
         hand.status = Hand.Status.SETTLED
@@ -465,15 +476,22 @@ def hand_void_last_action(
             "them: its actions can no longer be voided. Ask the organiser to correct it.",
             details={"players": gone},
         )
+    reason = reason[:200]
+    seq, digest = chain.chain_append(
+        hand=hand, kind="void", fields={"voids": last.seq, "reason": reason}
+    )
     ActionVoid.objects.create(
-        action=last, reason=reason[:200], voided_by=by.user if by and by.user_id else None
+        action=last,
+        reason=reason,
+        voided_by=by.user if by and by.user_id else None,
+        seq=seq,
+        hash=digest,
     )
     for transfer in last.transfers.exclude(kind=Transfer.Kind.REVERSAL).filter(
         reversed_by__isnull=True
     ):
         transfer_reverse(transfer=transfer, by=by, memo=f"void of action {last.seq}: {reason}")
-    fields = ["next_seq"]
-    hand.next_seq += 1
+    fields = ["next_seq", "chain_head"]  # chain_append moved both on
     if hand.status == Hand.Status.SETTLED:
         winners = _winners(hand)
         if winners:

@@ -143,6 +143,7 @@ _ACTION_COLUMNS = (
     "entered_by_id",
     "device",
     "entered_at",
+    "hash",
 )
 
 
@@ -165,12 +166,14 @@ def insert_action(
     cards: str,
     entered_by_id: int | None,
     device: str,
+    digest: str,
 ) -> tuple[sql.Statement, HandAction]:
     """The INSERT of one action (returning its id), and the row as it will be stored. A
     second action with the same ``seq`` fails the (hand, seq) constraint (``IntegrityError``)."""
     now = timezone.now()
     values = [hand_id, seq, seat, action, amount, hand_choice, cards, entered_by_id, device]
     values.append(connection.ops.adapt_datetimefield_value(now))
+    values.append(digest)
     row = HandAction(
         hand_id=hand_id,
         seq=seq,
@@ -182,6 +185,7 @@ def insert_action(
         entered_by_id=entered_by_id,
         device=device,
         entered_at=now,
+        hash=digest,
     )
     return (_insert_action_sql(), values), row
 

@@ -11,7 +11,11 @@ Named checks, each one function:
 4. ``pot transfers name their hand`` — money in or out of a hand's pot is posted on that hand;
 5. ``settled hands' pots are empty``;
 6. ``hands replay to their transfers`` — every hand's replay through the engine moves exactly the
-   money its (unreversed) transfers moved, and its status is the replay's.
+   money its (unreversed) transfers moved, and its status is the replay's;
+7. ``hand records are intact`` — every hand's hash chain (``hands.chain``), recomputed from its
+   stored set-up, actions, voids and other chained records, gives each record's stored hash and
+   the hand's head, and every closed day's hands give the root it published at its close: a row
+   changed, removed or moved behind the services is named by its hand.
 
 Checks 1–5 are set-based: a statement or two each that return only the offenders (checks 2
 and 5 share one pass over the transfers that gives every account's balance), so their cost is
@@ -41,7 +45,9 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 from brag_event.core import sql
 from brag_event.engine import EngineError
+from brag_event.engine import chain as engine_chain
 from brag_event.events.models import Day, Event
+from brag_event.hands.chain import chains
 from brag_event.hands.models import ActionVoid, Hand, HandAction
 from brag_event.hands.money import LogRow, Movement, Place, log_action, replay_actions
 from brag_event.players.models import Player
@@ -75,6 +81,11 @@ class AuditReport:
     # Fingerprints (``FINGERPRINT``) of the settled hands that replayed cleanly in this run, by
     # hand id: filled in when only changed hands are replayed (``replay="changed"``).
     replayed_clean: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    # Each day's root and number of hands, recomputed from the hands' records (every hand of
+    # the scope, when its records were all checked).
+    roots: dict[int, tuple[str, int]] = field(default_factory=dict)
+    # The hands whose records were checked when only changed hands are (None: all of them).
+    checked_ids: list[int] | None = None
 
     @property
     def ok(self) -> bool:
@@ -658,10 +669,57 @@ def check_hand_replays(
                     problems += found
             elif changed_only and hand.status == Hand.Status.SETTLED:
                 report.replayed_clean[hand.id] = changed[hand.id]
+    if changed_only:
+        report.checked_ids = ids
     problems = _kept(iter(problems), n_problems)
     detail = f"{replayed} hands replayed"
     if changed_only:
         detail += f" ({unchanged} settled hands unchanged since they last replayed cleanly)"
+    return problems, detail
+
+
+# ------------------------------------------------------------------------ the hands' records
+
+
+def check_hand_records(scope: Scope, report: AuditReport) -> Found:
+    """Recompute the hash chain of every hand (or, in the periodic check, of the hands it
+    replays: in play, new or changed) and, over all of them, each closed day's root."""
+    ids = report.checked_ids
+    if ids is None:
+        batches = [scope.hands()]
+    else:
+        batches = [
+            Hand.objects.filter(pk__in=ids[i : i + ID_BATCH]) for i in range(0, len(ids), ID_BATCH)
+        ]
+    problems: list[str] = []
+    n_problems = checked = 0
+    heads: dict[int, list[tuple[int, int, str]]] = {}
+    for hands in batches:
+        for hand in chains(hands):
+            checked += 1
+            heads.setdefault(hand.day, []).append((hand.table, hand.number, hand.head))
+            if hand.problems:
+                n_problems += len(hand.problems)
+                if len(problems) < KEEP:
+                    problems += hand.problems
+    problems = _kept(iter(problems), n_problems)
+    detail = f"{checked} hands' records recomputed"
+    if ids is None:
+        days = Day.objects.filter(event=scope.event)
+        if scope.day is not None:
+            days = days.filter(pk=scope.day.pk)
+        published = 0
+        for day_id, number, stored in days.values_list("id", "number", "record_root"):
+            root = engine_chain.day_root(heads.get(day_id, []))
+            report.roots[day_id] = (root, len(heads.get(day_id, [])))
+            if stored:
+                published += 1
+                if stored != root:
+                    problems.append(
+                        f"day {number}: its hands give the root {root}, not the root {stored} "
+                        "published at its close"
+                    )
+        detail += f"; {published} closed days' published roots"
     return problems, detail
 
 
@@ -688,4 +746,5 @@ def ledger_audit(*, event: Event, day: Day | None = None, replay: Replay = "all"
         "hands replay to their transfers",
         *check_hand_replays(scope, report, changed_only=replay == "changed"),
     )
+    report.add("hand records are intact", *check_hand_records(scope, report))
     return report

@@ -152,6 +152,7 @@ def test_a_unique_violation_at_commit_becomes_the_named_conflict_and_keeps_nothi
         cards="",
         entered_by_id=None,
         device="",
+        digest="",
     )
     bump = ("UPDATE hands_hand SET next_seq = next_seq + 100 WHERE id = %s", [hand["id"]])
     conflict = StaleHand("taken", hand_id=hand["id"], expected_seq=existing.seq + 1)

@@ -1,0 +1,338 @@
+"""The tamper-evident record: a hash chain per hand and one root per day (SHA-256).
+
+Every entry of a hand's record — each action as entered (voided ones too), each void, and any
+other record a service chains onto the hand (a misdeal, a ruling …) — has a *canonical content*:
+a JSON object with a ``kind`` and the hand's sequence number ``seq`` it took, written by
+:func:`canonical` (keys sorted, no spaces, UTF-8). Its hash is::
+
+    hash = SHA-256(previous hash (32 bytes) ‖ canonical content)
+
+The chain of a hand starts from its *genesis*, the hash of the hand's set-up (:func:`hand_content`)
+after 32 zero bytes; the entries follow in ``seq`` order, and the last hash is the hand's *head*.
+A day's *root* is a chain over its hands' heads in the order (table number, hand number)
+(:func:`day_root`). Change any field of any entry, drop one, reorder them, and every hash from
+there on changes — and with them the head and the root. ``docs/hand-history.md`` ("The
+tamper-evident record") says how a ``brag-hh/1`` export carries the hashes, and
+:func:`verify_day` checks an exported day against a published root.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+ZERO: Final = "0" * 64
+
+
+def canonical(content: Mapping[str, Any]) -> bytes:
+    """The canonical bytes of a content object: JSON, keys sorted, no whitespace, UTF-8."""
+    return json.dumps(
+        content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode()
+
+
+def link(previous: str, content: Mapping[str, Any]) -> str:
+    """The hash (64 hex digits) of ``content`` chained after ``previous`` (64 hex digits)."""
+    return hashlib.sha256(bytes.fromhex(previous) + canonical(content)).hexdigest()
+
+
+def entry_content(kind: str, seq: int, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The canonical content of any chained record of a hand: its ``kind``, the ``seq`` it took
+    in the hand's sequence, and its own fields (JSON values; ``kind`` and ``seq`` are reserved)."""
+    if "kind" in fields or "seq" in fields:
+        raise ValueError("'kind' and 'seq' are the chain's own fields")
+    return {**fields, "kind": kind, "seq": seq}
+
+
+def action_content(
+    *,
+    seq: int,
+    seat: int | None,
+    action: str,
+    amount: int | None,
+    hand: str | None,
+    cards: str | None,
+) -> dict[str, Any]:
+    """An action as stored: every field present (``null`` when empty: the database's empty
+    ``hand_choice`` and ``cards`` are written ``None`` by the caller)."""
+    return entry_content(
+        "action",
+        seq,
+        {"seat": seat, "action": action, "amount": amount, "hand": hand, "cards": cards},
+    )
+
+
+def void_content(*, seq: int, voids: int, reason: str) -> dict[str, Any]:
+    """A void: the ``seq`` of the action it voids, and the reason given."""
+    return entry_content("void", seq, {"voids": voids, "reason": reason})
+
+
+def hand_content(
+    *,
+    table: int,
+    number: int,
+    dealer: int,
+    rules: Mapping[str, Any],
+    seats: Iterable[Mapping[str, Any]],
+    carried_pot: int,
+    carried_seat: int | None,
+) -> dict[str, Any]:
+    """A hand's set-up: its table and number, the rules as frozen on it, the dealer, the seats
+    (seat, player, stack, sitting out; by seat) and what was carried in."""
+    return {
+        "kind": "hand",
+        "table": table,
+        "hand": number,
+        "dealer": dealer,
+        "rules": dict(rules),
+        "seats": sorted(
+            (
+                {
+                    "seat": s["seat"],
+                    "player": s.get("player", ""),
+                    "stack": s["stack"],
+                    "sitting_out": bool(s.get("sitting_out", False)),
+                }
+                for s in seats
+            ),
+            key=lambda s: s["seat"],
+        ),
+        "carried": {"pot": carried_pot, "seat": carried_seat},
+    }
+
+
+def genesis(content: Mapping[str, Any]) -> str:
+    """The first hash of a hand's chain: its set-up chained after zero."""
+    return link(ZERO, content)
+
+
+def day_entry(*, table: int, number: int, head: str) -> dict[str, Any]:
+    return {"kind": "hand", "table": table, "hand": number, "head": head}
+
+
+def day_root(heads: Iterable[tuple[int, int, str]]) -> str:
+    """A day's root: a chain from zero over ``(table number, hand number, head)`` of every hand
+    of the day, taken in the order (table number, hand number). A day without hands has the
+    root ``link(ZERO, {"kind": "day"})``."""
+    root = link(ZERO, {"kind": "day"})
+    for table, number, head in sorted(heads):
+        root = link(root, day_entry(table=table, number=number, head=head))
+    return root
+
+
+# ------------------------------------------------------------------------ verifying an export
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """The first thing found wrong: where (line, table, hand, seq) and what."""
+
+    message: str
+    line: int | None = None
+    table: int | None = None
+    hand: int | None = None
+    seq: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"message": self.message}
+        for name in ("line", "table", "hand", "seq"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+
+class Tampered(Exception):
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+_ACTION_FIELDS: Final = ("seat", "action", "amount", "hand", "cards")
+
+
+def _action_of(raw: Mapping[str, Any]) -> dict[str, Any]:
+    # The fields as written, not checked: a changed type changes the hash like a changed value.
+    return entry_content("action", raw["seq"], {name: raw.get(name) for name in _ACTION_FIELDS})
+
+
+def document_entries(doc: Mapping[str, Any]) -> list[tuple[dict[str, Any], Any]]:
+    """(canonical content, stated hash) of every entry of a hand document, in ``seq`` order:
+    the ``actions`` (each with its ``seq``) and the ``others`` (voided actions, voids and other
+    chained records, each with ``kind`` and ``seq``)."""
+    entries: list[tuple[dict[str, Any], Any]] = []
+    for i, raw in enumerate(doc.get("actions") or []):
+        if not isinstance(raw, Mapping) or type(raw.get("seq")) is not int:
+            raise ValueError(f"action {i} has no seq")
+        entries.append((_action_of(raw), raw.get("hash")))
+    for i, raw in enumerate(doc.get("others") or []):
+        if not isinstance(raw, Mapping) or type(raw.get("seq")) is not int:
+            raise ValueError(f"others[{i}] has no seq")
+        if not isinstance(raw.get("kind"), str):
+            raise ValueError(f"others[{i}] has no kind")
+        fields = {k: v for k, v in raw.items() if k not in ("kind", "seq", "hash")}
+        if raw["kind"] == "action":
+            content = _action_of(raw)
+        else:
+            content = entry_content(raw["kind"], raw["seq"], fields)
+        entries.append((content, raw.get("hash")))
+    entries.sort(key=lambda e: int(e[0]["seq"]))
+    return entries
+
+
+def document_header(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The set-up content of a hand document (its ``meta`` names the table and the hand)."""
+    meta = doc.get("meta")
+    if not isinstance(meta, Mapping) or type(meta.get("table")) is not int:
+        raise ValueError("meta.table (the table number) is missing")
+    if type(meta.get("hand")) is not int:
+        raise ValueError("meta.hand (the hand number) is missing")
+    carried = doc.get("carried") or {}
+    if not isinstance(carried, Mapping):
+        raise ValueError("carried is not an object")
+    seats = doc.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, Mapping) for s in seats):
+        raise ValueError("seats is not a list of objects")
+    rules = doc.get("rules")
+    if not isinstance(rules, Mapping):
+        raise ValueError("rules is not an object")
+    return hand_content(
+        table=meta["table"],
+        number=meta["hand"],
+        dealer=doc.get("dealer"),  # type: ignore[arg-type]
+        rules=rules,
+        seats=seats,
+        carried_pot=carried.get("pot", 0),
+        carried_seat=carried.get("seat"),
+    )
+
+
+def verify_hand(doc: Mapping[str, Any], line: int | None = None) -> tuple[int, int, str]:
+    """Recompute one hand document's chain: every stated ``hash`` and the ``head``. Returns
+    (table, hand, head); raises :class:`Tampered` at the first entry whose stated hash is not
+    the recomputed one."""
+    try:
+        header = document_header(doc)
+        entries = document_entries(doc)
+    except (ValueError, KeyError, TypeError) as err:
+        raise Tampered(Problem(f"not a chained hand: {err}", line)) from None
+    table, number = header["table"], header["hand"]
+    if doc.get("cards"):
+        raise Tampered(Problem("cards outside the chained show actions", line, table, number))
+    where = {"line": line, "table": table, "hand": number}
+    try:
+        current = genesis(header)
+        seqs = [int(content["seq"]) for content, _ in entries]
+        if len(set(seqs)) != len(seqs):
+            raise Tampered(Problem("two entries share one seq", **where))
+        for content, stated in entries:
+            current = link(current, content)
+            if stated != current:
+                raise Tampered(
+                    Problem(
+                        f"entry seq {content['seq']} ({content['kind']}) does not match its "
+                        "hash: it, an earlier entry or the hand's set-up was changed",
+                        seq=content["seq"],
+                        **where,
+                    )
+                )
+    except (TypeError, ValueError) as err:  # a value JSON cannot hold canonically
+        raise Tampered(Problem(f"cannot be hashed: {err}", **where)) from None
+    if doc.get("head") != current:
+        raise Tampered(Problem("the hand's head does not match its entries", **where))
+    return table, number, current
+
+
+def seal(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a hand document with its chain written in: the actions numbered ``seq`` 1, 2 …
+    where they have none, each entry's ``hash`` and the ``head`` (what the export writes from the
+    stored hashes; for tests and tools)."""
+    out: dict[str, Any] = json.loads(json.dumps(doc))
+    actions = out.setdefault("actions", [])
+    for i, action in enumerate(actions, start=1):
+        action.setdefault("seq", i)
+    current = genesis(document_header(out))
+    by_seq = {a["seq"]: a for a in [*actions, *(out.get("others") or [])]}
+    for content, _ in document_entries(out):
+        current = link(current, content)
+        by_seq[content["seq"]]["hash"] = current
+    out["head"] = current
+    return out
+
+
+def day_line(*, event: str, day: int, hands: int, root: str) -> dict[str, Any]:
+    """The last line of a day's export: what it is and its root."""
+    return {"format": DAY_FORMAT, "event": event, "day": day, "hands": hands, "root": root}
+
+
+DAY_FORMAT: Final = "brag-day/1"
+
+
+@dataclass(frozen=True, slots=True)
+class DayVerified:
+    hands: int
+    root: str
+
+
+def verify_day(lines: Iterable[str | bytes], root: str | None) -> DayVerified:
+    """Check an exported day (JSON Lines: one ``brag-hh/1`` hand per line and, last, the day's
+    ``brag-day/1`` line with its ``root``) against the published ``root`` (or, without one,
+    against the root the file states). Raises :class:`Tampered` naming the first bad hand or
+    entry."""
+    heads: list[tuple[int, int, str]] = []
+    stated: Any = None
+    seen: set[tuple[int, int]] = set()
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            doc = json.loads(text)
+        except (ValueError, UnicodeDecodeError) as err:
+            raise Tampered(Problem(f"not JSON ({err})", number)) from None
+        if not isinstance(doc, Mapping):
+            raise Tampered(Problem("not a JSON object", number))
+        if doc.get("format") == DAY_FORMAT:
+            stated = doc.get("root")
+            continue
+        table, hand, head = verify_hand(doc, number)
+        if (table, hand) in seen:
+            raise Tampered(Problem("the hand appears twice", number, table, hand))
+        seen.add((table, hand))
+        heads.append((table, hand, head))
+    computed = day_root(heads)
+    expected = root if root is not None else stated
+    if not isinstance(expected, str):
+        raise Tampered(Problem("no root to check against: give --root"))
+    if expected.lower() != computed:
+        which = "published root" if root is not None else "root the file states"
+        raise Tampered(
+            Problem(
+                f"the hands' root {computed} is not the {which} {expected}: a hand was "
+                "added, removed, or rewritten with its hashes"
+            )
+        )
+    return DayVerified(len(heads), computed)
+
+
+__all__ = [
+    "DAY_FORMAT",
+    "ZERO",
+    "DayVerified",
+    "Problem",
+    "Tampered",
+    "action_content",
+    "canonical",
+    "day_line",
+    "day_root",
+    "entry_content",
+    "genesis",
+    "hand_content",
+    "link",
+    "seal",
+    "verify_day",
+    "verify_hand",
+    "void_content",
+]

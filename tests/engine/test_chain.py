@@ -1,0 +1,258 @@
+"""The tamper-evident record: hand chains, a day's root, and ``verify`` (no database)."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from brag_event.engine import replay
+from brag_event.engine.chain import (
+    ZERO,
+    Tampered,
+    action_content,
+    canonical,
+    day_line,
+    day_root,
+    genesis,
+    link,
+    seal,
+    verify_day,
+    verify_hand,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _hand(name: str, table: int, number: int) -> dict[str, Any]:
+    """A fixture as the export writes a hand: shows in the actions, table and hand in meta."""
+    doc: dict[str, Any] = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    cards = doc.pop("cards", {}) or {}
+    state = replay(copy.deepcopy(doc) | {"cards": cards})
+    shows = [a.to_dict() for a in state.log if a.action == "show"]
+    doc["actions"] = [*doc["actions"], *shows]
+    doc["meta"] = {"event": "TEST", "day": 1, "table": table, "hand": number}
+    return doc
+
+
+def day() -> list[dict[str, Any]]:
+    """Four sealed hands at two tables; the second has a voided action and its void."""
+    first = _hand("rules_example.json", 1, 1)
+    voided = _hand("classic_open_five.json", 1, 2)
+    # A bet entered by mistake (seq 3) and voided (seq 4); the real actions go on from seq 5.
+    actions = voided["actions"]
+    for i, action in enumerate(actions):
+        action["seq"] = i + 1 if i < 2 else i + 3
+    voided["others"] = [
+        {"kind": "action", "seq": 3, "seat": actions[2].get("seat"), "action": "fold"},
+        {"kind": "void", "seq": 4, "voids": 3, "reason": "wrong seat"},
+    ]
+    return [
+        seal(first),
+        seal(voided),
+        seal(_hand("classic_blind_five.json", 2, 1)),
+        seal(_hand("rules_example.json", 2, 2)),
+    ]
+
+
+def lines(hands: list[dict[str, Any]], root: str | None = None) -> list[str]:
+    root = root or day_root((h["meta"]["table"], h["meta"]["hand"], h["head"]) for h in hands)
+    out = [json.dumps(h) for h in hands]
+    out.append(json.dumps(day_line(event="TEST", day=1, hands=len(hands), root=root)))
+    return out
+
+
+def published(hands: list[dict[str, Any]]) -> str:
+    return verify_day(lines(hands), None).root
+
+
+def test_an_entry_hash_is_sha256_of_the_previous_hash_and_the_canonical_content() -> None:
+    content = action_content(seq=1, seat=2, action="bet", amount=5, hand=None, cards=None)
+    assert canonical(content) == (
+        b'{"action":"bet","amount":5,"cards":null,"hand":null,"kind":"action","seat":2,"seq":1}'
+    )
+    expected = hashlib.sha256(bytes.fromhex(ZERO) + canonical(content)).hexdigest()
+    assert link(ZERO, content) == expected
+
+
+def test_a_sealed_day_verifies_and_every_hand_still_replays() -> None:
+    hands = day()
+    done = verify_day(lines(hands), None)
+    assert done.hands == 4
+    assert verify_day(lines(hands), done.root).root == done.root
+    for hand in hands:
+        replay(hand)  # the chain's fields are part of brag-hh/1: replay ignores them
+    # The head is the last entry's hash; the others' entries are chained too.
+    second = hands[1]
+    assert second["head"] == second["actions"][-1]["hash"]
+    assert second["others"][1]["hash"] != second["others"][0]["hash"]
+
+
+def test_the_root_is_a_chain_over_the_hand_heads_in_table_then_hand_order() -> None:
+    hands = day()
+    heads = [(h["meta"]["table"], h["meta"]["hand"], h["head"]) for h in hands]
+    root = link(ZERO, {"kind": "day"})
+    for table, number, head in sorted(heads):
+        root = link(root, {"kind": "hand", "table": table, "hand": number, "head": head})
+    assert day_root(reversed(heads)) == root
+    # The file's order does not matter, a head does
+    assert verify_day(lines(list(reversed(hands))), root).root == root
+    assert day_root(heads[:-1]) != root
+
+
+def test_a_hand_without_actions_has_its_genesis_as_head() -> None:
+    hand = _hand("rules_example.json", 3, 1)
+    hand["actions"] = []
+    sealed = seal(hand)
+    assert sealed["head"] == genesis(
+        {
+            "kind": "hand",
+            "table": 3,
+            "hand": 1,
+            "dealer": hand["dealer"],
+            "rules": hand["rules"],
+            "seats": [
+                {
+                    "seat": s["seat"],
+                    "player": s["player"],
+                    "stack": s["stack"],
+                    "sitting_out": False,
+                }
+                for s in hand["seats"]
+            ],
+            "carried": {"pot": 0, "seat": None},
+        }
+    )
+    assert verify_hand(sealed) == (3, 1, sealed["head"])
+
+
+def _failure(hands: list[dict[str, Any]], root: str) -> dict[str, Any]:
+    with pytest.raises(Tampered) as err:
+        verify_day(lines(hands, root), root)
+    return err.value.problem.to_dict()
+
+
+# Values an insider might write instead: numbers, other actions, cards, nothing.
+VALUES = st.one_of(
+    st.none(),
+    st.integers(-5, 300),
+    st.sampled_from(["bet", "see", "fold", "look", "cover", "old", "new", "As Ks Qs", "9c 9d 9h"]),
+    st.text(max_size=5),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_changing_any_single_field_of_any_action_breaks_verification(data: st.DataObject) -> None:
+    hands = day()
+    root = published(hands)
+    h = data.draw(st.integers(0, len(hands) - 1), label="hand")
+    hand = hands[h]
+    entries = [*hand["actions"], *hand.get("others", [])]
+    entry = data.draw(st.sampled_from(entries), label="entry")
+    fields = ["seat", "action", "amount", "hand", "cards", "hash"]
+    if "voids" in entry:
+        fields = ["voids", "reason", "hash"]
+    name = data.draw(st.sampled_from(fields), label="field")
+    old = entry.get(name)
+    new = data.draw(VALUES.filter(lambda v: v != old), label="new")
+    if new is None:
+        del entry[name]  # a field removed (it had a value)
+    else:
+        entry[name] = new
+    problem = _failure(hands, root)
+    assert (problem["table"], problem["hand"]) == (hand["meta"]["table"], hand["meta"]["hand"])
+    assert problem["seq"] == entry["seq"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_changing_the_set_up_or_moving_an_entry_breaks_verification(data: st.DataObject) -> None:
+    hands = day()
+    root = published(hands)
+    hand = hands[data.draw(st.integers(0, len(hands) - 1), label="hand")]
+    change = data.draw(
+        st.sampled_from(["stack", "player", "dealer", "carried", "rule", "seq", "drop", "swap"])
+    )
+    actions = hand["actions"]
+    if change == "stack":
+        hand["seats"][0]["stack"] += 1
+    elif change == "player":
+        hand["seats"][-1]["player"] = "Mallory"
+    elif change == "dealer":
+        hand["dealer"] = hand["dealer"] % 6 + 1
+    elif change == "carried":
+        hand["carried"] = {"pot": 10, "seat": None}
+    elif change == "rule":
+        hand["rules"]["ante"] += 1
+    elif change == "seq":
+        actions[-1]["seq"] += 10
+    elif change == "drop":
+        actions.pop(data.draw(st.integers(0, len(actions) - 1)))
+    else:
+        i = data.draw(st.integers(0, len(actions) - 2))
+        actions[i]["seq"], actions[i + 1]["seq"] = actions[i + 1]["seq"], actions[i]["seq"]
+    problem = _failure(hands, root)
+    assert (problem["table"], problem["hand"]) == (hand["meta"]["table"], hand["meta"]["hand"])
+
+
+def test_a_hand_rewritten_with_fresh_hashes_still_fails_against_the_published_root() -> None:
+    hands = day()
+    root = published(hands)
+    forged = copy.deepcopy(hands[0])
+    for key in ("head",):
+        forged.pop(key)
+    for action in forged["actions"]:
+        action.pop("hash")
+        if action["action"] == "bet":
+            action["amount"] += 1
+    hands[0] = seal(forged)
+    problem = _failure(hands, root)
+    assert "published root" in problem["message"]
+    # And a removed hand, or one added twice
+    assert "published root" in _failure(day()[1:], root)["message"]
+    assert "twice" in _failure([*day(), day()[0]], root)["message"]
+
+
+def test_cards_outside_the_chain_are_refused() -> None:
+    hands = day()
+    root = published(hands)
+    hands[2]["cards"] = {"1": "As Ks Qs"}
+    assert "cards outside" in _failure(hands, root)["message"]
+
+
+def _cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "brag_event.engine", "verify", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+
+
+def test_the_command_line_verifies_a_day_and_names_the_first_bad_action() -> None:
+    hands = day()
+    root = published(hands)
+    ok = _cli("-", "--root", root, stdin="\n".join(lines(hands)) + "\n")
+    assert ok.returncode == 0, ok.stdout
+    assert json.loads(ok.stdout) == {"verified": True, "hands": 4, "root": root}
+    hands[3]["actions"][1]["amount"] += 1
+    bad = _cli("-", "--root", root, stdin="\n".join(lines(hands, root)) + "\n")
+    assert bad.returncode == 1
+    error = json.loads(bad.stdout)["error"]
+    assert error["code"] == "tampered"
+    assert (error["line"], error["table"], error["hand"], error["seq"]) == (4, 2, 2, 2)
+    wrong = _cli("-", "--root", "ab" * 32, stdin="\n".join(lines(day())) + "\n")
+    assert wrong.returncode == 1
+    assert _cli("/nonexistent.jsonl", stdin="").returncode == 2
