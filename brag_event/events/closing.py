@@ -30,6 +30,7 @@ from brag_event.core.transactions import (
 )
 from brag_event.hands.models import Hand
 from brag_event.ledger.audit import ledger_audit
+from brag_event.ledger.models import LedgerCheck
 from brag_event.players.models import Qualification, StandingSnapshot
 from brag_event.players.selectors import standings
 from brag_event.tables import versions
@@ -141,6 +142,9 @@ def day_close_fail(*, close_id: int, error: ServiceError) -> DayClose:
             finished_at=timezone.now(),
         )
         close = DayClose.objects.select_related("day").get(pk=close_id)
+        if error.code == "audit_failed":  # a failed audit is kept for the dashboard too
+            lines = error.details.get("audit") if isinstance(error.details, dict) else None
+            LedgerCheck.objects.create(event_id=close.day.event_id, ok=False, lines=lines or [])
         versions.event_changed(close.day.event_id)
     return close
 
@@ -216,6 +220,8 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
                 "snapshotted or qualified. Correct the ledger, then close again.",
                 details={"audit": audit.lines()},
             )
+        # The close's audit is the event's latest: the dashboard shows it like any other.
+        LedgerCheck.objects.create(event=event, ok=True, lines=audit.lines())
         rows = standings(event, day)
         following = event.days.filter(number__gt=day.number).order_by("number").first()
         qualified = _qualifiers(day, following, rows)
