@@ -101,6 +101,12 @@ class ConsoleLoginView(LoginView):
     def get_default_redirect_url(self) -> str:
         return landing_url(self.request.user)
 
+    def get_redirect_url(self) -> str:
+        # Sent here from the console's front page: the landing page instead (the dashboard of
+        # the event being played, when there is one).
+        wanted = super().get_redirect_url()
+        return "" if wanted == reverse("organiser:events") else wanted
+
 
 console_login = takes(post=ConsoleLoginForm)(ConsoleLoginView.as_view())
 
