@@ -74,7 +74,9 @@ def actor(request: HttpRequest) -> Actor:
 @takes()
 @organiser_only
 def events(request: HttpRequest) -> HttpResponse:
-    return render(request, "organiser/events.html", {"events": Event.objects.all()})
+    return render(
+        request, "organiser/events.html", {"events": Event.objects.prefetch_related("days")}
+    )
 
 
 LIVE_POLL_SECONDS = 5  # the dashboard's script asks for its live part this often
