@@ -68,7 +68,7 @@ lock-check: $(UV)
 run: install-runtime
 	$(PY) manage.py shell --no-imports -c "from django.core.management import call_command as c; \
 		c('migrate'); c('load_demo')"
-	DJANGO_DEBUG=true $(PY) manage.py runserver $(RUN_ADDR)
+	DJANGO_DEBUG=true BRAG_DASHBOARD_AUDIT=true $(PY) manage.py runserver $(RUN_ADDR)
 
 test: lock-check install lint typecheck security
 	$(PY) -m pytest

@@ -31,6 +31,7 @@ from brag_event.core.transactions import (
 )
 from brag_event.hands.models import Hand
 from brag_event.ledger.audit import ledger_audit
+from brag_event.ledger.models import LedgerCheck
 from brag_event.players.models import Qualification, StandingSnapshot
 from brag_event.players.selectors import standings
 from brag_event.tables import versions
@@ -142,6 +143,9 @@ def day_close_fail(*, close_id: int, error: ServiceError) -> DayClose:
             finished_at=timezone.now(),
         )
         close = DayClose.objects.select_related("day").get(pk=close_id)
+        if error.code == "audit_failed":  # a failed audit is kept for the dashboard too
+            lines = error.details.get("audit") if isinstance(error.details, dict) else None
+            LedgerCheck.objects.create(event_id=close.day.event_id, ok=False, lines=lines or [])
         versions.event_changed(close.day.event_id)
     return close
 
@@ -220,6 +224,8 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
         # The day's record: one root over its hands' chains (recomputed by the audit above,
         # which found every record intact), published with the close.
         day.record_root, record_hands = audit.roots[day.pk]
+        # The close's audit is the event's latest: the dashboard shows it like any other.
+        LedgerCheck.objects.create(event=event, ok=True, lines=audit.lines())
         rows = standings(event, day)
         following = event.days.filter(number__gt=day.number).order_by("number").first()
         qualified = _qualifiers(day, following, rows)

@@ -85,7 +85,8 @@ def day_set_qualification(*, day: Day, rule: str, top: int | None, by: Actor | N
     if rule not in ("afford", "top") or (rule == "top" and (not isinstance(top, int) or top < 1)):
         raise ServiceError(
             "invalid_rule",
-            "Qualification is 'afford', or 'top' with a number of players above 0.",
+            "Choose who plays the next day: everyone who can afford it, or the top N of them "
+            "— and for the top N, say how many players go through (1 or more).",
             details={"field": "qualify_rule"},
         )
     day.qualify_rule = rule

@@ -7,6 +7,8 @@ now") replays everything, as the day close and ``manage.py audit_ledger`` do."""
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from brag_event.core.transactions import consistent_snapshot
 from brag_event.events.models import Event
 from brag_event.tables import versions
@@ -41,3 +43,14 @@ def _remember(report: AuditReport) -> None:
 
 def ledger_check_latest(event: Event) -> LedgerCheck | None:
     return LedgerCheck.objects.filter(event=event).order_by("-at").first()
+
+
+def ledger_check_if_due(*, event: Event, every_seconds: float) -> LedgerCheck | None:
+    """The periodic audit where no Celery beat runs (``make run``: tasks run eagerly, nothing
+    schedules them): run the incremental check if the latest audit of the event — periodic,
+    "audit now" or a day close's — is older than ``every_seconds``. The organisers' dashboard
+    calls it as it refreshes itself."""
+    latest = ledger_check_latest(event)
+    if latest is not None and (timezone.now() - latest.at).total_seconds() < every_seconds:
+        return None
+    return ledger_check_run(event=event)

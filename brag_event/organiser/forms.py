@@ -154,6 +154,13 @@ class DayCloseForm(forms.Form):
         return cleaned
 
 
+class DayCloseConfirmForm(DayCloseForm):
+    """The close page's form: the rule, then the same again with ``confirm`` ticked by the
+    confirmation step's button ("Yes, close day N"). Only a confirmed post closes the day."""
+
+    confirm = forms.BooleanField(required=False)
+
+
 class SeatingDrawForm(forms.Form):
     seed = forms.CharField(
         label="Seed (optional)",

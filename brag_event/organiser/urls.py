@@ -1,11 +1,13 @@
 from django.urls import include, path
 
-from . import audit_views, views
+from . import access, audit_views, views
 
 app_name = "organiser"
 
 urlpatterns = [
     path("", views.events, name="events"),
+    path("login/", access.console_login, name="login"),
+    path("logout/", access.console_logout, name="logout"),
     path("events/<int:event_id>/", views.dashboard, name="dashboard"),
     path("events/<int:event_id>/live/", views.dashboard_live, name="dashboard_live"),
     path("events/<int:event_id>/audit/", audit_views.audit_log, name="audit_log"),

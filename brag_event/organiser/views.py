@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import functools
 import json
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar, cast
+from collections.abc import Iterator
+from typing import Any
 
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import (
     Http404,
     HttpRequest,
@@ -30,7 +27,6 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from brag_event.api.models import DeviceToken
-from brag_event.api.roles import ORGANISER, role_of
 from brag_event.api.services import token_issue, token_revoke
 from brag_event.core.actors import Actor
 from brag_event.core.conditional import etag_of, versioned_answer
@@ -40,18 +36,23 @@ from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.core.security import login_failures_recent, login_lockouts, login_unlock
 from brag_event.engine.chain import day_line, day_root
 from brag_event.events.closing import day_close_request
-from brag_event.events.models import Day, DayClose, Event
+from brag_event.events.models import Day, Event
 from brag_event.events.services import day_open, day_set_qualification
 from brag_event.hands.chain import chains, export_document
 from brag_event.hands.models import Hand
-from brag_event.ledger.checks import ledger_check_run
+from brag_event.hands.selectors import hand_state
+from brag_event.ledger.checks import ledger_check_if_due, ledger_check_run
 from brag_event.ledger.models import Transfer
 from brag_event.players.selectors import standings
 from brag_event.players.services import player_issue_money, player_register, players_import
 from brag_event.public.forms import StandingsQuery
+from brag_event.tables.models import Seat
 from brag_event.tables.versions import dashboard_version
 
+from .access import organiser_only
+from .closing_report import close_report, close_state, tables_named
 from .forms import (
+    DayCloseConfirmForm,
     DayCloseForm,
     IssueMoneyForm,
     PlayerImportForm,
@@ -61,22 +62,6 @@ from .forms import (
     service_error_on,
 )
 from .selectors import days_openable, event_dashboard
-
-View = TypeVar("View", bound=Callable[..., HttpResponseBase])
-
-
-def organiser_only(view: View) -> View:
-    """Organisers only: anonymous users go to the login page, anybody else gets 403."""
-
-    @functools.wraps(view)
-    def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path(), "/admin/login/")
-        if role_of(request.user) != ORGANISER:
-            raise PermissionDenied("Organisers only.")
-        return view(request, *args, **kwargs)
-
-    return cast(View, inner)
 
 
 def actor(request: HttpRequest) -> Actor:
@@ -90,7 +75,9 @@ def actor(request: HttpRequest) -> Actor:
 @takes()
 @organiser_only
 def events(request: HttpRequest) -> HttpResponse:
-    return render(request, "organiser/events.html", {"events": Event.objects.all()})
+    return render(
+        request, "organiser/events.html", {"events": Event.objects.prefetch_related("days")}
+    )
 
 
 LIVE_POLL_SECONDS = 5  # the dashboard's script asks for its live part this often
@@ -114,9 +101,20 @@ def _live_html(request: HttpRequest, event: Event, now: dt.datetime) -> str:
     return render_to_string("organiser/_dashboard_live.html", context, request=request)
 
 
+def _audit_if_due(event_id: int) -> None:
+    """Under ``make run`` (no Celery beat) the dashboard runs the periodic ledger audit."""
+    if not settings.BRAG_DASHBOARD_AUDIT:
+        return
+    event = Event.objects.filter(pk=event_id).first()
+    if event is not None:
+        schedule: Any = settings.CELERY_BEAT_SCHEDULE["ledger-check"]["schedule"]
+        ledger_check_if_due(event=event, every_seconds=float(schedule))
+
+
 @takes()
 @organiser_only
 def dashboard(request: HttpRequest, event_id: int) -> HttpResponse:
+    _audit_if_due(event_id)
     version, now = _live_version(event_id)
     event = get_object_or_404(Event, pk=event_id)
     context = {
@@ -147,6 +145,7 @@ def day_open_view(request: HttpRequest, day_id: int) -> HttpResponse:
 def dashboard_live(request: HttpRequest, event_id: int) -> HttpResponse:
     """The dashboard's live part (figures, days, tables, alerts), for its script: 304 when
     nothing changed, else rendered once per version and minute (``core.conditional``)."""
+    _audit_if_due(event_id)
     version, now = _live_version(event_id)
 
     def render_live() -> bytes:
@@ -280,52 +279,62 @@ def token_revoke_view(request: HttpRequest, token_id: int) -> HttpResponse:
 # ------------------------------------------------------------------ closing a day
 
 
-def close_state(day: Day) -> dict[str, Any]:
-    close = DayClose.objects.filter(day=day).first()
-    if close is None:
-        return {"status": "not requested", "progress": 0, "step": "", "report": {}}
-    return {
-        "status": close.status,
-        "progress": close.progress,
-        "step": close.step,
-        "report": close.report,
-        "runs": close.runs,
-    }
-
-
-@takes(post=DayCloseForm)
+@takes(post=DayCloseConfirmForm)
 @organiser_only
 def day_close(request: HttpRequest, day_id: int) -> HttpResponse:
+    """Closing a day: choose who plays the next day, confirm (the close cannot be undone), then
+    follow its progress and read its report. A refusal is shown on the page, in words, with the
+    tables it names linked."""
     day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
     initial = {"qualify_rule": day.qualify_rule, "qualify_top": day.qualify_top}
-    form = DayCloseForm(initial=initial)
-    status = 200
-    if request.method == "POST":
-        try:
-            if day.is_open:
-                form = DayCloseForm(request.POST)
-                if not form.is_valid():
-                    return _day_close_page(request, day, form, status=400)
-                # Nothing chosen: the rule already set for the day (in the admin, say).
-                rule = form.cleaned_data["qualify_rule"] or day.qualify_rule
-                top = (
-                    form.cleaned_data["qualify_top"] if form.cleaned_data["qualify_rule"] else None
-                )
-                day_set_qualification(
-                    day=day, rule=rule, top=top or day.qualify_top, by=actor(request)
-                )
-            day_close_request(day=day, by=actor(request))
-        except ServiceError as err:
-            messages.error(request, err.message)
-        return redirect("organiser:day_close", day.pk)
-    return _day_close_page(request, day, form, status=status)
+    form = DayCloseConfirmForm(initial=initial)
+    if request.method != "POST":
+        return _day_close_page(request, day, form, status=200)
+    if day.is_open:
+        form = DayCloseConfirmForm(request.POST)
+        if not form.is_valid():
+            return _day_close_page(request, day, form, status=400)
+        chosen = form.cleaned_data["qualify_rule"]
+        # Nothing chosen: the rule already set for the day (in the admin, say).
+        rule = chosen or day.qualify_rule
+        top = form.cleaned_data["qualify_top"] if chosen else day.qualify_top
+        if not form.cleaned_data["confirm"]:
+            confirm = {"rule": rule, "top": top}
+            return _day_close_page(request, day, form, status=200, confirm=confirm)
+    try:
+        if day.is_open:
+            day_set_qualification(day=day, rule=rule, top=top, by=actor(request))
+        day_close_request(day=day, by=actor(request))
+    except ServiceError as err:
+        day.refresh_from_db()
+        return _day_close_page(request, day, form, status=409, refusal=err)
+    return redirect("organiser:day_close", day.pk)
 
 
 def _day_close_page(
-    request: HttpRequest, day: Day, form: DayCloseForm, *, status: int
+    request: HttpRequest,
+    day: Day,
+    form: DayCloseForm,
+    *,
+    status: int,
+    confirm: dict[str, Any] | None = None,
+    refusal: ServiceError | None = None,
 ) -> HttpResponse:
-    state = close_state(day)
-    context = {"day": day, "state": state, "state_json": json.dumps(state), "form": form}
+    report = close_report(day)
+    following = report.following
+    context = {
+        "day": day,
+        "event": day.event,
+        "state": close_state(day),
+        "report": report,
+        "following": following,
+        "form": form,
+        "confirm": confirm,
+        "refusal": refusal,
+        "refusal_tables": tables_named(day, refusal.details.get("tables")) if refusal else [],
+        "in_play": Hand.objects.filter(table__day=day, status=Hand.Status.IN_PROGRESS).count(),
+        "seated": Seat.objects.filter(table__day=day, left_at__isnull=True).count(),
+    }
     return render(request, "organiser/day_close.html", context, status=status)
 
 

@@ -59,8 +59,8 @@ def test_the_dashboard_shows_tables_money_and_raises_alerts() -> None:
     played(w)
     organiser = login("organiser")
     page = organiser.get(f"/organiser/events/{w.event.pk}/").content.decode()
-    assert "House takings: <strong>30 MB</strong>" in page  # three buy-in fees
-    assert "<td>600</td>" in page  # the money on table 1
+    assert 'id="house">30 <small>MB</small>' in page  # three buy-in fees
+    assert '<td class="num">600</td>' in page  # the money on table 1
     assert "Alerts" not in page
     # A table with players and no hand for 15 minutes, and a failed audit, raise alerts. The
     # dashboard is drawn at the start of the current minute (it is cached per minute), so
@@ -135,7 +135,7 @@ def test_closing_a_day_from_its_page(django_capture_on_commit_callbacks: Any) ->
     url = f"/organiser/days/{w.day.pk}/close/"
     assert organiser.get(url).status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
-        organiser.post(url, {"qualify_rule": "top", "qualify_top": "2"})
+        organiser.post(url, {"qualify_rule": "top", "qualify_top": "2", "confirm": "yes"})
     status = organiser.get(url + "status/").json()
     assert status["status"] == "done" and status["progress"] == 100
     assert status["report"]["qualified"] == 3  # the top 2, and the tie at the cut

@@ -431,7 +431,9 @@ def test_a_day_with_faults_loses_nothing_and_doubles_nothing(run: Run) -> None:
         ).fetchone()
         assert last_seat is not None
         me = lock.info.backend_pid
-        status, _, body = browser.request("POST", f"/organiser/days/{day}/close/", form={})
+        status, _, body = browser.request(
+            "POST", f"/organiser/days/{day}/close/", form={"confirm": "yes"}
+        )
         assert status == 302, (status, body[:500])
         with run.pg.connect() as watch:
 
