@@ -1,12 +1,15 @@
 from django.urls import include, path
 
-from . import views
+from . import setup_views, views
 
 app_name = "organiser"
 
 urlpatterns = [
     path("", views.events, name="events"),
+    path("events/new/", setup_views.event_new, name="event_new"),
     path("events/<int:event_id>/", views.dashboard, name="dashboard"),
+    path("events/<int:event_id>/setup/", setup_views.event_setup, name="event_setup"),
+    path("days/<int:day_id>/setup/", setup_views.day_setup, name="day_setup"),
     path("events/<int:event_id>/live/", views.dashboard_live, name="dashboard_live"),
     path("events/<int:event_id>/audit/", views.audit_now, name="audit_now"),
     path("events/<int:event_id>/players/", views.players, name="players"),
