@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import setup_views, views
+from . import player_views, setup_views, views
 
 app_name = "organiser"
 
@@ -12,7 +12,8 @@ urlpatterns = [
     path("days/<int:day_id>/setup/", setup_views.day_setup, name="day_setup"),
     path("events/<int:event_id>/live/", views.dashboard_live, name="dashboard_live"),
     path("events/<int:event_id>/audit/", views.audit_now, name="audit_now"),
-    path("events/<int:event_id>/players/", views.players, name="players"),
+    path("events/<int:event_id>/players/", player_views.players, name="players"),
+    path("players/<int:player_id>/", player_views.player, name="player"),
     path("events/<int:event_id>/standings.csv", views.export_standings, name="export_standings"),
     path("events/<int:event_id>/ledger.csv", views.export_ledger, name="export_ledger"),
     path("tokens/", views.tokens, name="tokens"),
