@@ -15,6 +15,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from brag_event.api.roles import ORGANISER, SUPERVISOR, at_least, role_of
@@ -39,7 +40,7 @@ def floor_only(view: View) -> View:
     @functools.wraps(view)
     def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path(), "/admin/login/")
+            return redirect_to_login(request.get_full_path(), reverse("organiser:login"))
         if not at_least(request.user, SUPERVISOR):
             raise PermissionDenied("Organisers and supervisors only.")
         return view(request, *args, **kwargs)

@@ -20,6 +20,7 @@ from brag_event.players.services import player_issue_money, player_register, pla
 from brag_event.tables.models import Seat
 from brag_event.tables.withdraw import player_reinstate, player_withdraw
 
+from .access import organiser_only
 from .forms import (
     IssueMoneyForm,
     PlayerImportForm,
@@ -30,7 +31,7 @@ from .forms import (
     PlayerWithdrawForm,
     service_error_on,
 )
-from .views import actor, organiser_only
+from .views import actor
 
 PLAYER_FORMS: dict[str, type[forms.Form]] = {
     "register": PlayerRegisterForm,

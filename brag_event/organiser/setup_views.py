@@ -19,9 +19,10 @@ from brag_event.events.setup import (
     flash_preset,
 )
 
+from .access import organiser_only
 from .forms import service_error_on
 from .setup_forms import DaySetupForm, EventPresetForm, EventScratchForm
-from .views import actor, organiser_only
+from .views import actor
 
 NEW_EVENT_FORMS: dict[str, type[forms.Form]] = {
     "flash": EventPresetForm,

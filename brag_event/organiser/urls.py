@@ -1,11 +1,13 @@
 from django.urls import include, path
 
-from . import player_views, setup_views, views
+from . import access, player_views, setup_views, views
 
 app_name = "organiser"
 
 urlpatterns = [
     path("", views.events, name="events"),
+    path("login/", access.console_login, name="login"),
+    path("logout/", access.console_logout, name="logout"),
     path("events/new/", setup_views.event_new, name="event_new"),
     path("events/<int:event_id>/", views.dashboard, name="dashboard"),
     path("events/<int:event_id>/setup/", setup_views.event_setup, name="event_setup"),

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import functools
 import json
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar, cast
+from collections.abc import Iterator
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import (
     Http404,
     HttpRequest,
@@ -29,7 +26,6 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from brag_event.api.models import DeviceToken
-from brag_event.api.roles import ORGANISER, role_of
 from brag_event.api.services import token_issue, token_revoke
 from brag_event.core.actors import Actor
 from brag_event.core.conditional import etag_of, versioned_answer
@@ -49,6 +45,7 @@ from brag_event.players.selectors import standings
 from brag_event.public.forms import StandingsQuery
 from brag_event.tables.versions import dashboard_version
 
+from .access import organiser_only
 from .forms import (
     DayCloseForm,
     TokenIssueForm,
@@ -56,22 +53,6 @@ from .forms import (
     service_error_on,
 )
 from .selectors import days_openable, event_dashboard
-
-View = TypeVar("View", bound=Callable[..., HttpResponseBase])
-
-
-def organiser_only(view: View) -> View:
-    """Organisers only: anonymous users go to the login page, anybody else gets 403."""
-
-    @functools.wraps(view)
-    def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path(), "/admin/login/")
-        if role_of(request.user) != ORGANISER:
-            raise PermissionDenied("Organisers only.")
-        return view(request, *args, **kwargs)
-
-    return cast(View, inner)
 
 
 def actor(request: HttpRequest) -> Actor:

@@ -43,7 +43,7 @@ def test_the_import_report_lists_every_row(organiser: Client, w: World) -> None:
         url, {"form": "import", "csv_text": text, "default_money": "0"}
     ).content.decode()
     assert "Import: 1 registered, 3 rejected" in page
-    assert 'Columns ignored: <code class="name-cell">club</code>' in page
+    assert 'Columns ignored: <code class="wrap-anywhere">club</code>' in page
     assert page.count('class="row-registered"') == 1 and page.count('class="row-rejected"') == 3
     assert "registered with 500 MB" in page
     assert "is not a whole number" in page and "A name is at most 80 characters." in page

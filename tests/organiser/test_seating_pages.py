@@ -53,7 +53,7 @@ PAGES = ["", "sheets/", "balance/", "dealers/"]
 def test_anonymous_users_are_sent_to_log_in(client: Client, day: Day, page: str) -> None:
     response = client.get(url(day, page))
     assert response.status_code == 302
-    assert response["Location"].startswith("/admin/login/?next=")
+    assert response["Location"].startswith("/organiser/login/?next=")
     assert f"/organiser/days/{day.pk}/seating/" in response["Location"].replace("%2F", "/")
 
 
