@@ -32,7 +32,7 @@ from brag_event.core.transactions import (
 from brag_event.hands.models import Hand
 from brag_event.ledger.audit import ledger_audit
 from brag_event.ledger.models import LedgerCheck
-from brag_event.players.models import Qualification, StandingSnapshot
+from brag_event.players.models import Player, Qualification, StandingSnapshot
 from brag_event.players.selectors import standings
 from brag_event.tables import versions
 from brag_event.tables.models import Seat
@@ -309,7 +309,12 @@ def _qualifiers(day: Day, following: Day | None, rows: list[dict[str, Any]]) -> 
     if following is None:
         return {}
     need = following.table_min + following.house_fee
-    able = [r for r in rows if r["total"] >= need]
+    withdrawn = set(
+        Player.objects.filter(event_id=day.event_id, withdrawn_at__isnull=False).values_list(
+            "pk", flat=True
+        )
+    )
+    able = [r for r in rows if r["total"] >= need and r["player"] not in withdrawn]
     if day.qualify_rule == "top" and day.qualify_top:
         cut = able[: day.qualify_top]
         if cut:

@@ -18,6 +18,7 @@ from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day, Event
 from brag_event.players.models import Player
 from brag_event.players.names import NAME_MAX, player_name_clean
+from brag_event.players.roster import SEARCH_MAX
 from brag_event.players.services import MAX_IMPORT_ROWS
 from brag_event.tables.assign import DEALER_GROUP
 from brag_event.tables.models import SeatingDraw, Table
@@ -95,7 +96,8 @@ class PlayerImportForm(forms.Form):
             )
         if not text.strip() and "csv_text" not in self.errors:
             raise ValidationError(
-                f"Choose a CSV file or paste its lines (at most {MAX_IMPORT_ROWS} players).",
+                f"Nothing to import: choose a CSV file or paste its lines (at most "
+                f"{MAX_IMPORT_ROWS} players).",
                 code="required",
             )
         cleaned["text"] = text
@@ -206,3 +208,28 @@ class DealersForm(forms.Form):
 class UnlockForm(forms.Form):
     username = forms.CharField(max_length=255, strip=False)
     ip_address = forms.GenericIPAddressField()
+
+
+class PlayerSearchQuery(forms.Form):
+    """``?q=``: part of a name, compared as names are (``players.roster.players_search``)."""
+
+    q = forms.CharField(label="Find a player", max_length=SEARCH_MAX, required=False)
+
+
+class PlayerRenameForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=NAME_MAX * 3)
+
+    clean_name = PlayerRegisterForm.clean_name
+
+
+class PlayerWithdrawForm(forms.Form):
+    reason = forms.CharField(
+        label="Why (for the log)",
+        max_length=200,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "e.g. went home ill"}),
+    )
+
+
+class PlayerReinstateForm(forms.Form):
+    """Taking a withdrawal back: nothing to fill in."""

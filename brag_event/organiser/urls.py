@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import access, audit_views, views
+from . import access, audit_views, player_views, setup_views, views
 
 app_name = "organiser"
 
@@ -8,11 +8,15 @@ urlpatterns = [
     path("", views.events, name="events"),
     path("login/", access.console_login, name="login"),
     path("logout/", access.console_logout, name="logout"),
+    path("events/new/", setup_views.event_new, name="event_new"),
     path("events/<int:event_id>/", views.dashboard, name="dashboard"),
+    path("events/<int:event_id>/setup/", setup_views.event_setup, name="event_setup"),
+    path("days/<int:day_id>/setup/", setup_views.day_setup, name="day_setup"),
     path("events/<int:event_id>/live/", views.dashboard_live, name="dashboard_live"),
     path("events/<int:event_id>/audit/", audit_views.audit_log, name="audit_log"),
     path("events/<int:event_id>/ledger-audit/", views.audit_now, name="audit_now"),
-    path("events/<int:event_id>/players/", views.players, name="players"),
+    path("events/<int:event_id>/players/", player_views.players, name="players"),
+    path("players/<int:player_id>/", player_views.player, name="player"),
     path("events/<int:event_id>/standings.csv", views.export_standings, name="export_standings"),
     path("events/<int:event_id>/ledger.csv", views.export_ledger, name="export_ledger"),
     path("tokens/", views.tokens, name="tokens"),

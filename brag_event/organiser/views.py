@@ -9,7 +9,6 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.http import (
@@ -32,7 +31,7 @@ from brag_event.core.actors import Actor
 from brag_event.core.conditional import etag_of, versioned_answer
 from brag_event.core.errors import ServiceError
 from brag_event.core.exports import spreadsheet_safe
-from brag_event.core.forms import bad_request, posted_form, takes
+from brag_event.core.forms import bad_request, takes
 from brag_event.core.security import login_failures_recent, login_lockouts, login_unlock
 from brag_event.engine.chain import day_line, day_root
 from brag_event.events.closing import day_close_request
@@ -44,7 +43,6 @@ from brag_event.hands.selectors import hand_state
 from brag_event.ledger.checks import ledger_check_if_due, ledger_check_run
 from brag_event.ledger.models import Transfer
 from brag_event.players.selectors import standings
-from brag_event.players.services import player_issue_money, player_register, players_import
 from brag_event.public.forms import StandingsQuery
 from brag_event.tables.models import Seat
 from brag_event.tables.versions import dashboard_version
@@ -54,9 +52,6 @@ from .closing_report import close_report, close_state, tables_named
 from .forms import (
     DayCloseConfirmForm,
     DayCloseForm,
-    IssueMoneyForm,
-    PlayerImportForm,
-    PlayerRegisterForm,
     TokenIssueForm,
     UnlockForm,
     service_error_on,
@@ -169,73 +164,6 @@ def audit_now(request: HttpRequest, event_id: int) -> HttpResponse:
     check = ledger_check_run(event=event, full=True)
     messages.info(request, "Ledger audit: " + ("PASS" if check.ok else "FAIL"))
     return redirect("organiser:dashboard", event.pk)
-
-
-# ------------------------------------------------------------------ players
-
-
-PLAYER_FORMS: dict[str, type[forms.Form]] = {
-    "register": PlayerRegisterForm,
-    "import": PlayerImportForm,
-    "issue": IssueMoneyForm,
-}
-
-
-@takes(post=PLAYER_FORMS)
-@organiser_only
-def players(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
-    report = None
-    shown: dict[str, forms.BaseForm] = {
-        "register": PlayerRegisterForm(),
-        "import": PlayerImportForm(),
-        "issue": IssueMoneyForm(event=event),
-    }
-    status = 200
-    if request.method == "POST":
-        which = posted_form(request, PLAYER_FORMS)
-        if which is None:
-            return bad_request(request)
-        if which == "issue":
-            form: forms.BaseForm = IssueMoneyForm(request.POST, event=event)
-        else:
-            form = PLAYER_FORMS[which](request.POST, request.FILES)
-        shown[which] = form
-        status = 400
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                if which == "import":
-                    report = players_import(
-                        event=event,
-                        text=data["text"],
-                        by=actor(request),
-                        default_money=data["default_money"],
-                    )
-                    shown[which] = PlayerImportForm()
-                    status = 200
-                elif which == "issue":
-                    player = data["player"]
-                    amount = data["amount"]
-                    player_issue_money(
-                        player=player, amount=amount, by=actor(request), memo="issued"
-                    )
-                    messages.success(request, f"{amount} issued to {player.name}.")
-                    return redirect("organiser:players", event.pk)
-                else:
-                    player = player_register(
-                        event=event,
-                        name=data["name"],
-                        starting_money=data["starting_money"],
-                        by=actor(request),
-                    )
-                    messages.success(request, f"{player.name} registered.")
-                    return redirect("organiser:players", event.pk)
-            except ServiceError as err:
-                service_error_on(form, err)
-    rows = standings(event)
-    context = {"event": event, "rows": rows, "report": report, "forms": shown}
-    return render(request, "organiser/players.html", context, status=status)
 
 
 # ------------------------------------------------------------------ device tokens

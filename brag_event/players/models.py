@@ -34,6 +34,13 @@ class Player(LedgerCachedModel):
         default=0, editable=False, help_text="Cached from the ledger: money held off the table"
     )
     registered_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="Withdrawn from the event (players.roster): never drawn or seated again; "
+        "their money stays theirs in the ledger",
+    )
 
     class Meta:
         ordering = ["name"]

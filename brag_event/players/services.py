@@ -135,20 +135,27 @@ def player_issue_money(
 
 @dataclass
 class ImportReport:
-    """What a CSV import did: the players registered, and every rejected row with its line
-    number and the reason."""
+    """What a CSV import did: the players registered, every rejected row with its line number
+    and the reason, every row of the file in its order (``rows``: line, name, outcome —
+    ``registered``, ``rejected`` or ``blank`` — and why), and the columns it ignored."""
 
     registered: list[Player] = field(default_factory=list)
     rejected: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
 
 
 MAX_IMPORT_ROWS = 2000
+IMPORTED = ("name", "starting_money")  # the columns an import reads; any other is ignored
+REST = "\x00rest"  # where the CSV reader puts a row's values past the header's columns
 
 
 def _csv_rows(reader: csv.DictReader[str]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The rows with their line numbers; a line the CSV reader cannot read stops the import."""
+    """The rows with their line numbers in the text (an empty line is no row, but counts as a
+    line); a line the CSV reader cannot read stops the import."""
     try:
-        yield from enumerate(reader, start=2)
+        for row in reader:
+            yield reader.line_num, row
     except csv.Error as err:
         raise ServiceError("invalid_csv", f"Line {reader.line_num}: {err}.") from None
 
@@ -162,7 +169,7 @@ def players_import(
     reported with its line and reason and changes nothing."""
     _check_money(default_money, what="The default money", field="default_money", minimum=0)
     report = ImportReport()
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")), restkey=REST)
     try:
         header = [h.strip().lower() for h in (reader.fieldnames or [])]
     except csv.Error as err:
@@ -170,17 +177,24 @@ def players_import(
     if "name" not in header:
         raise ServiceError(
             "invalid_csv",
-            "The first line must name the columns: name, starting_money (optional).",
+            "The first line must name the columns: name, starting_money (optional)"
+            + (f"; it names {', '.join(h for h in header if h)[:200]}." if any(header) else "."),
         )
     reader.fieldnames = header
+    report.ignored = [h or f"column {i}" for i, h in enumerate(header, 1) if h not in IMPORTED]
+    notes: dict[int, str] = {}  # line -> what was left out of a kept row
     seen: set[str] = set()
     wanted: list[tuple[int, str, int]] = []  # (line, name, money) of the rows to register
-    for line, row in _csv_rows(reader):
-        if line - 1 > MAX_IMPORT_ROWS:
+    for count, (line, row) in enumerate(_csv_rows(reader), start=1):
+        if count > MAX_IMPORT_ROWS:
             raise ServiceError("invalid_csv", f"At most {MAX_IMPORT_ROWS} players per import.")
         name = player_name_clean(str(row.get("name") or ""))
         raw = str(row.get("starting_money") or "").strip()
+        extra = [v for v in row.get(REST) or [] if str(v).strip()]  # values past the header
+        if extra:
+            notes[line] = f"{len(extra)} value(s) past the last column ignored"
         if not name and not raw:
+            report.rows.append({"line": line, "name": "", "outcome": "blank", "reason": ""})
             continue  # a blank line
         if raw and not (raw.isascii() and raw.isdigit()):
             report.rejected.append(
@@ -214,8 +228,25 @@ def players_import(
             registered.append((line, player))
         except ServiceError as err:
             report.rejected.append({"line": line, "name": name, "reason": err.message})
+    if not wanted and not report.rejected:
+        raise ServiceError(
+            "invalid_csv",
+            "Nothing to import: there is no line after the first (the column names).",
+        )
     report.registered = [player for _line, player in sorted(registered, key=lambda r: r[0])]
     report.rejected.sort(key=lambda r: int(r["line"]))
+    for line, player in registered:
+        report.rows.append(
+            {
+                "line": line,
+                "name": player.name,
+                "outcome": "registered",
+                "reason": notes.get(line, ""),
+                "money": player.balance,
+            }
+        )
+    report.rows += [{**r, "outcome": "rejected"} for r in report.rejected]
+    report.rows.sort(key=lambda r: int(r["line"]))
     audit_record(
         by=by,
         verb=Verb.PLAYER_IMPORT,

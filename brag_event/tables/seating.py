@@ -107,7 +107,9 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
     excluded: list[dict[str, Any]] = []
     for player in players:
         reason = ""
-        if qualified is not None and player.pk not in qualified:
+        if player.withdrawn_at is not None:
+            reason = "withdrawn"
+        elif qualified is not None and player.pk not in qualified:
             reason = "not qualified"
         elif player.pk in seated:
             reason = f"already seated at table {seated[player.pk]}"

@@ -150,6 +150,10 @@ def seat_buy_in(
             f"A buy-in is between {day.table_min} and {day.table_max}; {amount} was asked.",
             details={"field": "amount", "min": day.table_min, "max": day.table_max},
         )
+    if player.withdrawn_at is not None:
+        raise ServiceError(
+            "player_withdrawn", f"{player} has withdrawn from the event.", status=403
+        )
     if not qualifies(day, player.pk):
         raise ServiceError(
             "not_qualified", f"{player} did not qualify for day {day.number}.", status=403

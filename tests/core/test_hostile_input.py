@@ -213,6 +213,7 @@ def pages_world(settings: Any) -> World:
         "seat_id": w.seat(1).pk,
         "token_id": token.pk,
         "token": player_token(w.players[0]),
+        "player_id": w.players[2].pk,
     }
     return World(args, [w.event, event2], organiser)
 
@@ -447,9 +448,9 @@ def test_a_page_with_inputs_but_no_declaration_fails_the_discovery(
     pages_world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The discovery itself is tested: take one page's declaration away and it is reported."""
-    from brag_event.organiser import views
+    from brag_event.organiser import player_views
 
-    monkeypatch.delattr(views.players, "inputs")
+    monkeypatch.delattr(player_views.players, "inputs")
     _found, problems = pages(pages_world)
     assert any("declares no inputs" in p and "players" in p for p in problems), problems
 

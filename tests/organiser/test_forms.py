@@ -98,7 +98,7 @@ def test_an_import_with_nothing_in_it_says_so(w: World) -> None:
         f"/organiser/events/{w.event.pk}/players/", {"form": "import", "csv_text": ""}
     )
     assert response.status_code == 400
-    assert "Choose a CSV file or paste its lines" in response.content.decode()
+    assert "Nothing to import: choose a CSV file or paste its lines" in response.content.decode()
 
 
 def test_an_import_file_that_is_not_utf8_is_refused_on_its_field(w: World) -> None:

@@ -1,0 +1,117 @@
+"""The event set-up's pages: a new event (FLASH preset or from scratch), an event's days, and a
+day's date and rules with their change log. Thin: parse a form, call ``events.setup``, render."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from brag_event.core.errors import ServiceError
+from brag_event.core.forms import bad_request, posted_form, takes
+from brag_event.events.models import RULE_FIELDS, Day, Event
+from brag_event.events.setup import (
+    day_setup_change,
+    day_setup_log,
+    event_create,
+    event_create_from_preset,
+    flash_preset,
+)
+
+from .access import organiser_only
+from .forms import service_error_on
+from .setup_forms import DaySetupForm, EventPresetForm, EventScratchForm
+from .views import actor
+
+NEW_EVENT_FORMS: dict[str, type[forms.Form]] = {
+    "flash": EventPresetForm,
+    "scratch": EventScratchForm,
+}
+
+
+@takes(post=NEW_EVENT_FORMS)
+@organiser_only
+def event_new(request: HttpRequest) -> HttpResponse:
+    shown: dict[str, forms.Form] = {"flash": EventPresetForm(), "scratch": EventScratchForm()}
+    status = 200
+    if request.method == "POST":
+        which = posted_form(request, NEW_EVENT_FORMS)
+        if which is None:
+            return bad_request(request)
+        form = NEW_EVENT_FORMS[which](request.POST)
+        shown[which] = form
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                if which == "flash":
+                    event = event_create_from_preset(
+                        preset="flash",
+                        name=data["name"],
+                        currency=data["currency"],
+                        start=data["start"],
+                        by=actor(request),
+                    )
+                else:
+                    assert isinstance(form, EventScratchForm)  # nosec B101 - narrowing
+                    event = event_create(
+                        name=data["name"],
+                        currency=data["currency"],
+                        start=data["start"],
+                        days=[form.rules()] * data["days"],
+                        by=actor(request),
+                    )
+                messages.success(
+                    request,
+                    f"{event.name} is set up with {event.days.count()} days, all scheduled. "
+                    "Check each day's rules; day 1 opens from the dashboard.",
+                )
+                return redirect("organiser:event_setup", event.pk)
+            except ServiceError as err:
+                service_error_on(form, err)
+    context = {"forms": shown, "flash": flash_preset(), "tab": "new-event"}
+    return render(request, "organiser/event_new.html", context, status=status)
+
+
+@takes()
+@organiser_only
+def event_setup(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    days = list(event.days.order_by("number"))
+    context = {"event": event, "days": days, "tab": "setup"}
+    return render(request, "organiser/event_setup.html", context)
+
+
+@takes(post=DaySetupForm)
+@organiser_only
+def day_setup(request: HttpRequest, day_id: int) -> HttpResponse:
+    day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
+    form = DaySetupForm(initial={**day.rules_dict(), "date": day.date})
+    status = 200
+    if request.method == "POST":
+        form = DaySetupForm(request.POST)
+        status = 400
+        if form.is_valid():
+            try:
+                day_setup_change(
+                    day=day,
+                    changes=form.rules(),
+                    date=form.cleaned_data["date"],
+                    reason=form.cleaned_data["reason"],
+                    by=actor(request),
+                )
+                messages.success(request, f"Day {day.number} saved.")
+                return redirect("organiser:day_setup", day.pk)
+            except ServiceError as err:
+                service_error_on(form, err)
+    context = {
+        "event": day.event,
+        "day": day,
+        "form": form,
+        "rules": [(form[name].label, day.rules_dict()[name]) for name in RULE_FIELDS],
+        "editable": day.status == Day.Status.SCHEDULED,
+        "log": day_setup_log(day),
+        "tab": "setup",
+    }
+    return render(request, "organiser/day_setup.html", context, status=status)

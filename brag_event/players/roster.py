@@ -1,0 +1,77 @@
+"""The organiser's roster: finding a player by name and correcting a name (withdrawing a player
+is ``tables.withdraw``: it may take them off a table)."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+
+from brag_event.audit.models import Verb
+from brag_event.audit.services import audit_record
+from brag_event.core.actors import Actor
+from brag_event.core.errors import ServiceError
+from brag_event.core.transactions import service_transaction
+from brag_event.events.models import Event
+from brag_event.tables import versions
+
+from .models import Player
+from .names import NAME_MAX, player_name_clean, player_name_key
+
+SEARCH_MAX = 3 * NAME_MAX
+
+
+def players_search(*, event: Event, text: str) -> QuerySet[Player]:
+    """The event's players whose name contains ``text``, compared as names are (normalised and
+    case-folded: "HARVEY" or "har\u200bvey" finds Harvey Price); everyone for an empty text."""
+    found = Player.objects.filter(event=event)
+    key = player_name_key(str(text)[:SEARCH_MAX])
+    if key:
+        found = found.filter(name_key__contains=key)
+    return found.order_by("name", "pk")
+
+
+@service_transaction
+def player_rename(*, player: Player, name: str, by: Actor | None) -> Player:
+    """Correct a player's name, checked as at registration: cleaned, at most ``NAME_MAX``
+    characters, and no other player of the event with a name that looks the same."""
+    clean = player_name_clean(str(name))
+    if not clean:
+        raise ServiceError("invalid_name", "A player needs a name.", details={"field": "name"})
+    if len(clean) > NAME_MAX:
+        raise ServiceError(
+            "invalid_name", f"A name is at most {NAME_MAX} characters.", details={"field": "name"}
+        )
+    player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+    before = player.name
+    if clean == before:
+        return player
+    key = player_name_key(clean)
+    other = Player.objects.filter(event_id=player.event_id, name_key=key).exclude(pk=player.pk)
+    existing = other.first()
+    if existing is None:
+        player.name = clean
+        try:
+            with transaction.atomic():
+                player.save(update_fields=["name"])
+        except IntegrityError:
+            existing = other.first()  # taken by someone else a moment ago
+            if existing is None:
+                raise
+    if existing is not None:
+        same = "" if existing.name == clean else f" as “{existing.name}”"
+        raise ServiceError(
+            "player_exists",
+            f"“{clean}” is already registered for {player.event}{same}.",
+            details={"field": "name", "player": existing.pk, "existing": existing.name},
+        )
+    # Tables, the tablets and the standings show the name.
+    versions.event_changed(player.event_id, tables=True)
+    audit_record(
+        by=by,
+        verb=Verb.PLAYER_RENAME,
+        subject=player,
+        target=clean,
+        data={"player": player.pk, "before": before, "after": clean},
+        event_id=player.event_id,
+    )
+    return player

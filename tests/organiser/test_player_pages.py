@@ -1,0 +1,88 @@
+"""The players' pages: search, a name corrected, a player withdrawn (refused in words while in a
+hand), and the import's report of every row."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+
+from brag_event.players.models import Player
+from tests.factories import World, act, assert_audit_ok, start, world
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser() -> Client:
+    user = User.objects.create_user("org", password="x")
+    user.groups.add(Group.objects.get_or_create(name="organiser")[0])
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def w() -> World:
+    return world(3)  # Andy, Bill, Chris seated at table 1
+
+
+def test_search_finds_by_name_as_names_are_compared(organiser: Client, w: World) -> None:
+    url = f"/organiser/events/{w.event.pk}/players/"
+    page = organiser.get(url, {"q": "BI\u200bLL"}).content.decode()
+    assert "Players matching" in page and ">Bill</a>" in page and ">Andy</a>" not in page
+    page = organiser.get(url, {"q": "nobody"}).content.decode()
+    assert "No player's name contains “nobody”." in page
+    assert organiser.get(url, {"q": "x" * 1000}).status_code == 400
+
+
+def test_the_import_report_lists_every_row(organiser: Client, w: World) -> None:
+    url = f"/organiser/events/{w.event.pk}/players/"
+    text = "name,starting_money,club\nZoe,500,N\nAndy,100,S\nYann,abc,\n" + "L" * 100 + ",1,\n"
+    page = organiser.post(
+        url, {"form": "import", "csv_text": text, "default_money": "0"}
+    ).content.decode()
+    assert "Import: 1 registered, 3 rejected" in page
+    assert 'Columns ignored: <code class="wrap-anywhere">club</code>' in page
+    assert page.count('class="row-registered"') == 1 and page.count('class="row-rejected"') == 3
+    assert "registered with 500 MB" in page
+    assert "is not a whole number" in page and "A name is at most 80 characters." in page
+    empty = organiser.post(url, {"form": "import", "csv_text": "", "default_money": "0"})
+    assert empty.status_code == 400
+    assert "Nothing to import: choose a CSV file or paste its lines" in empty.content.decode()
+    header_only = organiser.post(url, {"form": "import", "csv_text": "name\n"})
+    assert "Nothing to import: there is no line after the first" in header_only.content.decode()
+
+
+def test_a_name_is_corrected_on_the_players_page(organiser: Client, w: World) -> None:
+    andy = w.players[0]
+    url = f"/organiser/players/{andy.pk}/"
+    clash = organiser.post(url, {"form": "rename", "name": "CHRIS"})
+    assert clash.status_code == 400
+    assert "“CHRIS” is already registered for FLASH as “Chris”." in clash.content.decode()
+    done = organiser.post(url, {"form": "rename", "name": "Andrew"}, follow=True)
+    page = done.content.decode()
+    assert "“Andy” is now “Andrew”." in page and "renamed from “Andy” to “Andrew”" in page
+    assert Player.objects.get(pk=andy.pk).name == "Andrew"
+
+
+def test_withdrawing_is_refused_in_a_hand_then_done(organiser: Client, w: World) -> None:
+    chris = w.players[2]
+    url = f"/organiser/players/{chris.pk}/"
+    hand = start(w)
+    refused = organiser.post(url, {"form": "withdraw", "reason": "ill"})
+    assert refused.status_code == 400
+    assert "Chris is in the hand being played at table 1: withdraw them when it ends." in (
+        refused.content.decode()
+    )
+    act(hand, seat=2, action="fold")
+    act(hand, seat=3, action="fold")  # Andy wins; settled
+    page = organiser.post(url, {"form": "withdraw", "reason": "ill"}, follow=True)
+    text = page.content.decode()
+    assert "Chris is withdrawn: not drawn or seated again; their money stays theirs." in text
+    assert "withdrawn, after leaving table 1: ill" in text
+    listing = organiser.get(f"/organiser/events/{w.event.pk}/players/").content.decode()
+    assert '<tr class="withdrawn">' in listing and "badge-withdrawn" in listing
+    again = organiser.post(url, {"form": "reinstate"}, follow=True)
+    assert "Chris can be drawn and seated again." in again.content.decode()
+    assert_audit_ok(w.event)

@@ -1,0 +1,103 @@
+"""The event set-up pages: a new event from FLASH or from scratch, a day's rules edited until it
+opens (refused in words after), the change log shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+
+from brag_event.events.models import Day, DayRulesChange, Event
+from brag_event.events.services import day_open
+from brag_event.events.setup import flash_preset
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser() -> Client:
+    user = User.objects.create_user("org", password="x")
+    user.groups.add(Group.objects.get_or_create(name="organiser")[0])
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def rules_post(**changes: Any) -> dict[str, Any]:
+    """A rules form as a browser posts it: unticked boxes are left out."""
+    values = {**flash_preset()[0], "rake_cap": "", **changes}
+    return {k: v for k, v in values.items() if v is not False and v is not None}
+
+
+def test_only_organisers_set_events_up(organiser: Client) -> None:
+    assert Client().get("/organiser/events/new/").status_code == 302
+    dealer = User.objects.create_user("d", password="x")
+    dealer.groups.add(Group.objects.get_or_create(name="dealer")[0])
+    client = Client()
+    client.force_login(dealer)
+    assert client.post("/organiser/events/new/", {"form": "flash", "name": "X"}).status_code in (
+        302,
+        403,
+    )
+    assert not Event.objects.exists()
+
+
+def test_an_event_from_the_flash_preset(organiser: Client) -> None:
+    page = organiser.get("/organiser/events/new/").content.decode()
+    assert "From the FLASH preset" in page and "From scratch" in page
+    response = organiser.post(
+        "/organiser/events/new/",
+        {"form": "flash", "name": "FLASH 2027", "currency": "MB", "start": "2027-03-05"},
+        follow=True,
+    )
+    event = Event.objects.get(name="FLASH 2027")
+    assert response.redirect_chain[-1][0] == f"/organiser/events/{event.pk}/setup/"
+    page = response.content.decode()
+    assert "FLASH 2027 is set up with 3 days, all scheduled." in page
+    assert page.count("Edit day") == 3
+    assert "Fri 5 Mar 2027" in page
+
+
+def test_an_event_from_scratch_with_field_errors_first(organiser: Client) -> None:
+    data = {"form": "scratch", "name": "Club", "currency": "MB", "days": "2", "start": ""}
+    bad = organiser.post("/organiser/events/new/", {**data, **rules_post(min_bet=30)})
+    assert bad.status_code == 400
+    page = bad.content.decode()
+    assert "The minimum first bet must not be more than the maximum." in page
+    assert 'value="Club"' in page  # what was typed is kept
+    assert not Event.objects.exists()
+    organiser.post("/organiser/events/new/", {**data, **rules_post(ante=3)})
+    event = Event.objects.get(name="Club")
+    assert list(event.days.values_list("ante", flat=True)) == [3, 3]
+
+
+def test_a_day_is_edited_until_it_opens_with_the_log(organiser: Client) -> None:
+    organiser.post(
+        "/organiser/events/new/",
+        {"form": "flash", "name": "E", "currency": "MB", "start": "2027-01-01"},
+    )
+    day1 = Day.objects.get(number=1)
+    url = f"/organiser/days/{day1.pk}/setup/"
+    page = organiser.get(url).content.decode()
+    assert 'name="ante"' in page and "Event created from the FLASH preset." in page
+    post = {**rules_post(house_fee=12), "date": "2027-01-01", "reason": "club's price"}
+    response = organiser.post(url, post, follow=True)
+    page = response.content.decode()
+    assert "Day 1 saved." in page
+    assert "House fee: 10 → <strong>12</strong>" in page and "club&#x27;s price" in page
+    assert DayRulesChange.objects.get(day=day1).after["house_fee"] == 12
+    # Refused by the engine's rules, on the field.
+    bad = organiser.post(url, {**post, "table_min": "300"})
+    assert bad.status_code == 400
+    assert "The least money on the table must not be more than the most." in bad.content.decode()
+    # Once open: shown, not editable, and a post is refused in words.
+    day_open(day=day1, by=None)
+    page = organiser.get(url).content.decode()
+    assert 'name="ante"' not in page
+    assert "Day 1 is open: its rules\nand date can no longer be changed." in page
+    refused = organiser.post(url, {**post, "house_fee": "13"})
+    assert refused.status_code == 400
+    assert "it is open: its tables play by the rules it opened with" in refused.content.decode()
+    assert Day.objects.get(pk=day1.pk).house_fee == 12
