@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from brag_event.audit.models import AuditEntry
+from brag_event.audit.models import AuditEntry, Verb
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import Event
@@ -170,9 +170,14 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     )
     history = AuditEntry.objects.filter(
         event_id=found.event_id,
-        verb__in=("player.register", "player.rename", "player.withdraw", "player.reinstate"),
+        player=found,
+        verb__in=(
+            Verb.PLAYER_REGISTER,
+            Verb.PLAYER_RENAME,
+            Verb.PLAYER_WITHDRAW,
+            Verb.PLAYER_REINSTATE,
+        ),
     ).select_related("actor")
-    history = history.filter(data__player=found.pk)
     context = {
         "event": found.event,
         "player": found,
