@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from brag_event.engine import ACTIONS, MONEY_MAX
+from brag_event.engine import ACTIONS, FLOOR_ACTIONS, MONEY_MAX
 
 
 class WholeNumberField(serializers.IntegerField):
@@ -40,7 +40,9 @@ class ActionIn(FlatSerializer):
     expected_seq = WholeNumberField(
         min_value=1, help_text="The sequence number this action is expected to get"
     )
-    action = serializers.ChoiceField(choices=[a for a in ACTIONS if a != "show"])
+    action = serializers.ChoiceField(
+        choices=[a for a in ACTIONS if a != "show" and a not in FLOOR_ACTIONS]
+    )
     seat = WholeNumberField(required=False, allow_null=True, min_value=1, max_value=10)
     amount = WholeNumberField(required=False, allow_null=True, min_value=0, max_value=MONEY_MAX)
     hand = serializers.ChoiceField(choices=["old", "new"], required=False, allow_null=True)

@@ -13,9 +13,17 @@ from django.utils import timezone
 from brag_event.audit.services import audit_record
 from brag_event.core import sql
 from brag_event.core.actors import Actor
-from brag_event.core.errors import Conflict, NotFound, ServiceError, StaleHand
+from brag_event.core.errors import Conflict, Forbidden, NotFound, ServiceError, StaleHand
 from brag_event.core.transactions import service_transaction
-from brag_event.engine import ACTIONS, Action, EngineError, HandState, SeatSetup, cards_str
+from brag_event.engine import (
+    ACTIONS,
+    FLOOR_ACTIONS,
+    Action,
+    EngineError,
+    HandState,
+    SeatSetup,
+    cards_str,
+)
 from brag_event.engine.history import outcome_dict
 from brag_event.events.states import day_for_play, refuse_unless_open
 from brag_event.ledger.models import Account, Transfer
@@ -289,6 +297,10 @@ def _parse_action(data: Any) -> Action:
             "unknown_action",
             f"'{kind}' is not an action: use {', '.join(ACTIONS)}.",
             details={"field": "action"},
+        )
+    if kind in FLOOR_ACTIONS:
+        raise Forbidden(
+            "floor_only", "Only a supervisor declares a misdeal, through the floor's page."
         )
     seat = data.get("seat")
     amount = data.get("amount")
