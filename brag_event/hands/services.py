@@ -26,6 +26,7 @@ from brag_event.engine import (
 )
 from brag_event.engine.history import outcome_dict
 from brag_event.events.states import day_for_play, refuse_unless_open
+from brag_event.floor.deal import missed_hand_seats, missed_hands_count_deal
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import (
     account_carried,
@@ -215,7 +216,11 @@ def hand_start(
     dealer = _dealer_for(table, numbers)
     table_carried_seat = table.carried_seat
     carried_seat = table_carried_seat if table_carried_seat in numbers else None
-    setups = [SeatSetup(s.number, s.player.name, s.stack, s.sitting_out) for s in seats]
+    # Seats sitting out a floor penalty (RULES §4b: N missed hands) are not dealt in.
+    missing = missed_hand_seats(s.pk for s in seats if not s.sitting_out)
+    setups = [
+        SeatSetup(s.number, s.player.name, s.stack, s.sitting_out, s.pk in missing) for s in seats
+    ]
     try:
         state = HandState(
             rules,
@@ -242,6 +247,7 @@ def hand_start(
                 "stack": s.stack,
                 "sitting_out": s.sitting_out,
                 "dealt": s.number in dealt,
+                **({"penalty": True} if s.pk in missing else {}),
             }
             for s in seats
         ],
@@ -264,6 +270,7 @@ def hand_start(
         event_id=day.event_id, kind=Account.Kind.POT, hand=hand, pot_index=0, table=table
     )
     hand.accounts["pot:0"] = pot.pk
+    missed_hands_count_deal(hand=hand, seat_ids=missing)
     _post(hand, start_movements(state), by, None)
     hand.save(update_fields=["accounts"])
     table.button = dealer
@@ -478,6 +485,8 @@ def hand_void_last_action(
     last = hand_live_actions(hand).last()
     if last is None:
         raise ServiceError("nothing_to_void", "No action of this hand is left to void.")
+    if last.action in FLOOR_ACTIONS:
+        raise Conflict("misdealt", "This hand was misdealt and its money given back: deal again.")
     # Leaving and moving need the table's lock, held here: nobody leaves while this looks.
     dealt = [s["seat_id"] for s in hand.seats if s.get("dealt")]
     gone = sorted(
