@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "brag_event.public",
     "axes",
     "brag_event.integrity",
+    "brag_event.floor",
 ]
 
 MIDDLEWARE = [

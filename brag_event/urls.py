@@ -12,5 +12,6 @@ urlpatterns = [
     path("tablet/", include("brag_event.tablet.urls")),
     path("organiser/", include("brag_event.organiser.urls")),
     path("organiser/", include("brag_event.integrity.urls")),
+    path("organiser/", include("brag_event.floor.urls")),
     path("", include("brag_event.public.urls")),
 ]

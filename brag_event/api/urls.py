@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from . import views
+from . import floor, views
 from .errors import api_not_found
 
 v1 = [
@@ -22,6 +22,15 @@ v1 = [
     path("seats/<int:seat_id>/rebuy/", views.SeatRebuy.as_view()),
     path("seats/<int:seat_id>/sit-out/", views.SeatSitOut.as_view()),
     path("seats/<int:seat_id>/leave/", views.SeatLeave.as_view()),
+    # The floor (RULES §4b): brag_event/api/floor.py.
+    path("hands/<int:hand_id>/misdeal/", floor.HandMisdeal.as_view()),
+    path("tables/<int:table_id>/floor-calls/", floor.TableFloorCalls.as_view()),
+    path("events/<int:event_id>/floor-calls/", floor.EventFloorCalls.as_view()),
+    path("floor-calls/<int:call_id>/take/", floor.FloorCallTake.as_view()),
+    path("rulings/", floor.Rulings.as_view()),
+    path("penalties/<int:penalty_id>/lift/", floor.PenaltyLift.as_view()),
+    path("players/<int:player_id>/penalties/", floor.PlayerPenalties.as_view()),
+    path("me/penalties/", floor.MePenalties.as_view()),
     path("me/", views.Me.as_view()),
     path("me/hands/", views.MeHands.as_view()),
     path("tokens/", views.Tokens.as_view()),

@@ -70,6 +70,10 @@ MESSAGES: Final[dict[str, str]] = {
     "fold.",
     "cover_not_needed": "{who} can still pay {least} to stay in, so cannot cover the pot.",
     "cover_wrong_amount": "Covering puts the whole stack in: {stack}, not {amount}.",
+    # Floor (RULES §4b)
+    "misdeal_too_late": "A misdeal can be declared only while the betting goes on, before the "
+    "first see, cover-settlement or showdown; this hand's betting has ended ({end}).",
+    "invalid_reason": "The reason must be text of at most {most} characters.",
     # Showdown
     "showdown_needs_three": "An agreed showdown needs three or more players left in the betting; "
     "{count} are left.",

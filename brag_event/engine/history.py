@@ -32,8 +32,8 @@ _TOP_KEYS: Final = {
     "head",
     "others",
 }
-_ACTION_KEYS: Final = {"seat", "action", "amount", "hand", "cards", "seq", "hash"}
-_SEAT_KEYS: Final = {"seat", "player", "stack", "sitting_out"}
+_ACTION_KEYS: Final = {"seat", "action", "amount", "hand", "cards", "reason", "seq", "hash"}
+_SEAT_KEYS: Final = {"seat", "player", "stack", "sitting_out", "penalty"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +102,14 @@ def load_history(data: str | bytes | Mapping[str, Any]) -> HandHistory:
             raise _bad(f"seats[{i}] has an unknown field {extra[0]!r}")
         seat, player, stack = s.get("seat"), s.get("player", ""), s.get("stack")
         sitting_out = s.get("sitting_out", False)
+        penalty = s.get("penalty", False)
         if type(seat) is not int or type(stack) is not int or not isinstance(player, str):
             raise _bad(f"seats[{i}] needs a seat number, a player name and a whole stack")
         if not isinstance(sitting_out, bool):
             raise _bad(f"seats[{i}].sitting_out must be true or false")
-        seats.append(SeatSetup(seat, player, stack, sitting_out))
+        if not isinstance(penalty, bool):
+            raise _bad(f"seats[{i}].penalty must be true or false")
+        seats.append(SeatSetup(seat, player, stack, sitting_out, penalty))
     carried = data.get("carried") or {"pot": 0, "seat": None}
     if not isinstance(carried, Mapping) or set(carried) - {"pot", "seat"}:
         raise _bad("carried must be an object with pot and seat")
@@ -139,9 +142,9 @@ def _action(raw: Any, index: int) -> Action:
     if kind not in ACTIONS:
         raise IllegalAction("unknown_action", index=index, action=kind)
     seat = raw.get("seat")
-    if kind == "showdown":
+    if kind in ("showdown", "misdeal"):
         if seat is not None:
-            raise _bad("an agreed showdown has no seat", index)
+            raise _bad(f"'{kind}' has no seat", index)
     elif type(seat) is not int:
         raise _bad(f"'{kind}' needs a seat number", index)
     amount = raw.get("amount")
@@ -155,7 +158,10 @@ def _action(raw: Any, index: int) -> Action:
     cards = raw.get("cards")
     if cards is not None and not isinstance(cards, str):
         raise _bad("cards must be card text such as 'As 10d 3c'", index)
-    return Action(kind, seat, amount, hand, cards)
+    reason = raw.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise _bad("reason must be text", index)
+    return Action(kind, seat, amount, hand, cards, reason)
 
 
 def _cards(raw: Any, seats: Mapping[int, str]) -> dict[int, str]:
@@ -228,6 +234,7 @@ def dump(state: HandState, meta: Mapping[str, Any] | None = None) -> dict[str, A
         "seats": [
             {"seat": s.seat, "player": s.player, "stack": s.stack}
             | ({"sitting_out": True} if s.sitting_out else {})
+            | ({"penalty": True} if s.penalty else {})
             for s in state.seats
         ],
         "carried": {"pot": state.carried_in, "seat": state.carried_seat_in},

@@ -32,7 +32,21 @@ CHOOSING: Final = "choosing"  # a player with two blind hands throws one in (sho
 SHOWING: Final = "showing"  # betting is over; the cards of the hands to compare are entered
 SETTLED: Final = "settled"
 
-ACTIONS: Final = ("look", "keep", "discard", "bet", "fold", "see", "cover", "showdown", "show")
+ACTIONS: Final = (
+    "look",
+    "keep",
+    "discard",
+    "bet",
+    "fold",
+    "see",
+    "cover",
+    "showdown",
+    "show",
+    "misdeal",
+)
+# Entered by a supervisor, never offered by ``legal_actions`` (RULES §4b).
+FLOOR_ACTIONS: Final = ("misdeal",)
+REASON_MAX: Final = 200
 # The fields each action may carry besides its seat; anything else is refused, so that every
 # accepted action can be written to a hand history and read back.
 FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -45,6 +59,7 @@ FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "cover": ("amount",),
     "showdown": (),
     "show": ("cards",),
+    "misdeal": ("reason",),
 }
 OLD: Final = "old"
 NEW: Final = "new"
@@ -59,6 +74,8 @@ class SeatSetup:
     player: str
     stack: int
     sitting_out: bool = False
+    # Misses this hand as a penalty (RULES §4b): not dealt in, pays no ante, like sitting out.
+    penalty: bool = False
 
 
 class Action(NamedTuple):
@@ -66,7 +83,7 @@ class Action(NamedTuple):
 
     ``amount`` is what the player pays now (bet, see, cover); ``hand`` names one of two blind
     hands (``old``/``new``); ``cards`` is the card text of a shown hand (``show``).
-    ``showdown`` has no seat.
+    ``showdown`` has no seat, nor has ``misdeal`` (a supervisor's, with a ``reason``).
     """
 
     action: str
@@ -74,6 +91,7 @@ class Action(NamedTuple):
     amount: int | None = None
     hand: str | None = None
     cards: str | None = None
+    reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -86,6 +104,8 @@ class Action(NamedTuple):
             out["hand"] = self.hand
         if self.cards is not None:
             out["cards"] = self.cards
+        if self.reason is not None:
+            out["reason"] = self.reason
         return out
 
 
@@ -133,7 +153,7 @@ class PotResult:
     winners: list[int]
     shares: dict[int, int]
     rake: int
-    how: str  # folds | see | cover | showdown | covered_pot | carried
+    how: str  # folds | see | cover | showdown | covered_pot | carried | misdeal
     explanation: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -161,9 +181,11 @@ class Outcome:
     next_dealer: int
     shuffle: bool
     shown: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    # A misdeal (RULES §4b): its reason and what each dealt-in player got back.
+    misdeal: Misdeal | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "pots": [p.to_dict() for p in self.pots],
             "stacks": {str(k): v for k, v in self.stacks.items()},
             "house": self.house,
@@ -175,6 +197,21 @@ class Outcome:
                 for seat, cards in self.shown.items()
             },
         }
+        if self.misdeal is not None:
+            out["misdeal"] = self.misdeal.to_dict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Misdeal:
+    """A misdeal: every amount each player paid into the hand goes back to them (``refunds``,
+    by seat); a carried pot stays carried and a kept blind hand stays kept."""
+
+    reason: str
+    refunds: dict[int, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"reason": self.reason, "refunds": {str(k): v for k, v in self.refunds.items()}}
 
 
 def _value(cards: Sequence[Card]) -> HandValue:
@@ -257,7 +294,9 @@ class HandState:
         self.carried_seat_in = carried_seat
         self.first_deal = first_deal
         n = rules.seats
-        dealt = [s for s in self.seats if not s.sitting_out and s.stack >= rules.ante]
+        dealt = [
+            s for s in self.seats if not s.sitting_out and not s.penalty and s.stack >= rules.ante
+        ]
         if len(dealt) < 2:
             raise EngineError("not_enough_players", ante=rules.ante, count=len(dealt))
         dealt.sort(key=lambda s: (s.seat - dealer - 1) % n)
@@ -301,6 +340,10 @@ class HandState:
     @property
     def is_settled(self) -> bool:
         return self.phase == SETTLED
+
+    @property
+    def misdealt(self) -> bool:
+        return self.outcome is not None and self.outcome.misdeal is not None
 
     @property
     def pot_total(self) -> int:
@@ -445,6 +488,9 @@ class HandState:
     def show(self, seat: int, cards: str) -> HandState:
         return self.apply(Action("show", seat, cards=cards))
 
+    def misdeal(self, reason: str = "") -> HandState:
+        return self.apply(Action("misdeal", reason=reason))
+
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self) -> list[LegalAction]:
@@ -531,6 +577,13 @@ class HandState:
             if "cards" in allowed:
                 raise IllegalAction("invalid_card", card=repr(a.cards))
             raise IllegalAction("unexpected_field", field="cards", action=kind)
+        if a.reason is not None and "reason" not in allowed:
+            raise IllegalAction("unexpected_field", field="reason", action=kind)
+        if kind == "misdeal":
+            if a.seat is not None:
+                raise IllegalAction("unexpected_field", field="seat", action=kind)
+            self._misdeal(a.reason, do)
+            return
         if kind == "showdown":
             if a.seat is not None:
                 raise IllegalAction("unexpected_field", field="seat", action=kind)
@@ -824,6 +877,46 @@ class HandState:
         if do:
             self._end_betting("showdown")
 
+    def _misdeal(self, reason: str | None, do: bool) -> None:
+        """RULES §4b: up to the first see, cover-settlement or showdown — that is, while the
+        betting goes on. Everything each player paid goes back; the carried pot and a kept
+        blind hand stay as they were before the deal; the same dealer deals again, shuffled."""
+        if reason is not None and (not isinstance(reason, str) or len(reason) > REASON_MAX):
+            raise IllegalAction("invalid_reason", most=REASON_MAX)
+        if self.phase != BETTING:
+            raise IllegalAction("misdeal_too_late", end=self.end or "betting")
+        if not do:
+            return
+        refunds = {p.seat: p.paid for p in self.players}
+        total = self.pot_total
+        for p in self.players:
+            p.stack += p.paid
+        for pot in self.pots:
+            pot.amount = 0
+        self.turn = -1
+        self.end = "misdeal"
+        self.pending = None
+        kept = self.carried_seat_in if self.carried_seat_in in self.by_seat else None
+        text = " ".join(str(reason or "").split())
+        back = ", ".join(f"{p.label} {p.paid}" for p in self.players)
+        explanation = f"Misdeal{f' ({text})' if text else ''}: back to the players: {back}."
+        if self.carried_in:
+            explanation += f" The carried pot of {self.carried_in} stays carried."
+        result = PotResult(
+            index=0,
+            amount=total,
+            contenders=[],
+            winners=[],
+            shares={},
+            rake=0,
+            how="misdeal",
+            explanation=explanation + " Shuffle and deal again.",
+        )
+        self._finish([result], self.carried_in, kept, True)
+        assert self.outcome is not None
+        self.outcome.next_dealer = self.dealer
+        self.outcome.misdeal = Misdeal(text, refunds)
+
     def _advance(self) -> None:
         players = self.players
         n = len(players)
@@ -1033,7 +1126,7 @@ class HandState:
         self.phase = SETTLED
 
     def _next_dealer(self) -> int:
-        seated = [s.seat for s in self.seats if not s.sitting_out]
+        seated = [s.seat for s in self.seats if not s.sitting_out and not s.penalty]
         n = self.rules.seats
         for step in range(1, n + 1):
             seat = (self.dealer - 1 + step) % n + 1

@@ -29,6 +29,8 @@ from brag_event.core.transactions import (
     retrying,
     service_transaction,
 )
+from brag_event.floor.models import CarriedSplit
+from brag_event.floor.services import carried_pots_share
 from brag_event.hands.models import Hand
 from brag_event.ledger.audit import ledger_audit
 from brag_event.ledger.models import LedgerCheck
@@ -184,6 +186,9 @@ def _run(close: DayClose) -> DayClose:
             if err.code != "not_seated":
                 raise
         _progress(close, 10 + int(60 * (index + 1) / max(len(seats), 1)), "returning stacks")
+    # 2b. The pots still carried are shared by the players of the hands that carried them
+    #     (RULES §4b), to their balances.
+    retrying(lambda: carried_pots_share(day=day.pk))
     # 3. The audit, the snapshot, the qualifiers, and closed: all or nothing.
     _progress(close, 75, "auditing the ledger, standings and qualification")
     return retrying(lambda: _finish(close.pk, day.pk, seats_returned=len(seats)))
@@ -234,7 +239,7 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
                 day=day,
                 player_id=row["player"],
                 defaults={
-                    "rank": row["rank"],
+                    "rank": row["rank"] or 0,  # 0: disqualified, outside the ranking
                     "total": row["total"],
                     "change": row["change"],
                     "hands_played": row["hands_played"],
@@ -259,6 +264,13 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
             "carried_pots": list(
                 day.tables.filter(carried_pot__gt=0).values("number", "carried_pot")
             ),
+            "carried_splits": [
+                {"table": s.table.number, "hand": s.hand.number if s.hand else None}
+                | {"amount": s.amount, "shares": s.shares}
+                for s in CarriedSplit.objects.filter(day=day)
+                .select_related("table", "hand")
+                .order_by("table_id")
+            ],
         }
         day.status = Day.Status.CLOSED
         day.save(update_fields=["status", "record_root"])
@@ -314,7 +326,11 @@ def _qualifiers(day: Day, following: Day | None, rows: list[dict[str, Any]]) -> 
             "pk", flat=True
         )
     )
-    able = [r for r in rows if r["total"] >= need and r["player"] not in withdrawn]
+    able = [
+        r
+        for r in rows
+        if r["total"] >= need and r["player"] not in withdrawn and not r.get("disqualified")
+    ]
     if day.qualify_rule == "top" and day.qualify_top:
         cut = able[: day.qualify_top]
         if cut:

@@ -20,7 +20,13 @@ Movement = tuple[str, Place, Place, int]  # (transfer kind, from, to, amount)
 def state_start(hand: Any) -> HandState:
     """The engine state of a stored hand before any action."""
     seats = [
-        SeatSetup(s["seat"], s["player"], s["stack"], s.get("sitting_out", False))
+        SeatSetup(
+            s["seat"],
+            s["player"],
+            s["stack"],
+            s.get("sitting_out", False),
+            s.get("penalty", False),
+        )
         for s in hand.seats
     ]
     return HandState(
@@ -110,6 +116,11 @@ def replay_actions(hand: Any, actions: Iterable[Action]) -> tuple[HandState, lis
         before = pots_of(state)
         state.apply(action)
         moves.extend(action_movements(before, state, action))
-        if state.outcome is not None:
+        if state.outcome is not None and not state.misdealt:
             moves.extend(settlement_movements(state))
+    if state.misdealt:
+        # A misdealt hand moves no money: the misdeal reverses every transfer the hand posted,
+        # which gives each player back what they paid and the carried pot back to the table
+        # (RULES §4b; the engine's ``Outcome.misdeal.refunds`` says how much each got back).
+        return state, []
     return state, moves

@@ -15,11 +15,19 @@ from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core import sql
 from brag_event.core.actors import Actor
-from brag_event.core.errors import Conflict, NotFound, ServiceError, StaleHand
+from brag_event.core.errors import Conflict, Forbidden, NotFound, ServiceError, StaleHand
 from brag_event.core.transactions import service_transaction
-from brag_event.engine import Action, EngineError, HandState, SeatSetup, cards_str
+from brag_event.engine import (
+    FLOOR_ACTIONS,
+    Action,
+    EngineError,
+    HandState,
+    SeatSetup,
+    cards_str,
+)
 from brag_event.engine.history import outcome_dict
 from brag_event.events.states import day_for_play, refuse_unless_open
+from brag_event.floor.deal import missed_hand_seats, missed_hands_count_deal
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import (
     account_carried,
@@ -209,7 +217,11 @@ def hand_start(
     dealer = _dealer_for(table, numbers)
     table_carried_seat = table.carried_seat
     carried_seat = table_carried_seat if table_carried_seat in numbers else None
-    setups = [SeatSetup(s.number, s.player.name, s.stack, s.sitting_out) for s in seats]
+    # Seats sitting out a floor penalty (RULES §4b: N missed hands) are not dealt in.
+    missing = missed_hand_seats(s.pk for s in seats if not s.sitting_out)
+    setups = [
+        SeatSetup(s.number, s.player.name, s.stack, s.sitting_out, s.pk in missing) for s in seats
+    ]
     try:
         state = HandState(
             rules,
@@ -236,6 +248,7 @@ def hand_start(
                 "stack": s.stack,
                 "sitting_out": s.sitting_out,
                 "dealt": s.number in dealt,
+                **({"penalty": True} if s.pk in missing else {}),
             }
             for s in seats
         ],
@@ -260,6 +273,7 @@ def hand_start(
         event_id=day.event_id, kind=Account.Kind.POT, hand=hand, pot_index=0, table=table
     )
     hand.accounts["pot:0"] = pot.pk
+    missed_hands_count_deal(hand=hand, seat_ids=missing)
     _post(hand, start_movements(state), by, None)
     hand.save(update_fields=["accounts", "chain_head"])
     table.button = dealer
@@ -293,6 +307,10 @@ def _as_action(data: Action | Mapping[str, Any]) -> Action:
     if not isinstance(data, Mapping):
         raise ServiceError("invalid_action", "An action is an object with at least 'action'.")
     kind: Any = data.get("action")  # the engine says whether it names an action
+    if kind in FLOOR_ACTIONS:
+        raise Forbidden(
+            "floor_only", "Only a supervisor declares a misdeal, through the floor's page."
+        )
     return Action(kind, data.get("seat"), data.get("amount"), data.get("hand"), data.get("cards"))
 
 
@@ -462,6 +480,8 @@ def hand_void_last_action(
     last = hand_live_actions(hand).last()
     if last is None:
         raise ServiceError("nothing_to_void", "No action of this hand is left to void.")
+    if last.action in FLOOR_ACTIONS:
+        raise Conflict("misdealt", "This hand was misdealt and its money given back: deal again.")
     # Leaving and moving need the table's lock, held here: nobody leaves while this looks.
     dealt = [s["seat_id"] for s in hand.seats if s.get("dealt")]
     gone = sorted(

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Max, Q
 
 from brag_event.events.models import Day, Event
+from brag_event.floor.models import Misdeal
 from brag_event.hands.models import ActionVoid, Hand, HandAction
 from brag_event.hands.money import log_action, state_start
 from brag_event.players.models import Player
@@ -60,6 +61,7 @@ def _settled(event: Event) -> Iterator[tuple[Hand, list[tuple[Any, ...]]]]:
     """Every settled hand of the event with its live (not voided) log, a chunk at a time."""
     hands = (
         Hand.objects.filter(table__day__event=event, status=Hand.Status.SETTLED)
+        .exclude(misdeal__isnull=False)  # a misdealt hand's play does not count (issue 17)
         .only(
             "id",
             "table_id",
@@ -122,7 +124,10 @@ def event_data(event: Event) -> EventData:
         table__day__event=event, status=400, user__isnull=False
     ).values_list("user_id", "hand_id"):
         data.dealer_events.append(DealerEvent(user_id, "refusals", hand_id))
-    # Misdeals (issue 17) join here as DealerEvent(dealer, "misdeals", hand) once they exist.
+    for dealt_by, hand_id in Misdeal.objects.filter(
+        hand__table__day__event=event, hand__started_by__isnull=False
+    ).values_list("hand__started_by_id", "hand_id"):
+        data.dealer_events.append(DealerEvent(dealt_by, "misdeals", hand_id))
     return data
 
 

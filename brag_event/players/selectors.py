@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Sum
 
 from brag_event.events.models import Day, Event
+from brag_event.floor.selectors import disqualified_ids
 from brag_event.hands.models import Hand
 from brag_event.tables.models import Seat
 
@@ -101,10 +102,18 @@ def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
                 "hands_won": int(won or 0),
             }
         )
-    rows.sort(key=lambda r: (-r["total"], r["name"]))
+    # A disqualified player is shown as such, below everyone and outside the ranking (RULES
+    # §4b), so outside every qualification too.
+    out = disqualified_ids(event)
+    for row in rows:
+        row["disqualified"] = row["player"] in out
+    rows.sort(key=lambda r: (r["disqualified"], -r["total"], r["name"]))
     rank = 0
     previous: int | None = None
     for index, row in enumerate(rows, start=1):
+        if row["disqualified"]:
+            row["rank"] = None
+            continue
         if row["total"] != previous:
             rank, previous = index, row["total"]
         row["rank"] = rank  # equal money, equal rank

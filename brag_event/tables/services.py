@@ -16,6 +16,7 @@ from brag_event.core.transactions import service_transaction
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day
 from brag_event.events.states import day_for_change, day_for_play, refuse_unless_open
+from brag_event.floor.selectors import is_disqualified
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
 from brag_event.ledger.services import (
@@ -122,6 +123,10 @@ def seat_buy_in(
     refuse_unless_open(day, "buy-ins")
     if player.event_id != day.event_id:
         raise ServiceError("wrong_event", f"{player} is not registered for this event.")
+    if is_disqualified(player.pk):
+        raise Conflict(
+            "disqualified", f"{player} is disqualified from the event and cannot be seated."
+        )
     if (
         not isinstance(seat_number, int)
         or isinstance(seat_number, bool)

@@ -43,9 +43,14 @@
   function rowFor(r) {
     var tr = document.createElement("tr");
     tr.setAttribute("data-player", String(r.player));
-    tr.appendChild(cell("td", "num rank", String(r.rank)));
+    tr.appendChild(cell("td", "num rank", r.disqualified ? "DQ" : String(r.rank)));
     var name = cell("th", "name", r.name);
     name.setAttribute("scope", "row");
+    if (r.disqualified) {
+      tr.className = "disqualified";
+      name.appendChild(document.createTextNode(" "));
+      name.appendChild(cell("span", "dq", "disqualified"));
+    }
     tr.appendChild(name);
     var m = cell("td", "num money", money(r.total));
     if (r.table !== null && r.table !== undefined) {

@@ -398,6 +398,7 @@
       renderBetween();
       renderLog();
       renderQueue();
+      if (window.BragFloor) window.BragFloor.render(T, api); // static/tablet/floor.js
     }
 
     function renderSeats() {
@@ -656,7 +657,7 @@
         var winners = Object.keys(pot.shares || {}).filter(function (s) { return pot.shares[s] > 0; });
         var text = winners.length
           ? winners.map(function (s) { return seatLabel(h, Number(s)) + " wins " + pot.shares[s]; }).join(", ")
-          : "The pot of " + pot.amount + " is carried to the next hand";
+          : pot.how === "misdeal" ? "Misdeal" : "The pot of " + pot.amount + " is carried to the next hand";
         box.appendChild(el("p", { class: "win", text: text + (pot.explanation ? ": " + pot.explanation : "") + (pot.rake ? " (house fee " + pot.rake + ")" : "") }));
       });
     }

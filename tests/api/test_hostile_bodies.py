@@ -43,6 +43,9 @@ def real_path(op: Any, api: Api) -> str:
         "seat_id": w.seat(1).pk,
         "token_id": 1,
         "hand_id": 1,
+        "call_id": 1,
+        "penalty_id": 1,
+        "player_id": 1,
     }
     return str(op.path).format(**ids)
 

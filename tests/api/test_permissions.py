@@ -18,6 +18,8 @@ from brag_event.api.models import DeviceToken, token_hash
 from brag_event.api.urls import v1
 from brag_event.audit.models import AuditEntry
 from brag_event.events.models import Day
+from brag_event.floor.models import Ruling
+from brag_event.floor.services import floor_call_open, ruling_record
 from brag_event.hands.models import ActionVoid, Hand, HandAction
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_start
@@ -157,6 +159,63 @@ def rebuy_request(api: Api) -> tuple[str, Any]:
     seat = run_out_seat_2(api)
     body = {"consenting": [api.world.players[0].pk, api.world.players[2].pk]}
     return f"/api/v1/seats/{seat.pk}/rebuy/", body
+
+
+def misdeal_request(api: Api) -> tuple[str, Any]:
+    hand = start(api.world)
+    return f"/api/v1/hands/{hand.pk}/misdeal/", {"reason": "cards exposed", "expected_seq": 1}
+
+
+def take_request(api: Api) -> tuple[str, Any]:
+    call = floor_call_open(table=api.world.table, note="dispute", by=None)
+    return f"/api/v1/floor-calls/{call.pk}/take/", None
+
+
+def ruling_request(api: Api) -> tuple[str, Any]:
+    w = api.world
+    body = {
+        "table": w.table.pk,
+        "what_happened": "showed a card",
+        "decision": "a warning",
+        "players": [w.players[1].pk],
+        "penalty": "warning",
+    }
+    return "/api/v1/rulings/", body
+
+
+def warn(api: Api, player: Player) -> Ruling:
+    return ruling_record(
+        table=api.world.table,
+        what_happened="talked about a hand",
+        decision="a warning",
+        players=[player.pk],
+        penalty="warning",
+        by=None,
+    )
+
+
+def lift_request(api: Api) -> tuple[str, Any]:
+    w = api.world
+    ruling = ruling_record(
+        table=w.table,
+        what_happened="abuse",
+        decision="out",
+        players=[w.players[2].pk],
+        penalty="disqualified",
+        by=None,
+    )
+    return f"/api/v1/penalties/{ruling.penalties.get().pk}/lift/", {"reason": "appeal"}
+
+
+def me_penalties(api: Api) -> tuple[str, Any]:
+    warn(api, api.world.players[0])
+    warn(api, api.world.players[1])
+    return "/api/v1/me/penalties/", None
+
+
+def me_penalties_check(api: Api, role: str, body: Any) -> None:
+    seen = {p["player"] for p in body["penalties"]}
+    assert seen == ({api.world.players[0].pk} if role == "player" else set())
 
 
 def url_body(
@@ -309,6 +368,55 @@ MATRIX: list[Row] = [
         "seats/<int:seat_id>/leave/",
         url_body(lambda a: (f"/api/v1/seats/{a.world.seat(3).pk}/leave/", None)),
         (401, 403, 200, 404, 200, 200),
+    ),
+    Row(
+        "POST",
+        "hands/<int:hand_id>/misdeal/",
+        url_body(misdeal_request),
+        (401, 403, 403, 403, 200, 200),
+    ),
+    Row(
+        "POST",
+        "tables/<int:table_id>/floor-calls/",
+        url_body(lambda a: (f"/api/v1/tables/{a.world.table.pk}/floor-calls/", {"note": "x"})),
+        (401, 403, 201, 404, 201, 201),
+    ),
+    Row(
+        "GET",
+        "events/<int:event_id>/floor-calls/",
+        url_body(lambda a: (f"/api/v1/events/{a.world.event.pk}/floor-calls/", None)),
+        (401, 403, 403, 403, 200, 200),
+    ),
+    Row(
+        "POST",
+        "floor-calls/<int:call_id>/take/",
+        url_body(take_request),
+        (401, 403, 403, 403, 200, 200),
+    ),
+    Row("POST", "rulings/", url_body(ruling_request), (401, 403, 403, 403, 201, 201)),
+    Row(
+        "POST",
+        "penalties/<int:penalty_id>/lift/",
+        url_body(lift_request),
+        (401, 403, 403, 403, 403, 200),
+    ),
+    Row(
+        "GET",
+        "players/<int:player_id>/penalties/",
+        url_body(
+            lambda a: (
+                f"/api/v1/players/{warn(a, a.world.players[0]).players.get().pk}/penalties/",
+                None,
+            )
+        ),
+        (401, 403, 403, 403, 200, 200),
+    ),
+    Row(
+        "GET",
+        "me/penalties/",
+        url_body(me_penalties),
+        (401, 200, 200, 200, 200, 200),
+        me_penalties_check,
     ),
     Row(
         "GET",

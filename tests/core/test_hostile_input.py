@@ -38,6 +38,7 @@ from django.urls.exceptions import Resolver404
 from brag_event.api.models import DeviceToken, token_hash
 from brag_event.core.forms import Inputs
 from brag_event.events.models import Event
+from brag_event.floor.services import floor_call_open, ruling_record
 from brag_event.players.links import player_token
 from brag_event.tables.seating import seating_draw
 from tests.factories import act, assert_audit_ok, start, world
@@ -214,6 +215,18 @@ def pages_world(settings: Any) -> World:
         "token_id": token.pk,
         "token": player_token(w.players[0]),
         "player_id": w.players[2].pk,
+        # The floor's pages (issue 17): an open call at table 1, a disqualification.
+        "call_id": floor_call_open(table=w.table, hand=hand, note="x", by=None).pk,
+        "penalty_id": ruling_record(
+            table=w.table,
+            what_happened="x",
+            decision="y",
+            players=[w.players[2].pk],
+            penalty="warning",
+            by=None,
+        )
+        .penalties.get()
+        .pk,
     }
     return World(args, [w.event, event2], organiser)
 

@@ -112,6 +112,9 @@ def test_a_hand_in_play_refuses_the_close_until_it_is_finished(commits: Any) -> 
         close = day_close_request(day=w.day, by=None)
     close.refresh_from_db()
     assert close.status == DayClose.Status.DONE and close.runs == 1
-    # A carried pot stays with its table (in the ledger) and the report names it.
-    assert close.report["carried_pots"] == [{"number": 1, "carried_pot": 15}]
+    # A pot still carried is shared by the hand's players (RULES §4b); the report lists it.
+    assert close.report["carried_pots"] == []
+    (split,) = close.report["carried_splits"]
+    assert (split["table"], split["amount"]) == (1, 15)
+    assert [(s["seat"], s["amount"]) for s in split["shares"]] == [(2, 5), (3, 5), (1, 5)]
     assert_audit_ok(w.event)

@@ -1,0 +1,41 @@
+"""The floor pages' inputs (``core.forms``: every page declares them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from brag_event.core.forms import WholeNumberField
+from brag_event.players.models import Player
+
+from .models import Penalty
+
+
+class TakeForm(forms.Form):
+    pass
+
+
+class MisdealForm(forms.Form):
+    reason = forms.CharField(label="Why is it a misdeal?", max_length=200)
+
+
+class RulingForm(forms.Form):
+    what_happened = forms.CharField(label="What happened", max_length=500, widget=forms.Textarea)
+    players = forms.MultipleChoiceField(label="Players involved", required=False, choices=())
+    decision = forms.CharField(label="Decision", max_length=500, widget=forms.Textarea)
+    penalty = forms.ChoiceField(
+        label="Penalty", required=False, choices=[("", "none"), *Penalty.Kind.choices]
+    )
+    missed_hands = WholeNumberField(
+        label="Missed hands (for that penalty)", required=False, min_value=1, max_value=50
+    )
+
+    def __init__(self, *args: Any, event_id: int | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        players = Player.objects.filter(event_id=event_id).order_by("name") if event_id else []
+        self.fields["players"].choices = [(str(p.pk), p.name) for p in players]  # type: ignore[attr-defined]
+
+
+class LiftForm(forms.Form):
+    reason = forms.CharField(label="Why is it lifted?", max_length=200)

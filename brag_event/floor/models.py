@@ -1,0 +1,146 @@
+"""The floor (RULES §4b): misdeals, floor calls, rulings and the penalties they give, and the
+shares of the pots still carried when a day closes. Every row is kept: a call is resolved, a
+penalty is lifted, never deleted."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from brag_event.events.models import Day, Event
+from brag_event.hands.models import Hand, HandAction
+from brag_event.players.models import Player
+from brag_event.tables.models import Seat, Table
+
+_USER = settings.AUTH_USER_MODEL
+
+
+class Misdeal(models.Model):
+    """A supervisor's misdeal of a hand: the hand's log ends with its ``misdeal`` action."""
+
+    hand = models.OneToOneField(Hand, on_delete=models.PROTECT, related_name="misdeal")
+    action = models.OneToOneField(HandAction, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=200)
+    refunds = models.JSONField(help_text="What each seat got back: {seat: amount}")
+    declared_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    declared_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Misdeal of {self.hand}"
+
+
+class FloorCall(models.Model):
+    """A dealer's call for the floor, from a table's tablet."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        TAKEN = "taken", "Taken"
+        RESOLVED = "resolved", "Resolved"
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="floor_calls")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="floor_calls")
+    hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="floor_calls"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    called_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    called_at = models.DateTimeField(auto_now_add=True)
+    taken_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    taken_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["called_at", "id"]
+        indexes = [models.Index(fields=["event", "status"])]
+
+    def __str__(self) -> str:
+        return f"Floor call at table {self.table.number}"
+
+
+class Ruling(models.Model):
+    """What the floor decided: what happened, who was involved, the decision; kept for ever."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="rulings")
+    call = models.ForeignKey(
+        FloorCall, null=True, blank=True, on_delete=models.PROTECT, related_name="rulings"
+    )
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT)
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT)
+    what_happened = models.CharField(max_length=500)
+    decision = models.CharField(max_length=500)
+    players = models.ManyToManyField(Player, related_name="rulings", blank=True)
+    ruled_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    ruled_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ruled_at", "id"]
+
+    def __str__(self) -> str:
+        return f"Ruling {self.pk}"
+
+
+class Penalty(models.Model):
+    """A penalty a ruling gave one player. Missed hands count down as hands are dealt at the
+    seat's table; a disqualification lasts for the event unless an organiser lifts it."""
+
+    class Kind(models.TextChoices):
+        WARNING = "warning", "Warning"
+        MISSED_HANDS = "missed_hands", "Missed hands"
+        DISQUALIFICATION = "disqualified", "Disqualification"
+
+    ruling = models.ForeignKey(Ruling, on_delete=models.PROTECT, related_name="penalties")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="penalties")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    seat = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.PROTECT, related_name="penalties"
+    )
+    hands = models.PositiveSmallIntegerField(default=0, help_text="N missed hands")
+    hands_left = models.PositiveSmallIntegerField(default=0)
+    day = models.ForeignKey(Day, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    lifted_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lift_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                name="penalty_missed_hands_counted",
+                condition=~Q(kind="missed_hands")
+                | Q(hands__gte=1, hands_left__lte=models.F("hands")),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for {self.player}"
+
+
+class CarriedSplit(models.Model):
+    """A pot still carried when its day closed, shared by the players dealt into the hand that
+    left it carried (RULES §4b)."""
+
+    day = models.ForeignKey(Day, on_delete=models.PROTECT, related_name="carried_splits")
+    table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="carried_split")
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT)
+    amount = models.BigIntegerField()
+    shares = models.JSONField(
+        help_text="[{player_id, player, seat, amount}] clockwise from the dealer"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Carried pot of {self.table} shared"

@@ -1,0 +1,47 @@
+"""Read side of the floor: open calls, a player's penalties, who misses hands or is out."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from brag_event.events.models import Event
+
+from .models import FloorCall, Penalty
+
+Kind = Penalty.Kind
+
+
+def disqualified_ids(event: Event | int) -> set[int]:
+    """The players of the event disqualified and not lifted."""
+    event_id = event if isinstance(event, int) else event.pk
+    return set(
+        Penalty.objects.filter(
+            event_id=event_id, kind=Kind.DISQUALIFICATION, lifted_at__isnull=True
+        ).values_list("player_id", flat=True)
+    )
+
+
+def is_disqualified(player_id: int) -> bool:
+    return Penalty.objects.filter(
+        player_id=player_id, kind=Kind.DISQUALIFICATION, lifted_at__isnull=True
+    ).exists()
+
+
+def open_calls(event: Event | int) -> QuerySet[FloorCall]:
+    """Calls not yet resolved, oldest first, with their table and hand."""
+    event_id = event if isinstance(event, int) else event.pk
+    return (
+        FloorCall.objects.filter(event_id=event_id)
+        .exclude(status=FloorCall.Status.RESOLVED)
+        .select_related("table", "hand", "called_by", "taken_by")
+        .order_by("called_at", "id")
+    )
+
+
+def player_penalties(player_id: int) -> QuerySet[Penalty]:
+    """A player's warnings and penalties, newest first, with the ruling behind each."""
+    return (
+        Penalty.objects.filter(player_id=player_id)
+        .select_related("ruling", "seat__table")
+        .order_by("-created_at", "-id")
+    )

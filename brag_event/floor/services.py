@@ -1,0 +1,517 @@
+"""The floor's services (RULES §4b): a misdeal, floor calls, rulings and their penalties, and the
+pots still carried when a day closes. One transaction each, the domain's lock order (day →
+hand → table → seats → players); money moves only through the ledger, corrections are
+reversing transfers."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import F
+from django.utils import timezone
+
+from brag_event.audit.services import audit_record
+from brag_event.core import sql
+from brag_event.core.actors import Actor
+from brag_event.core.errors import Conflict, NotFound, ServiceError, StaleHand
+from brag_event.core.transactions import service_transaction
+from brag_event.engine import Action, EngineError, HandState
+from brag_event.engine.history import outcome_dict
+from brag_event.events.models import Day
+from brag_event.events.states import day_for_change, day_for_play, refuse_unless_open
+from brag_event.hands import statements
+from brag_event.hands.models import Hand, HandAction
+from brag_event.hands.selectors import hand_state
+from brag_event.ledger.models import Account, Transfer
+from brag_event.ledger.services import (
+    account_carried,
+    account_player,
+    transfer_post,
+    transfer_reverse,
+)
+from brag_event.players.models import Player, Standing
+from brag_event.tables import versions
+from brag_event.tables.models import Seat, Table
+from brag_event.tables.services import seat_leave
+
+from .models import CarriedSplit, FloorCall, Misdeal, Penalty, Ruling
+
+TEXT_MAX = 500
+MISSED_HANDS_MAX = 50
+
+
+def _text(value: Any, most: int) -> str:
+    return " ".join(str(value or "").split())[:most]
+
+
+def _user(by: Actor | None) -> Any:
+    return by.user if by is not None and by.user_id else None
+
+
+# ----------------------------------------------------------------------------- misdeal
+
+
+@service_transaction
+def hand_misdeal(
+    *,
+    hand: Hand | int,
+    reason: str,
+    by: Actor | None,
+    expected_seq: int | None = None,
+    access: statements.Access | None = None,
+) -> tuple[Hand, HandState]:
+    """A supervisor's misdeal (RULES §4b), while the betting goes on: the engine ends the hand
+    with a ``misdeal`` action and says what each player paid; every transfer the hand posted is
+    reversed (antes, bets, the carried pot brought in), so each player gets exactly that back
+    and the carried pot is the table's again; a kept blind hand stays kept; the same dealer deals
+    again, after a shuffle. The hand stays in the log, settled, marked misdealt."""
+    hand_id = hand if isinstance(hand, int) else hand.pk
+    # The domain's lock order, as a void: the day (shared), the hand, its table.
+    day_id = (
+        Hand.objects.filter(pk=hand_id).values_list("table__day_id", flat=True).first()
+        if sql.possible_id(hand_id)
+        else None
+    )
+    if day_id is not None:
+        day_for_play(day_id)
+    found = statements.lock_hand(hand_id, access)
+    if found is None:
+        raise NotFound("not_found", "Not found, or not yours to see.")
+    hand, log = found
+    table = Table.objects.select_for_update(no_key=True).get(pk=hand.table_id)
+    reason = _text(reason, 200)
+    if not reason:
+        raise ServiceError(
+            "reason_required", "Say why the hand is misdealt.", details={"field": "reason"}
+        )
+    if expected_seq is not None and expected_seq != hand.next_seq:
+        raise StaleHand(
+            "The hand has moved on since this screen was drawn; refresh and try again.",
+            hand_id=hand.pk,
+            expected_seq=hand.next_seq,
+        )
+    refuse_unless_open(hand.table.day, "misdeals")
+    if hand.status != Hand.Status.IN_PROGRESS:
+        raise Conflict("hand_not_in_play", "Only a hand in play can be misdealt.")
+    state = hand_state(hand, log)
+    try:
+        state.apply(Action("misdeal", reason=reason))
+    except EngineError as err:
+        raise ServiceError.from_engine(err) from None
+    outcome = state.outcome
+    assert outcome is not None and outcome.misdeal is not None
+    row = HandAction.objects.create(
+        hand=hand,
+        seq=hand.next_seq,
+        action="misdeal",
+        entered_by=_user(by),
+        device=(by.device if by else "")[:120],
+    )
+    # Everything the hand moved goes back: each transfer reversed, none edited.
+    back: dict[int, int] = defaultdict(int)
+    live = (
+        Transfer.objects.filter(hand=hand)
+        .exclude(kind=Transfer.Kind.REVERSAL)
+        .filter(reversed_by__isnull=True)
+        .select_related("source", "target")
+        .order_by("id")
+    )
+    for transfer in live:
+        transfer_reverse(transfer=transfer, by=by, memo=f"misdeal of {hand}: {reason}"[:200])
+        if transfer.source.kind == Account.Kind.STACK and transfer.source.seat_id:
+            back[transfer.source.seat_id] += transfer.amount
+        if transfer.target.kind == Account.Kind.STACK and transfer.target.seat_id:
+            back[transfer.target.seat_id] -= transfer.amount
+    seat_ids = {s["seat"]: s["seat_id"] for s in hand.seats}
+    expected = {seat_ids[seat]: amount for seat, amount in outcome.misdeal.refunds.items()}
+    if {k: v for k, v in back.items() if v} != {k: v for k, v in expected.items() if v}:
+        raise ServiceError(  # the ledger does not follow the engine: the audit says where
+            "ledger_mismatch",
+            "The hand's transfers do not match what the engine says was paid; run the ledger "
+            "audit before declaring this misdeal.",
+        )
+    hand.next_seq += 1
+    hand.status = Hand.Status.SETTLED
+    hand.result = outcome_dict(state)
+    hand.settled_at = timezone.now()
+    hand.save(update_fields=["next_seq", "status", "result", "settled_at"])
+    Misdeal.objects.create(
+        hand=hand,
+        action=row,
+        reason=reason,
+        refunds={str(k): v for k, v in outcome.misdeal.refunds.items()},
+        declared_by=_user(by),
+    )
+    # The hand does not count as played, and the missed hands it used are given back.
+    dealt = [s["player_id"] for s in hand.seats if s.get("dealt")]
+    Standing.objects.filter(day_id=table.day_id, player_id__in=dealt).update(
+        hands_played=F("hands_played") - 1
+    )
+    missed = [s["seat_id"] for s in hand.seats if s.get("penalty")]
+    Penalty.objects.filter(
+        seat_id__in=missed,
+        kind=Penalty.Kind.MISSED_HANDS,
+        lifted_at__isnull=True,
+        hands_left__lt=F("hands"),
+    ).update(hands_left=F("hands_left") + 1)
+    table.button = hand.dealer_seat
+    table.shuffle_next = True
+    table.carried_seat = outcome.carried_seat
+    table.save(update_fields=["button", "shuffle_next", "carried_seat"])
+    versions.table_changed(table.pk, standings=True)
+    audit_record(
+        by=by,
+        event_id=hand.table.day.event_id,
+        verb="hand.misdeal",
+        target=str(hand),
+        data={"reason": reason, "refunds": {str(k): v for k, v in outcome.misdeal.refunds.items()}},
+    )
+    return hand, state
+
+
+# ----------------------------------------------------------------------------- floor calls
+
+
+@service_transaction
+def floor_call_open(
+    *, table: Table | int, hand: Hand | int | None = None, note: str = "", by: Actor | None
+) -> FloorCall:
+    """A dealer calls the floor to a table (optionally about a hand, with a note)."""
+    table_id = table if isinstance(table, int) else table.pk
+    found = Table.objects.select_related("day").filter(pk=table_id).first()
+    if found is None:
+        raise NotFound("not_found", "Not found, or not yours to see.")
+    hand_obj = None
+    if hand is not None:
+        hand_obj = Hand.objects.filter(pk=hand if isinstance(hand, int) else hand.pk).first()
+        if hand_obj is None or hand_obj.table_id != found.pk:
+            raise ServiceError(
+                "wrong_table", "That hand is not of this table.", details={"field": "hand"}
+            )
+    call = FloorCall.objects.create(
+        event_id=found.day.event_id,
+        table=found,
+        hand=hand_obj,
+        note=_text(note, 200),
+        called_by=_user(by),
+    )
+    versions.table_changed(found.pk)
+    audit_record(
+        by=by,
+        event_id=found.day.event_id,
+        verb="floor.call",
+        target=f"table {found.number}",
+        data={"call": call.pk, "hand": hand_obj.pk if hand_obj else None, "note": call.note},
+    )
+    return call
+
+
+def _lock_call(call: FloorCall | int) -> FloorCall:
+    call_id = call if isinstance(call, int) else call.pk
+    found = (
+        FloorCall.objects.select_for_update(of=("self",))
+        .select_related("table")
+        .filter(pk=call_id)
+        .first()
+        if sql.possible_id(call_id)
+        else None
+    )
+    if found is None:
+        raise NotFound("not_found", "No such floor call.")
+    return found
+
+
+@service_transaction
+def floor_call_take(*, call: FloorCall | int, by: Actor | None) -> FloorCall:
+    """A supervisor takes an open call (goes to the table)."""
+    found = _lock_call(call)
+    if found.status != FloorCall.Status.OPEN:
+        raise Conflict("call_taken", "Another supervisor has already taken this call.")
+    found.status = FloorCall.Status.TAKEN
+    found.taken_by = _user(by)
+    found.taken_at = timezone.now()
+    found.save(update_fields=["status", "taken_by", "taken_at"])
+    versions.table_changed(found.table_id)
+    audit_record(
+        by=by,
+        event_id=found.event_id,
+        verb="floor.take",
+        target=str(found),
+        data={"call": found.pk},
+    )
+    return found
+
+
+# ----------------------------------------------------------------------------- rulings
+
+
+PENALTIES = (Penalty.Kind.WARNING, Penalty.Kind.MISSED_HANDS, Penalty.Kind.DISQUALIFICATION)
+
+
+@service_transaction
+def ruling_record(
+    *,
+    what_happened: str,
+    decision: str,
+    players: list[int],
+    by: Actor | None,
+    call: FloorCall | int | None = None,
+    table: Table | int | None = None,
+    hand: Hand | int | None = None,
+    penalty: str = "",
+    missed_hands: int | None = None,
+) -> Ruling:
+    """Record the floor's ruling — what happened, the players involved, the decision — and
+    the penalty it gives each of those players (none, a warning, N missed hands at their table,
+    or a disqualification). A call it answers is resolved."""
+    what_happened = _text(what_happened, TEXT_MAX)
+    decision = _text(decision, TEXT_MAX)
+    if not what_happened:
+        raise ServiceError(
+            "field_required", "Say what happened.", details={"field": "what_happened"}
+        )
+    if not decision:
+        raise ServiceError(
+            "field_required", "Say what the floor decided.", details={"field": "decision"}
+        )
+    if penalty and penalty not in PENALTIES:
+        raise ServiceError(
+            "invalid_penalty",
+            "A penalty is a warning, missed hands or a disqualification.",
+            details={"field": "penalty"},
+        )
+    if penalty == Penalty.Kind.MISSED_HANDS and (
+        type(missed_hands) is not int or not 1 <= missed_hands <= MISSED_HANDS_MAX
+    ):
+        raise ServiceError(
+            "invalid_missed_hands",
+            f"Missed hands are 1 to {MISSED_HANDS_MAX}.",
+            details={"field": "missed_hands"},
+        )
+    found_call = _lock_call(call) if call is not None else None
+    if found_call is not None and found_call.status == FloorCall.Status.RESOLVED:
+        raise Conflict("call_resolved", "This call already has its ruling.")
+    table_id = (
+        found_call.table_id
+        if found_call is not None
+        else (table if isinstance(table, int) or table is None else table.pk)
+    )
+    found_table = (
+        Table.objects.select_related("day").filter(pk=table_id).first() if table_id else None
+    )
+    hand_id = hand if isinstance(hand, int) or hand is None else hand.pk
+    if hand_id is None and found_call is not None:
+        hand_id = found_call.hand_id
+    if found_table is None and found_call is None:
+        raise ServiceError("table_required", "Name the table.", details={"field": "table"})
+    assert found_table is not None
+    event_id = found_table.day.event_id
+    wanted = sorted({p for p in players if type(p) is int})
+    involved = list(Player.objects.filter(event_id=event_id, pk__in=wanted).order_by("pk"))
+    if len(involved) != len(wanted) or (penalty and not involved):
+        raise ServiceError(
+            "invalid_players",
+            "Name the players involved (players of this event).",
+            details={"field": "players"},
+        )
+    ruling = Ruling.objects.create(
+        event_id=event_id,
+        call=found_call,
+        table=found_table,
+        hand_id=hand_id,
+        what_happened=what_happened,
+        decision=decision,
+        ruled_by=_user(by),
+    )
+    ruling.players.set(involved)
+    for player in involved:
+        if penalty:
+            _penalise(ruling, player, penalty, missed_hands or 0, found_table.day, by)
+    if found_call is not None:
+        found_call.status = FloorCall.Status.RESOLVED
+        found_call.resolved_at = timezone.now()
+        if found_call.taken_by_id is None:
+            found_call.taken_by = _user(by)
+            found_call.taken_at = found_call.resolved_at
+        found_call.save(update_fields=["status", "resolved_at", "taken_by", "taken_at"])
+    versions.table_changed(found_table.pk)
+    versions.event_changed(event_id)
+    audit_record(
+        by=by,
+        event_id=event_id,
+        verb="floor.ruling",
+        target=f"table {found_table.number}",
+        data={
+            "ruling": ruling.pk,
+            "players": [p.pk for p in involved],
+            "penalty": penalty,
+            "missed_hands": missed_hands if penalty == Penalty.Kind.MISSED_HANDS else None,
+        },
+    )
+    return ruling
+
+
+def _penalise(
+    ruling: Ruling, player: Player, kind: str, hands: int, day: Day, by: Actor | None
+) -> Penalty:
+    seat = (
+        Seat.objects.filter(player=player, left_at__isnull=True, table__day=day)
+        .select_related("table")
+        .first()
+    )
+    penalty = Penalty(ruling=ruling, event_id=player.event_id, player=player, kind=kind, day=day)
+    if kind == Penalty.Kind.MISSED_HANDS:
+        if seat is None:
+            raise ServiceError(
+                "not_seated",
+                f"{player} is not seated today, so cannot miss hands.",
+                details={"field": "players"},
+            )
+        penalty.seat = seat
+        penalty.hands = penalty.hands_left = hands
+    elif kind == Penalty.Kind.DISQUALIFICATION and seat is not None:
+        live = Hand.objects.filter(table=seat.table, status=Hand.Status.IN_PROGRESS).first()
+        if live is not None and any(s["seat_id"] == seat.pk and s.get("dealt") for s in live.seats):
+            raise Conflict(
+                "player_in_hand",
+                f"{player} is in the hand in play: finish it (or declare a misdeal) first.",
+                details={"players": [player.name]},
+            )
+        seat_leave(seat=seat, by=by)  # the stack back to the balance
+        penalty.seat = seat
+    penalty.save()
+    return penalty
+
+
+@service_transaction
+def penalty_lift(*, penalty: Penalty | int, reason: str, by: Actor | None) -> Penalty:
+    """An organiser lifts a disqualification, with a reason, before the day it was given on
+    closes. The player may then be seated again."""
+    penalty_id = penalty if isinstance(penalty, int) else penalty.pk
+    found = (
+        Penalty.objects.select_related("day").filter(pk=penalty_id).first()
+        if sql.possible_id(penalty_id)
+        else None
+    )
+    if found is None:
+        raise NotFound("not_found", "No such penalty.")
+    if found.day_id is not None:
+        day_for_play(found.day_id)
+    found = Penalty.objects.select_for_update().get(pk=found.pk)
+    reason = _text(reason, 200)
+    if not reason:
+        raise ServiceError("reason_required", "Say why it is lifted.", details={"field": "reason"})
+    if found.kind != Penalty.Kind.DISQUALIFICATION:
+        raise ServiceError("not_liftable", "Only a disqualification is lifted.")
+    if found.lifted_at is not None:
+        raise Conflict("already_lifted", "This disqualification was already lifted.")
+    day = Day.objects.get(pk=found.day_id) if found.day_id else None
+    if day is not None and day.status in (Day.Status.CLOSING, Day.Status.CLOSED):
+        raise Conflict(
+            "day_closed",
+            f"Day {day.number} has closed: its disqualifications stand.",
+        )
+    found.lifted_at = timezone.now()
+    found.lifted_by = _user(by)
+    found.lift_reason = reason
+    found.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
+    versions.event_changed(found.event_id)
+    audit_record(
+        by=by,
+        event_id=found.event_id,
+        verb="floor.lift",
+        target=str(found),
+        data={"penalty": found.pk, "reason": reason},
+    )
+    return found
+
+
+# ----------------------------------------------------------------------------- the day's close
+
+
+def _left_carried(table: Table) -> Hand | None:
+    """The hand that left the table's pot carried: the latest that carried it (a misdeal keeps
+    the pot of the hand before it)."""
+    for hand in table.hands.filter(status=Hand.Status.SETTLED).order_by("-number"):
+        result = hand.result or {}
+        if "misdeal" in result:
+            continue
+        if (result.get("carried") or {}).get("pot"):
+            return hand
+        return None
+    return None
+
+
+def carried_share(amount: int, hand: Hand) -> list[dict[str, Any]]:
+    """RULES §4b: equal shares among the players dealt into ``hand``; odd units one each,
+    clockwise from its dealer."""
+    n = int((hand.rules or {}).get("seats", 6))
+    dealt = sorted(
+        (s for s in hand.seats if s.get("dealt")),
+        key=lambda s: (s["seat"] - hand.dealer_seat - 1) % n,
+    )
+    share, odd = divmod(amount, len(dealt))
+    return [
+        {
+            "player_id": s["player_id"],
+            "player": s["player"],
+            "seat": s["seat"],
+            "amount": share + (1 if i < odd else 0),
+        }
+        for i, s in enumerate(dealt)
+    ]
+
+
+@service_transaction
+def carried_pots_share(*, day: Day | int, by: Actor | None = None) -> list[CarriedSplit]:
+    """At the day's close, after the stacks went back: each pot still carried is shared by
+    the players dealt into the hand that left it carried, paid to their balances through the
+    ledger. Safe to run again (a shared pot is no longer carried)."""
+    day = day_for_change(day if isinstance(day, int) else day.pk)
+    out: list[CarriedSplit] = []
+    tables = list(
+        Table.objects.select_for_update(no_key=True)
+        .filter(day=day, carried_pot__gt=0)
+        .order_by("pk")
+    )
+    for table in tables:
+        table.day = day
+        hand = _left_carried(table)
+        if hand is None:
+            continue  # pragma: no cover - a carried pot always has its hand
+        shares = carried_share(table.carried_pot, hand)
+        source = account_carried(table)
+        ids = sorted(s["player_id"] for s in shares)
+        players = {
+            p.pk: p
+            for p in Player.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
+        }
+        for s in shares:
+            if s["amount"]:
+                transfer_post(
+                    kind=Transfer.Kind.POT_WON,
+                    source=source,
+                    target=account_player(players[s["player_id"]]),
+                    amount=s["amount"],
+                    by=by,
+                    memo=f"carried pot of table {table.number} shared at the day's close",
+                )
+        out.append(
+            CarriedSplit.objects.create(
+                day=day,
+                table=table,
+                hand=hand,
+                amount=sum(s["amount"] for s in shares),
+                shares=shares,
+            )
+        )
+        versions.table_changed(table.pk, standings=True)
+        audit_record(
+            by=by,
+            event_id=day.event_id,
+            verb="day.carried_shared",
+            target=f"table {table.number}",
+            data={"amount": sum(s["amount"] for s in shares), "shares": shares},
+        )
+    return out

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+app_name = "floor"
+
+urlpatterns = [
+    path("events/<int:event_id>/floor/", views.board, name="board"),
+    path("floor/calls/<int:call_id>/", views.call, name="call"),
+    path("floor/penalties/<int:penalty_id>/lift/", views.lift, name="lift"),
+]

@@ -1,0 +1,127 @@
+"""The floor's pages: the open calls of an event, and one call — take it, record the ruling
+(with a penalty), or declare a misdeal of the hand in play. Supervisors and organisers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from brag_event.api.roles import ORGANISER, role_of
+from brag_event.core.errors import ServiceError
+from brag_event.core.forms import bad_request, posted_form, takes
+from brag_event.events.models import Event
+from brag_event.hands.models import Hand
+from brag_event.integrity.views import floor_only
+from brag_event.organiser.views import actor
+
+from .forms import LiftForm, MisdealForm, RulingForm, TakeForm
+from .models import FloorCall, Penalty, Ruling
+from .selectors import open_calls
+from .services import floor_call_take, hand_misdeal, penalty_lift, ruling_record
+
+CALL_FORMS: dict[str, type[Any]] = {"take": TakeForm, "ruling": RulingForm, "misdeal": MisdealForm}
+
+
+@takes()
+@floor_only
+def board(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    rulings = (
+        Ruling.objects.filter(event=event)
+        .select_related("table", "hand", "ruled_by")
+        .prefetch_related("players", "penalties")
+        .order_by("-ruled_at")[:50]
+    )
+    disqualified = (
+        Penalty.objects.filter(event=event, kind=Penalty.Kind.DISQUALIFICATION)
+        .select_related("player", "day")
+        .order_by("-created_at")
+    )
+    context = {
+        "event": event,
+        "calls": open_calls(event),
+        "rulings": rulings,
+        "disqualified": disqualified,
+        "lift_form": LiftForm(),
+    }
+    return render(request, "floor/board.html", context)
+
+
+@takes(post=CALL_FORMS)
+@floor_only
+def call(request: HttpRequest, call_id: int) -> HttpResponse:
+    found = get_object_or_404(
+        FloorCall.objects.select_related("table__day__event", "hand"), pk=call_id
+    )
+    event_id = found.table.day.event_id
+    live = Hand.objects.filter(table=found.table, status=Hand.Status.IN_PROGRESS).first()
+    ruling_form = RulingForm(event_id=event_id)
+    misdeal_form = MisdealForm()
+    status = 200
+    if request.method == "POST":
+        which = posted_form(request, CALL_FORMS)
+        if which is None:
+            return bad_request(request)
+        status = 400
+        try:
+            if which == "take":
+                floor_call_take(call=found, by=actor(request))
+                messages.success(request, "You have the call: go to the table.")
+                return redirect("floor:call", found.pk)
+            if which == "misdeal":
+                misdeal_form = MisdealForm(request.POST)
+                if misdeal_form.is_valid() and live is not None:
+                    hand_misdeal(
+                        hand=live, reason=misdeal_form.cleaned_data["reason"], by=actor(request)
+                    )
+                    messages.success(
+                        request, f"Misdeal of hand {live.number}: everything paid went back."
+                    )
+                    return redirect("floor:call", found.pk)
+            if which == "ruling":
+                ruling_form = RulingForm(request.POST, event_id=event_id)
+                if ruling_form.is_valid():
+                    data = ruling_form.cleaned_data
+                    ruling_record(
+                        call=found,
+                        what_happened=data["what_happened"],
+                        decision=data["decision"],
+                        players=[int(p) for p in data["players"]],
+                        penalty=data["penalty"] or "",
+                        missed_hands=data["missed_hands"],
+                        by=actor(request),
+                    )
+                    messages.success(request, "The ruling is recorded; the call is resolved.")
+                    return redirect("floor:board", event_id)
+        except ServiceError as err:
+            messages.error(request, err.message)
+    context = {
+        "call": found,
+        "event": found.table.day.event,
+        "live": live,
+        "ruling_form": ruling_form,
+        "misdeal_form": misdeal_form,
+    }
+    return render(request, "floor/call.html", context, status=status)
+
+
+@takes(post=LiftForm)
+@floor_only
+def lift(request: HttpRequest, penalty_id: int) -> HttpResponse:
+    penalty = get_object_or_404(Penalty, pk=penalty_id)
+    if request.method != "POST":
+        return redirect("floor:board", penalty.event_id)
+    form = LiftForm(request.POST)
+    if not form.is_valid():
+        return bad_request(request, form)
+    try:
+        if role_of(request.user) != ORGANISER:
+            raise ServiceError("forbidden", "Only an organiser lifts a disqualification.")
+        penalty_lift(penalty=penalty, reason=form.cleaned_data["reason"], by=actor(request))
+        messages.success(request, "The disqualification is lifted.")
+    except ServiceError as err:
+        messages.error(request, err.message)
+    return redirect("floor:board", penalty.event_id)

@@ -1,0 +1,203 @@
+"""RULES §4b in the engine: a misdeal gives every player back what they paid into the hand, and
+a seat that misses hands as a penalty is not dealt in. Unit tests, then hypothesis properties:
+a misdeal at any point of any random hand returns exactly what each player paid, conserves the
+money, and replays from its ``brag-hh/1`` document to the same stacks."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
+
+from brag_event.engine import (
+    BETTING,
+    SETTLED,
+    Action,
+    HandState,
+    SeatSetup,
+    dump,
+    load_history,
+    outcome_dict,
+    replay,
+)
+from brag_event.engine.errors import EngineError
+from tests.engine.strategies import Table, play_random, tables
+
+from .helpers import R, rejects, table
+
+FAST = settings.get_current_profile_name() == "fast"
+PROPERTY_SETTINGS = settings(
+    deadline=None,
+    max_examples=settings.get_profile("fast").max_examples if FAST else 150,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+# ---------------------------------------------------------------------------- misdeal
+
+
+def test_misdeal_gives_back_antes_and_bets_and_keeps_the_carried_pot() -> None:
+    state = table(3, 100, carried_pot=30, carried_seat=2)
+    state.look(1).bet(1, 10).bet(2, 5)  # seat 2 holds two blind hands and bets blind
+    state.misdeal("a card was exposed")
+    out = state.outcome
+    assert out is not None and out.misdeal is not None
+    assert state.phase == SETTLED and state.misdealt
+    assert out.misdeal.refunds == {1: 15, 2: 10, 3: 5}
+    assert out.stacks == {1: 100, 2: 100, 3: 100}
+    assert (out.carried_pot, out.carried_seat) == (30, 2)  # the kept blind hand stays kept
+    assert out.next_dealer == 3  # the same dealer deals again …
+    assert out.shuffle is True  # … after a shuffle
+    assert out.house == 0
+    data = outcome_dict(state)
+    assert data["misdeal"] == {
+        "reason": "a card was exposed",
+        "refunds": {"1": 15, "2": 10, "3": 5},
+    }
+    assert data["pots"][0]["how"] == "misdeal"
+    assert "Shuffle and deal again" in data["pots"][0]["explanation"]
+
+
+def test_misdeal_after_a_cover_with_betting_going_on_returns_the_cover() -> None:
+    state = table(stacks=[100, 100, 12])
+    state.look(1).bet(1, 10).look(2).bet(2, 10)
+    state.look(3).cover(3)  # 7 left, below the stake: covers, the others bet on
+    assert state.phase == BETTING and len(state.pots) == 2
+    state.bet(1, 10)
+    state.misdeal()
+    assert state.outcome is not None
+    assert state.outcome.stacks == {1: 100, 2: 100, 3: 12}
+    assert state.outcome.misdeal is not None and state.outcome.misdeal.reason == ""
+
+
+def test_misdeal_refused_after_the_betting_ended() -> None:
+    state = table(2, 100)
+    state.look(1).bet(1, 10).look(2).bet(2, 10).see(1)
+    rejects(state, Action("misdeal", reason="late"), "misdeal_too_late")
+    state.show(1, "As Ks Qs").show(2, "2c 3d 5h")
+    rejects(state, Action("misdeal"), "hand_over")
+
+
+def test_misdeal_fields_are_checked() -> None:
+    state = table(2, 100)
+    rejects(state, Action("misdeal", seat=1), "unexpected_field")
+    rejects(state, Action("misdeal", reason="x" * 201), "invalid_reason")
+    rejects(state, Action("fold", state.to_act, reason="why"), "unexpected_field")
+
+
+def test_misdeal_is_never_offered_to_the_dealer() -> None:
+    state = table(3, 100)
+    assert all(a.action != "misdeal" for a in state.legal_actions())
+
+
+def test_misdeal_replays_from_its_history() -> None:
+    state = table(3, 100, carried_pot=12, carried_seat=1)
+    state.bet(1, 5).misdeal("two cards face up")
+    doc = json.loads(json.dumps(dump(state)))
+    assert doc["actions"][-1] == {"action": "misdeal", "reason": "two cards face up"}
+    again = replay(doc)
+    assert again.outcome is not None and state.outcome is not None
+    assert again.outcome.to_dict() == state.outcome.to_dict()
+
+
+def test_a_misdeal_in_a_history_with_a_seat_is_invalid() -> None:
+    doc = dump(table(2, 100))
+    doc["actions"] = [{"seat": 1, "action": "misdeal"}]
+    try:
+        load_history(doc)
+    except EngineError as err:
+        assert err.code == "invalid_history"
+    else:  # pragma: no cover
+        raise AssertionError("accepted")
+
+
+# ---------------------------------------------------------------------------- missed hands
+
+
+def test_a_penalty_seat_is_not_dealt_in_and_pays_no_ante() -> None:
+    seats = [SeatSetup(1, "A", 100), SeatSetup(2, "B", 100, penalty=True), SeatSetup(3, "C", 100)]
+    state = HandState(R, 3, seats)
+    assert [p.seat for p in state.players] == [1, 3]
+    assert state.pot_total == 10
+    state.look(1).fold(1)
+    assert state.outcome is not None
+    assert state.outcome.stacks[2] == 100
+    assert state.outcome.next_dealer == 1  # the button passes a seat that sits the hand out
+    doc = dump(state)
+    assert doc["seats"][1] == {"seat": 2, "player": "B", "stack": 100, "penalty": True}
+    assert replay(doc).outcome.to_dict() == state.outcome.to_dict()  # type: ignore[union-attr]
+
+
+def test_penalty_must_be_a_boolean_in_a_history() -> None:
+    doc = dump(table(2, 100))
+    doc["seats"][0]["penalty"] = "yes"
+    try:
+        load_history(doc)
+    except EngineError as err:
+        assert err.code == "invalid_history"
+    else:  # pragma: no cover
+        raise AssertionError("accepted")
+
+
+def test_only_penalty_seats_left_means_no_hand() -> None:
+    seats = [SeatSetup(1, "A", 100), SeatSetup(2, "B", 100, penalty=True)]
+    try:
+        HandState(R, 1, seats)
+    except EngineError as err:
+        assert err.code == "not_enough_players"
+    else:  # pragma: no cover
+        raise AssertionError("dealt")
+
+
+# ---------------------------------------------------------------------------- properties
+
+
+@PROPERTY_SETTINGS
+@given(table=tables(), data=st.data())
+def test_a_misdeal_at_any_point_gives_everyone_back_what_they_paid(
+    table: Table, data: st.DataObject
+) -> None:
+    note(f"table: {table!r}")
+    state = table.start()
+    # Stop the random play at a random moment of the betting and declare a misdeal there.
+    stop_after = data.draw(st.integers(0, 40), label="actions before the misdeal")
+    count = [0]
+
+    def maybe_misdeal(s: HandState) -> None:
+        if s.phase == BETTING and count[0] >= stop_after:
+            paid = {p.seat: p.paid for p in s.players}
+            start = {p.seat: p.start for p in s.players}
+            s.misdeal("property")
+            out = s.outcome
+            assert out is not None and out.misdeal is not None
+            assert out.misdeal.refunds == paid
+            for seat, stack in out.stacks.items():
+                setup = next(x for x in table.seats if x.seat == seat)
+                assert stack == start.get(seat, setup.stack) == setup.stack
+            assert out.carried_pot == table.carried_pot
+            total = sum(out.stacks.values()) + out.carried_pot + out.house
+            assert total == table.money
+            assert out.next_dealer == table.dealer and out.shuffle
+            again = replay(json.loads(json.dumps(dump(s))))
+            assert again.outcome is not None
+            assert again.outcome.to_dict() == out.to_dict()
+        count[0] += 1
+
+    play_random(state, data, table, before_each=maybe_misdeal)
+    assert state.phase == SETTLED
+
+
+@PROPERTY_SETTINGS
+@given(table=tables(), data=st.data())
+def test_a_misdeal_is_refused_once_the_betting_is_over(table: Table, data: st.DataObject) -> None:
+    note(f"table: {table!r}")
+    state = table.start()
+
+    def check(s: HandState) -> None:
+        if s.phase != BETTING:
+            assert not s.can(Action("misdeal"))
+
+    play_random(state, data, table, after_each=check)
+    if not state.misdealt:
+        assert not state.can(Action("misdeal"))

@@ -1,0 +1,254 @@
+"""The floor's services (RULES §4b): misdeals, missed hands, calls, rulings, disqualification and
+the pots still carried at the day's close — each scenario ends with the ledger audit passing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from brag_event.core.errors import Conflict, ServiceError, StaleHand
+from brag_event.events.closing import day_close_request
+from brag_event.events.models import DayClose
+from brag_event.floor.models import CarriedSplit, FloorCall, Misdeal, Penalty
+from brag_event.floor.services import (
+    floor_call_open,
+    floor_call_take,
+    hand_misdeal,
+    penalty_lift,
+    ruling_record,
+)
+from brag_event.hands.models import Hand
+from brag_event.hands.services import hand_start, hand_void_last_action
+from brag_event.ledger.models import Transfer
+from brag_event.players.models import Player, Standing
+from brag_event.players.selectors import standings
+from brag_event.tables.models import Seat, Table
+from brag_event.tables.services import seat_buy_in
+from tests.factories import act, assert_audit_ok, start, world
+
+pytestmark = pytest.mark.django_db
+
+
+def stacks(w: Any) -> list[int]:
+    return [w.seat(n).stack for n in (1, 2, 3)]
+
+
+def test_a_misdeal_gives_back_everything_paid_and_the_same_dealer_deals_again() -> None:
+    w = world(3)
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    act(hand, seat=3, action="bet", amount=5)  # blind
+    assert stacks(w) == [195, 185, 190]
+    hand, _state = hand_misdeal(hand=hand, reason="a card turned over", by=None)
+    assert stacks(w) == [200, 200, 200]
+    assert hand.result is not None
+    assert hand.status == Hand.Status.SETTLED and hand.result["misdeal"]["refunds"] == {
+        "2": 15,
+        "3": 10,
+        "1": 5,
+    }
+    assert Misdeal.objects.get(hand=hand).reason == "a card turned over"
+    assert hand.actions.last().action == "misdeal"  # type: ignore[union-attr]
+    # Nothing edited: every transfer of the hand reversed.
+    live = Transfer.objects.filter(hand=hand).exclude(kind="reversal")
+    assert live.count() == Transfer.objects.filter(hand=hand, kind="reversal").count()
+    assert not live.filter(reversed_by__isnull=True).exists()
+    table = Table.objects.get(pk=w.table.pk)
+    assert table.button == hand.dealer_seat and table.shuffle_next
+    # Not counted as a hand played.
+    assert set(Standing.objects.filter(day=w.day).values_list("hands_played", flat=True)) == {0}
+    assert_audit_ok(w.event)
+    again = hand_start(table=w.table, by=None)
+    assert again.dealer_seat == hand.dealer_seat and again.shuffle_before
+    # A misdeal cannot be voided, nor declared twice.
+    with pytest.raises(Conflict) as err:
+        hand_void_last_action(hand=hand, reason="undo", by=None)
+    assert err.value.code in ("newer_hand", "misdealt")
+    with pytest.raises(ServiceError) as err2:
+        hand_misdeal(hand=hand, reason="again", by=None)
+    assert err2.value.code == "hand_not_in_play"
+    assert_audit_ok(w.event)
+
+
+def test_a_carried_pot_and_a_kept_blind_hand_survive_a_misdeal() -> None:
+    w = world(3)
+    hand = start(w)
+    act(hand, seat=2, action="bet", amount=5)  # blind
+    act(hand, seat=3, action="fold")
+    act(hand, seat=1, action="fold")  # everyone folds to a blind player: the pot carries
+    table = Table.objects.get(pk=w.table.pk)
+    assert (table.carried_pot, table.carried_seat) == (20, 2)
+    nxt = hand_start(table=w.table, by=None)
+    assert Table.objects.get(pk=w.table.pk).carried_pot == 0
+    before = stacks(w)
+    hand_misdeal(hand=nxt, reason="deck short a card", by=None)
+    table = Table.objects.get(pk=w.table.pk)
+    assert (table.carried_pot, table.carried_seat) == (20, 2)
+    assert [a + 5 for a in before] == stacks(w)
+    assert_audit_ok(w.event)
+
+
+def test_a_misdeal_is_refused_after_the_betting_ended_and_needs_a_reason() -> None:
+    w = world(2)
+    hand = start(w)
+    with pytest.raises(ServiceError) as err:
+        hand_misdeal(hand=hand, reason="  ", by=None)
+    assert err.value.code == "reason_required"
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    act(hand, seat=1, action="look")
+    act(hand, seat=1, action="bet", amount=10)
+    act(hand, seat=2, action="see", amount=20)
+    with pytest.raises(ServiceError) as err:
+        hand_misdeal(hand=hand, reason="late", by=None)
+    assert err.value.code == "misdeal_too_late"
+    with pytest.raises(StaleHand):
+        hand_misdeal(hand=hand, reason="stale", expected_seq=1, by=None)
+    assert_audit_ok(w.event)
+
+
+def test_a_misdeal_is_not_a_tablet_action() -> None:
+    w = world(2)
+    hand = start(w)
+    with pytest.raises(ServiceError) as err:
+        act(hand, action="misdeal")
+    assert err.value.code == "floor_only" and err.value.status == 403
+
+
+def test_a_call_is_taken_and_resolved_by_a_ruling_with_a_warning() -> None:
+    w = world(3)
+    hand = start(w)
+    call = floor_call_open(table=w.table, hand=hand, note="cards shown", by=None)
+    assert call.status == FloorCall.Status.OPEN
+    taken = floor_call_take(call=call, by=None)
+    assert taken.status == FloorCall.Status.TAKEN
+    with pytest.raises(Conflict):
+        floor_call_take(call=call, by=None)
+    ruling = ruling_record(
+        call=call,
+        what_happened="Andy showed his cards",
+        decision="warning",
+        players=[w.players[0].pk],
+        penalty="warning",
+        by=None,
+    )
+    call.refresh_from_db()
+    assert call.status == FloorCall.Status.RESOLVED and ruling.hand_id == hand.pk
+    assert Penalty.objects.get().kind == "warning"
+    with pytest.raises(Conflict):
+        ruling_record(call=call, what_happened="x", decision="y", players=[], by=None)
+    assert_audit_ok(w.event)
+
+
+def test_missed_hands_sit_the_seat_out_then_it_comes_back_by_itself() -> None:
+    w = world(3)
+    ruling_record(
+        table=w.table,
+        what_happened="Chris talked about a live hand",
+        decision="two hands out",
+        players=[w.players[2].pk],
+        penalty="missed_hands",
+        missed_hands=2,
+        by=None,
+    )
+    for _ in range(2):
+        hand = start(w)
+        dealt = {s["seat"] for s in hand.seats if s["dealt"]}
+        assert dealt == {1, 2}
+        assert next(s for s in hand.seats if s["seat"] == 3)["penalty"] is True
+        assert w.seat(3).stack == 200  # no ante
+        first, second = (2, 1) if hand.dealer_seat == 1 else (1, 2)
+        act(hand, seat=first, action="look")
+        act(hand, seat=first, action="bet", amount=10)  # open: a fold to it does not carry
+        act(hand, seat=second, action="look")
+        act(hand, seat=second, action="fold")
+    hand = start(w)
+    assert {s["seat"] for s in hand.seats if s["dealt"]} == {1, 2, 3}
+    assert Penalty.objects.get().hands_left == 0
+    assert_audit_ok(w.event)
+
+
+def test_a_misdeal_gives_back_a_missed_hand() -> None:
+    w = world(3)
+    ruling_record(
+        table=w.table,
+        what_happened="x",
+        decision="one hand out",
+        players=[w.players[2].pk],
+        penalty="missed_hands",
+        missed_hands=1,
+        by=None,
+    )
+    hand = start(w)
+    assert Penalty.objects.get().hands_left == 0
+    hand_misdeal(hand=hand, reason="misdealt", by=None)
+    assert Penalty.objects.get().hands_left == 1
+    assert_audit_ok(w.event)
+
+
+def test_disqualification_returns_the_stack_keeps_out_and_can_be_lifted() -> None:
+    w = world(3)
+    andy = w.players[0]
+    ruling = ruling_record(
+        table=w.table,
+        what_happened="Andy folded out of turn again",
+        decision="disqualified",
+        players=[andy.pk],
+        penalty="disqualified",
+        by=None,
+    )
+    andy.refresh_from_db()
+    assert andy.balance == 1000 - 210 + 200  # fee gone, stack back
+    assert not Seat.objects.filter(player=andy, left_at__isnull=True).exists()
+    rows = standings(w.event)
+    assert rows[-1]["player"] == andy.pk and rows[-1]["disqualified"] and rows[-1]["rank"] is None
+    with pytest.raises(Conflict) as err:
+        seat_buy_in(table=w.table, seat_number=1, player=andy, amount=100, by=None)
+    assert err.value.code == "disqualified"
+    penalty = ruling.penalties.get()
+    with pytest.raises(ServiceError):
+        penalty_lift(penalty=penalty, reason="", by=None)
+    penalty_lift(penalty=penalty, reason="appeal upheld", by=None)
+    seat_buy_in(table=w.table, seat_number=1, player=andy, amount=100, by=None)
+    assert_audit_ok(w.event)
+
+
+def test_disqualifying_a_player_in_the_hand_is_refused_until_it_ends() -> None:
+    w = world(3)
+    start(w)
+    with pytest.raises(Conflict) as err:
+        ruling_record(
+            table=w.table,
+            what_happened="x",
+            decision="out",
+            players=[w.players[0].pk],
+            penalty="disqualified",
+            by=None,
+        )
+    assert err.value.code == "player_in_hand"
+    assert not Penalty.objects.exists()
+
+
+def test_the_close_shares_a_pot_still_carried(django_capture_on_commit_callbacks: Any) -> None:
+    w = world(3)
+    hand = start(w)  # dealer 1: seats 2, 3, 1 in turn
+    act(hand, seat=2, action="bet", amount=3)  # blind: the pot is 15 + 3 = 18
+    act(hand, seat=3, action="look")
+    act(hand, seat=3, action="fold")
+    act(hand, seat=1, action="look")
+    act(hand, seat=1, action="fold")
+    assert Table.objects.get(pk=w.table.pk).carried_pot == 18
+    with django_capture_on_commit_callbacks(execute=True):
+        close = day_close_request(day=w.day, by=None)
+    close.refresh_from_db()
+    assert close.status == DayClose.Status.DONE, close.report
+    split = CarriedSplit.objects.get()
+    # 18 among three: 6 each, clockwise from the dealer (seat 1): seats 2, 3, 1.
+    assert [(s["seat"], s["amount"]) for s in split.shares] == [(2, 6), (3, 6), (1, 6)]
+    assert close.report["carried_splits"][0]["amount"] == 18
+    assert Table.objects.get(pk=w.table.pk).carried_pot == 0
+    balances = dict(Player.objects.values_list("name", "balance"))
+    assert balances == {"Andy": 991, "Bill": 988, "Chris": 991}
+    assert_audit_ok(w.event)
