@@ -453,6 +453,58 @@ class LoggedInOut(S.Serializer):
     role = S.ChoiceField(choices=ROLES)
 
 
+class FloorTableRef(S.Serializer):
+    id = S.IntegerField()
+    number = S.IntegerField()
+
+
+class FloorCallOut(S.Serializer):
+    id = S.IntegerField()
+    table = FloorTableRef()
+    hand = nullable_int(help_text="The hand in play when the floor was called")
+    note = S.CharField(allow_blank=True)
+    status = S.ChoiceField(choices=["open", "taken", "resolved"])
+    called_by = S.CharField(allow_null=True)
+    called_at = S.DateTimeField()
+    taken_by = S.CharField(allow_null=True)
+    taken_at = S.DateTimeField(allow_null=True)
+    resolved_at = S.DateTimeField(allow_null=True)
+
+
+class FloorCallsOut(S.Serializer):
+    calls = FloorCallOut(many=True)
+
+
+class PenaltyOut(S.Serializer):
+    id = S.IntegerField()
+    player = S.IntegerField()
+    kind = S.ChoiceField(choices=["warning", "missed_hands", "disqualified"])
+    hands = S.IntegerField(help_text="Missed hands given (0 for the other kinds)")
+    hands_left = S.IntegerField()
+    given_at = S.DateTimeField()
+    what_happened = S.CharField()
+    decision = S.CharField()
+    lifted = S.BooleanField()
+    lift_reason = S.CharField(allow_blank=True)
+
+
+class PenaltiesOut(S.Serializer):
+    penalties = PenaltyOut(many=True)
+
+
+class RulingOut(S.Serializer):
+    id = S.IntegerField()
+    call = nullable_int()
+    table = S.IntegerField()
+    hand = nullable_int()
+    what_happened = S.CharField()
+    decision = S.CharField()
+    players = S.ListField(child=S.IntegerField())
+    ruled_by = S.CharField(allow_null=True)
+    ruled_at = S.DateTimeField()
+    penalties = PenaltyOut(many=True)
+
+
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
     str,

@@ -26,11 +26,12 @@ from brag_event.floor.services import (
 )
 from brag_event.players.models import Player
 
+from . import contract as c
 from . import roles
 from .idempotency import idempotent
 from .presenters import hand_view
 from .serializers import WholeNumberField
-from .views import ANY, OrganiserOnly, StaffOnly, SupervisorOnly, actor, table_for, valid
+from .views import OrganiserOnly, StaffOnly, SupervisorOnly, actor, table_for, valid
 
 # ------------------------------------------------------------------ inputs
 
@@ -114,7 +115,7 @@ def ruling_view(ruling: Ruling) -> dict[str, Any]:
 class HandMisdeal(APIView):
     permission_classes = [SupervisorOnly]
 
-    @extend_schema(request=MisdealIn, responses={200: ANY, 409: ANY}, summary="Declare a misdeal")
+    @extend_schema(request=MisdealIn, responses={200: c.HandStateOut}, summary="Declare a misdeal")
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
         data = valid(MisdealIn, request)
@@ -131,7 +132,7 @@ class HandMisdeal(APIView):
 class TableFloorCalls(APIView):
     permission_classes = [StaffOnly]
 
-    @extend_schema(request=FloorCallIn, responses={201: ANY}, summary="Call the floor")
+    @extend_schema(request=FloorCallIn, responses={201: c.FloorCallOut}, summary="Call the floor")
     @idempotent
     def post(self, request: Request, table_id: int) -> Response:
         table = table_for(request, table_id)
@@ -145,7 +146,7 @@ class TableFloorCalls(APIView):
 class EventFloorCalls(APIView):
     permission_classes = [SupervisorOnly]
 
-    @extend_schema(responses={200: ANY}, summary="The floor calls not yet resolved")
+    @extend_schema(responses={200: c.FloorCallsOut}, summary="The floor calls not yet resolved")
     def get(self, request: Request, event_id: int) -> Response:
         event = get_object_or_404(Event, pk=event_id)
         return Response({"calls": [call_view(c) for c in open_calls(event)]})
@@ -154,7 +155,7 @@ class EventFloorCalls(APIView):
 class FloorCallTake(APIView):
     permission_classes = [SupervisorOnly]
 
-    @extend_schema(request=None, responses={200: ANY, 409: ANY}, summary="Take a floor call")
+    @extend_schema(request=None, responses={200: c.FloorCallOut}, summary="Take a floor call")
     @idempotent
     def post(self, request: Request, call_id: int) -> Response:
         call = floor_call_take(call=call_id, by=actor(request))
@@ -164,7 +165,7 @@ class FloorCallTake(APIView):
 class Rulings(APIView):
     permission_classes = [SupervisorOnly]
 
-    @extend_schema(request=RulingIn, responses={201: ANY}, summary="Record a ruling")
+    @extend_schema(request=RulingIn, responses={201: c.RulingOut}, summary="Record a ruling")
     @idempotent
     def post(self, request: Request) -> Response:
         data = valid(RulingIn, request)
@@ -185,7 +186,7 @@ class Rulings(APIView):
 class PenaltyLift(APIView):
     permission_classes = [OrganiserOnly]
 
-    @extend_schema(request=LiftIn, responses={200: ANY}, summary="Lift a disqualification")
+    @extend_schema(request=LiftIn, responses={200: c.PenaltyOut}, summary="Lift a disqualification")
     @idempotent
     def post(self, request: Request, penalty_id: int) -> Response:
         data = valid(LiftIn, request)
@@ -196,7 +197,7 @@ class PenaltyLift(APIView):
 class PlayerPenalties(APIView):
     permission_classes = [SupervisorOnly]
 
-    @extend_schema(responses={200: ANY}, summary="A player's warnings and penalties")
+    @extend_schema(responses={200: c.PenaltiesOut}, summary="A player's warnings and penalties")
     def get(self, request: Request, player_id: int) -> Response:
         player = get_object_or_404(Player, pk=player_id)
         return Response({"penalties": [penalty_view(p) for p in player_penalties(player.pk)]})
@@ -205,7 +206,7 @@ class PlayerPenalties(APIView):
 class MePenalties(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: ANY}, summary="Your own warnings and penalties")
+    @extend_schema(responses={200: c.PenaltiesOut}, summary="Your own warnings and penalties")
     def get(self, request: Request) -> Response:
         player = getattr(request.user, "player", None)
         if player is None:

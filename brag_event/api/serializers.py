@@ -9,7 +9,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from brag_event.engine import ACTIONS, FLOOR_ACTIONS, MONEY_MAX
+from brag_event.engine import ACTIONS, MONEY_MAX
 
 
 class WholeNumberField(serializers.IntegerField):

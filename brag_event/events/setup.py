@@ -56,7 +56,10 @@ RULE_LABELS: dict[str, str] = {
 def flash_preset() -> list[dict[str, Any]]:
     """The FLASH event sheet's days (``events.services.FLASH_DAYS``), as full rule sets."""
     defaults = Day().rules_dict()  # the model's defaults (its options)
-    return [{**defaults, **{k: v for k, v in spec.items() if k != "number"}} for spec in FLASH_DAYS]
+    return [
+        {**defaults, **{k: getattr(spec, k) for k in defaults if hasattr(spec, k)}}
+        for spec in FLASH_DAYS
+    ]
 
 
 def _check_event_fields(name: str, currency: str) -> tuple[str, str]:

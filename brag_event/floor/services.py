@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import F
 from django.utils import timezone
 
+from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core import sql
 from brag_event.core.actors import Actor
@@ -20,7 +21,7 @@ from brag_event.engine import Action, EngineError, HandState
 from brag_event.engine.history import outcome_dict
 from brag_event.events.models import Day
 from brag_event.events.states import day_for_change, day_for_play, refuse_unless_open
-from brag_event.hands import statements
+from brag_event.hands import chain, statements
 from brag_event.hands.models import Hand, HandAction
 from brag_event.hands.selectors import hand_state
 from brag_event.ledger.models import Account, Transfer
@@ -101,12 +102,17 @@ def hand_misdeal(
         raise ServiceError.from_engine(err) from None
     outcome = state.outcome
     assert outcome is not None and outcome.misdeal is not None
+    # The misdeal is the last entry of the hand's tamper-evident record (hands.chain).
+    digest = chain.chain_next(
+        hand, chain.action_content(hand.next_seq, None, "misdeal", None, "", "")
+    )
     row = HandAction.objects.create(
         hand=hand,
         seq=hand.next_seq,
         action="misdeal",
         entered_by=_user(by),
         device=(by.device if by else "")[:120],
+        hash=digest,
     )
     # Everything the hand moved goes back: each transfer reversed, none edited.
     back: dict[int, int] = defaultdict(int)
@@ -135,7 +141,7 @@ def hand_misdeal(
     hand.status = Hand.Status.SETTLED
     hand.result = outcome_dict(state)
     hand.settled_at = timezone.now()
-    hand.save(update_fields=["next_seq", "status", "result", "settled_at"])
+    hand.save(update_fields=["next_seq", "status", "result", "settled_at", "chain_head"])
     Misdeal.objects.create(
         hand=hand,
         action=row,
@@ -163,8 +169,8 @@ def hand_misdeal(
     audit_record(
         by=by,
         event_id=hand.table.day.event_id,
-        verb="hand.misdeal",
-        target=str(hand),
+        verb=Verb.HAND_MISDEAL,
+        subject=hand,
         data={"reason": reason, "refunds": {str(k): v for k, v in outcome.misdeal.refunds.items()}},
     )
     return hand, state
@@ -200,8 +206,9 @@ def floor_call_open(
     audit_record(
         by=by,
         event_id=found.day.event_id,
-        verb="floor.call",
-        target=f"table {found.number}",
+        verb=Verb.FLOOR_CALL,
+        subject=found,
+        hand=hand_obj,
         data={"call": call.pk, "hand": hand_obj.pk if hand_obj else None, "note": call.note},
     )
     return call
@@ -236,8 +243,9 @@ def floor_call_take(*, call: FloorCall | int, by: Actor | None) -> FloorCall:
     audit_record(
         by=by,
         event_id=found.event_id,
-        verb="floor.take",
+        verb=Verb.FLOOR_TAKE,
         target=str(found),
+        table=found.table_id,
         data={"call": found.pk},
     )
     return found
@@ -340,8 +348,8 @@ def ruling_record(
     audit_record(
         by=by,
         event_id=event_id,
-        verb="floor.ruling",
-        target=f"table {found_table.number}",
+        verb=Verb.FLOOR_RULING,
+        subject=found_table,
         data={
             "ruling": ruling.pk,
             "players": [p.pk for p in involved],
@@ -420,8 +428,9 @@ def penalty_lift(*, penalty: Penalty | int, reason: str, by: Actor | None) -> Pe
     audit_record(
         by=by,
         event_id=found.event_id,
-        verb="floor.lift",
+        verb=Verb.FLOOR_LIFT,
         target=str(found),
+        player=found.player_id,
         data={"penalty": found.pk, "reason": reason},
     )
     return found
@@ -510,8 +519,8 @@ def carried_pots_share(*, day: Day | int, by: Actor | None = None) -> list[Carri
         audit_record(
             by=by,
             event_id=day.event_id,
-            verb="day.carried_shared",
-            target=f"table {table.number}",
+            verb=Verb.DAY_CARRIED_SHARED,
+            subject=table,
             data={"amount": sum(s["amount"] for s in shares), "shares": shares},
         )
     return out

@@ -303,15 +303,19 @@ def _as_action(data: Action | Mapping[str, Any]) -> Action:
     """An action as the engine takes it. Nothing is checked here but that it is an object: the
     engine checks its name, seat, amount, hand and cards (``HandState.apply``), once."""
     if isinstance(data, Action):
-        return data
-    if not isinstance(data, Mapping):
+        action = data
+    elif isinstance(data, Mapping):
+        kind: Any = data.get("action")  # the engine says whether it names an action
+        action = Action(
+            kind, data.get("seat"), data.get("amount"), data.get("hand"), data.get("cards")
+        )
+    else:
         raise ServiceError("invalid_action", "An action is an object with at least 'action'.")
-    kind: Any = data.get("action")  # the engine says whether it names an action
-    if kind in FLOOR_ACTIONS:
+    if action.action in FLOOR_ACTIONS:  # the floor's own service declares those
         raise Forbidden(
             "floor_only", "Only a supervisor declares a misdeal, through the floor's page."
         )
-    return Action(kind, data.get("seat"), data.get("amount"), data.get("hand"), data.get("cards"))
+    return action
 
 
 def _lock(hand: Hand | int, access: statements.Access | None) -> tuple[Hand, list[LogRow]]:

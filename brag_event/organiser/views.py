@@ -39,7 +39,6 @@ from brag_event.events.models import Day, Event
 from brag_event.events.services import day_open, day_set_qualification
 from brag_event.hands.chain import chains, export_document
 from brag_event.hands.models import Hand
-from brag_event.hands.selectors import hand_state
 from brag_event.ledger.checks import ledger_check_if_due, ledger_check_run
 from brag_event.ledger.models import Transfer
 from brag_event.players.selectors import standings
