@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 from brag_event.audit.models import AuditEntry
 from brag_event.core.actors import Actor
 from brag_event.core.conditional import versioned_answer
-from brag_event.core.errors import ServiceError
+from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.security import LOCKED_CODE, lockout_message
 from brag_event.engine.history import dump
 from brag_event.events.models import Day, Event
@@ -128,6 +128,33 @@ def seat_for(request: Request, seat_id: int) -> Seat:
     )
 
 
+def refuse_day_not_open(request: Request, table_id: int) -> None:
+    """A table of the caller's whose day is not open (not yet, closing or closed): refused with
+    the day's state in words (409), so that a tablet can say it and stop asking."""
+    found = roles.table_of_any_day(request.user, table_id)
+    if found is None or found.day.status == Day.Status.OPEN:
+        return
+    day = found.day
+    codes: dict[str, str] = {
+        Day.Status.SCHEDULED: "day_not_open",
+        Day.Status.CLOSING: "day_closing",
+    }
+    said: dict[str, str] = {
+        Day.Status.SCHEDULED: f"Day {day.number} has not opened yet.",
+        Day.Status.CLOSING: f"Day {day.number} is closing: no more hands at this table.",
+    }
+    raise Conflict(
+        codes.get(day.status, "day_closed"),
+        said.get(day.status, f"Day {day.number} is closed: no more hands at this table."),
+        details={
+            "table": found.number,
+            "day": day.number,
+            "status": day.status,
+            "status_text": day.status_text,
+        },
+    )
+
+
 def apply(request: Request, hand_id: int, action: dict[str, Any], seq: int) -> Response:
     """Apply an action. A stale screen gets a 409 with the current state (``StaleHand``, turned
     into that answer after the attempt was rolled back — see ``api.errors``)."""
@@ -185,6 +212,7 @@ class TableDetail(APIView):
         # The version first (and the access check with it), then what it shows.
         version = table_version(table_id, roles.TableAccess(request.user))
         if version is None:
+            refuse_day_not_open(request, table_id)
             raise Http404
         return json_answer(
             request,
