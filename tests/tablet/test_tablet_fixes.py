@@ -156,7 +156,12 @@ def test_a_day_not_open_is_said_in_words_and_not_polled(
     page.clock.install()
     Day.objects.filter(pk=hall.world.day.pk).update(status=status)
     asked: list[int] = []
-    page.on("response", lambda r: "/api/v1/tables/" in r.url and asked.append(r.status))
+
+    def answered(response: Any) -> None:
+        if "/api/v1/tables/" in response.url:
+            asked.append(response.status)
+
+    page.on("response", answered)
     page.reload()
     state = page.locator("#day-state")
     expect(state).to_contain_text(said)
