@@ -135,11 +135,11 @@ class Chart:
     high: int
 
 
-def money_chart(points: list[Point], *, width: int = 640, height: int = 260) -> Chart:
+def money_chart(points: list[Point], *, width: int = 480, height: int = 260) -> Chart:
     """Lay out the player's money by hand in a ``width`` × ``height`` box: hands across (the
     day's start, then hand 1, 2, …), money up; a step line (money changes with a hand, then
     holds) with a dot per hand."""
-    left, right, top, bottom = 64.0, width - 96.0, 14.0, height - 46.0
+    left, right, top, bottom = 58.0, width - 88.0, 16.0, height - 46.0
     by_hand = money_by_hand(points)
     if not by_hand:
         return Chart(width, height, {}, "", [], [], [], 0, 0, {}, 0, 0, 0)
