@@ -401,6 +401,8 @@
       var box = $("#day-state");
       clear(box);
       box.hidden = false;
+      $(".layout").hidden = true; // an empty table says nothing: the day's state is the page
+      box.appendChild(el("p", { class: "muted", text: "Table " + (d.table || "") + (d.day ? ", day " + d.day : "") }));
       box.appendChild(el("h2", { text: err.message }));
       if (d.status_text) box.appendChild(el("p", { text: d.status_text }));
       box.appendChild(el("p", null, el("a", { href: "/tablet/", text: "Your tables today" })));
@@ -474,6 +476,8 @@
 
     function render() {
       if (!T.table) return;
+      $("#day-state").hidden = true;
+      $(".layout").hidden = false;
       $("#title").textContent = "Table " + T.table.number + " · day " + T.table.day.number;
       renderSeats();
       renderCentre();
