@@ -9,6 +9,7 @@ from brag_event.engine import HandState
 from brag_event.events.models import Day, Event
 from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
+from brag_event.hands.services import next_dealer_seat
 from brag_event.tables.models import Seat, Table
 
 
@@ -99,7 +100,9 @@ def hand_entries(hand: Hand) -> list[dict[str, Any]]:
 
 
 def table_view(table: Table) -> dict[str, Any]:
-    seats = table.seats.filter(left_at__isnull=True).select_related("player").order_by("number")
+    seats = list(
+        table.seats.filter(left_at__isnull=True).select_related("player").order_by("number")
+    )
     hand = table.hands.order_by("-number").first()
     return {
         "id": table.pk,
@@ -107,6 +110,8 @@ def table_view(table: Table) -> dict[str, Any]:
         "day": {"id": table.day_id, "number": table.day.number, "status": table.day.status},
         "event": {"id": table.day.event_id, "currency": table.day.event.currency},
         "button": table.button,
+        # Who deals the next hand (between hands, the tablet's dealer button).
+        "next_dealer": next_dealer_seat(table, [s.number for s in seats]),
         "shuffle_next": table.shuffle_next,
         "carried": {"pot": table.carried_pot, "seat": table.carried_seat},
         "seats": [seat_view(s) for s in seats],

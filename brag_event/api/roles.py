@@ -101,6 +101,18 @@ def tables_for(user: Any) -> QuerySet[Table]:
     return tables.none()
 
 
+def table_of_any_day(user: Any, table_id: int) -> Table | None:
+    """A table the user would see if its day were open (``tables_for`` without the day's
+    state): to say that its day is not open, rather than that there is no such table."""
+    tables = Table.objects.select_related("day__event").filter(pk=table_id)
+    role = role_of(user)
+    if role in (ORGANISER, SUPERVISOR):
+        return tables.first()
+    if role == DEALER:
+        return tables.filter(dealers=user).first()
+    return None
+
+
 class TableAccess:
     """The tables a user may operate, in both forms the services need: a queryset
     (``tables_for``) and the same condition as SQL for the hand-written hot path. A test checks

@@ -14,7 +14,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.renderers import JSONRenderer
@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 from brag_event.audit.models import AuditEntry
 from brag_event.core.actors import Actor
 from brag_event.core.conditional import versioned_answer
-from brag_event.core.errors import ServiceError
+from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.security import LOCKED_CODE, lockout_message
 from brag_event.engine import Action
 from brag_event.engine.history import dump
@@ -123,6 +123,33 @@ def seat_for(request: Request, seat_id: int) -> Seat:
     )
 
 
+def refuse_day_not_open(request: Request, table_id: int) -> None:
+    """A table of the caller's whose day is not open (not yet, closing or closed): refused with
+    the day's state in words (409), so that a tablet can say it and stop asking."""
+    found = roles.table_of_any_day(request.user, table_id)
+    if found is None or found.day.status == Day.Status.OPEN:
+        return
+    day = found.day
+    codes: dict[str, str] = {
+        Day.Status.SCHEDULED: "day_not_open",
+        Day.Status.CLOSING: "day_closing",
+    }
+    said: dict[str, str] = {
+        Day.Status.SCHEDULED: f"Day {day.number} has not opened yet.",
+        Day.Status.CLOSING: f"Day {day.number} is closing: no more hands at this table.",
+    }
+    raise Conflict(
+        codes.get(day.status, "day_closed"),
+        said.get(day.status, f"Day {day.number} is closed: no more hands at this table."),
+        details={
+            "table": found.number,
+            "day": day.number,
+            "status": day.status,
+            "status_text": day.status_text,
+        },
+    )
+
+
 def apply(request: Request, hand_id: int, action: Action, seq: int) -> Response:
     """Apply an action. A stale screen gets a 409 with the current state (``StaleHand``, turned
     into that answer after the attempt was rolled back — see ``api.errors``)."""
@@ -174,7 +201,15 @@ class TableDetail(APIView):
     permission_classes = [StaffOnly]
 
     @extend_schema(
-        responses={200: c.TableOut, 304: c.NOT_MODIFIED},
+        responses={
+            200: c.TableOut,
+            304: c.NOT_MODIFIED,
+            409: OpenApiResponse(
+                c.ErrorOut,
+                description="Your table's day is not open (day_not_open, day_closing, "
+                "day_closed): details.status_text says its state in words",
+            ),
+        },
         parameters=[c.IF_NONE_MATCH],
         summary="A table's live state: seats, stacks, dealer, pots, the hand, whose turn, "
         "the legal actions with amounts and costs",
@@ -183,6 +218,7 @@ class TableDetail(APIView):
         # The version first (and the access check with it), then what it shows.
         version = table_version(table_id, roles.TableAccess(request.user))
         if version is None:
+            refuse_day_not_open(request, table_id)
             raise Http404
         return json_answer(
             request,

@@ -184,6 +184,12 @@ def _dealer_for(table: Table, seated: list[int]) -> int:
     return seated[0]
 
 
+def next_dealer_seat(table: Table, seated: list[int]) -> int | None:
+    """The seat that deals the next hand at ``table`` with these seats taken (as
+    ``hand_start`` will choose it); ``None`` with nobody seated."""
+    return _dealer_for(table, sorted(seated)) if seated else None
+
+
 @service_transaction
 def hand_start(
     *, table: Table | int, by: Actor | None, access: statements.Access | None = None

@@ -26,6 +26,7 @@ class Point:
     at: datetime
     total: int
     kind: str  # "start", or the transfer's kind
+    hand: int | None = None  # the hand the transfer belongs to (None: a buy-in, a fee, …)
 
 
 def day_began(player: Player, day: Day) -> datetime | None:
@@ -68,70 +69,123 @@ def money_points(player: Player, day: Day) -> list[Point]:
     if ended is not None:
         moves = moves.filter(created_at__lt=ended)
     total = standing.start_total
-    for source, target, amount, at, kind in moves.order_by("id").values_list(
-        "source_id", "target_id", "amount", "created_at", "kind"
+    for source, target, amount, at, kind, hand in moves.order_by("id").values_list(
+        "source_id", "target_id", "amount", "created_at", "kind", "hand_id"
     ):
         if target in mine and source not in mine:
             total += amount
         elif source in mine and target not in mine:
             total -= amount
-        points.append(Point(at, total, kind))
+        points.append(Point(at, total, kind, hand))
     return points
 
 
 @dataclass(frozen=True)
+class HandPoint:
+    """The player's money after their ``n``-th hand of the day (``n`` = 0: the day's start).
+    Money moved between hands (a fee, a re-buy) counts in the next hand's point."""
+
+    n: int
+    total: int
+    hand: int | None
+
+
+def money_by_hand(points: list[Point]) -> list[HandPoint]:
+    """``points`` (``money_points``) as one point per hand the player played that day."""
+    if not points:
+        return []
+    out = [HandPoint(0, points[0].total, None)]
+    for point in points[1:]:
+        if point.hand is None:
+            continue
+        if out[-1].hand == point.hand:
+            out[-1] = HandPoint(out[-1].n, point.total, point.hand)
+        else:
+            out.append(HandPoint(len(out), point.total, point.hand))
+    return out
+
+
+def nice_ticks(low: int, high: int, count: int = 4) -> list[int]:
+    """Round values for an axis from ``low`` to ``high`` (1, 2 or 5 × a power of ten apart)."""
+    span = max(high - low, 1)
+    raw = span / count
+    power = 10 ** max(len(str(int(raw))) - 1, 0)
+    step = next((m * power for m in (1, 2, 5, 10) if m * power >= raw), 10 * power)
+    first = -(-low // step) * step
+    return list(range(first, high + 1, step))
+
+
+@dataclass(frozen=True)
 class Chart:
-    """An SVG line chart's geometry, drawn by the template."""
+    """An SVG line chart of the player's money by hand, laid out for the template: axes with
+    their labels, the day's starting money as a dashed line, the current value marked."""
 
     width: int
     height: int
+    plot: dict[str, float]  # left, right, top, bottom of the plotting area
     path: str  # a step line through the points
-    dots: list[dict[str, Any]]  # x, y, total, at, kind
+    dots: list[dict[str, Any]]  # x, y, n, total, hand
+    x_ticks: list[dict[str, Any]]  # x, label
+    y_ticks: list[dict[str, Any]]  # y, label
+    start_y: float  # where the day's starting money lies
+    start: int
+    now: dict[str, Any]  # x, y, total of the last point
+    hands: int  # how many hands are plotted
     low: int
     high: int
-    first: datetime | None
-    last: datetime | None
-    baseline_y: float  # where the day's starting money lies
 
 
-def money_chart(points: list[Point], *, width: int = 640, height: int = 200) -> Chart:
-    """Lay out ``points`` in a ``width`` × ``height`` box: time across (by the clock), money up;
-    one dot per point, joined by a step line (money changes at a moment, then holds)."""
-    pad_x, pad_y = 8.0, 12.0
-    if not points:
-        return Chart(width, height, "", [], 0, 0, None, None, height / 2)
-    totals = [p.total for p in points]
+def money_chart(points: list[Point], *, width: int = 480, height: int = 260) -> Chart:
+    """Lay out the player's money by hand in a ``width`` × ``height`` box: hands across (the
+    day's start, then hand 1, 2, …), money up; a step line (money changes with a hand, then
+    holds) with a dot per hand."""
+    left, right, top, bottom = 58.0, width - 88.0, 16.0, height - 46.0
+    by_hand = money_by_hand(points)
+    if not by_hand:
+        return Chart(width, height, {}, "", [], [], [], 0, 0, {}, 0, 0, 0)
+    totals = [p.total for p in by_hand]
     low, high = min(totals), max(totals)
-    span_money = high - low or 1
-    t0 = points[0].at.timestamp()
-    span_time = points[-1].at.timestamp() - t0 or 1.0
+    if high == low:
+        low, high = low - 10, high + 10
+    pad = (high - low) * 0.08
+    y_low, y_high = low - pad, high + pad
+    hands = by_hand[-1].n
 
-    def x(p: Point) -> float:
-        if len(points) == 1:
-            return width / 2
-        return round(pad_x + (p.at.timestamp() - t0) / span_time * (width - 2 * pad_x), 1)
+    def x(n: int) -> float:
+        return round(left + n / max(hands, 1) * (right - left), 1)
 
-    def y(total: int) -> float:
-        if high == low:
-            return height / 2
-        return round(height - pad_y - (total - low) / span_money * (height - 2 * pad_y), 1)
+    def y(total: float) -> float:
+        return round(bottom - (total - y_low) / (y_high - y_low) * (bottom - top), 1)
 
     dots = [
-        {"x": x(p), "y": y(p.total), "total": p.total, "at": p.at, "kind": p.kind} for p in points
+        {"x": x(p.n), "y": y(p.total), "n": p.n, "total": p.total, "hand": p.hand} for p in by_hand
     ]
     steps = [f"M{dots[0]['x']},{dots[0]['y']}"]
     for dot in dots[1:]:
         steps.append(f"H{dot['x']}V{dot['y']}")
+    every = max(1, -(-hands // 8))  # at most about 8 labels across
+    x_ticks = [
+        {"x": x(n), "label": "start" if n == 0 else str(n)} for n in range(0, hands + 1, every)
+    ]
+    y_ticks = [
+        {"y": y(v), "label": f"{v:,}"}
+        for v in nice_ticks(int(y_low + 0.999), int(y_high))
+        if top <= y(v) <= bottom
+    ]
     return Chart(
         width=width,
         height=height,
+        plot={"left": left, "right": right, "top": top, "bottom": bottom},
         path=" ".join(steps),
         dots=dots,
-        low=low,
-        high=high,
-        first=points[0].at,
-        last=points[-1].at,
-        baseline_y=y(points[0].total),
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
+        start_y=y(by_hand[0].total),
+        start=by_hand[0].total,
+        now=dots[-1],
+        hands=hands,
+        low=min(totals),
+        high=max(totals),
     )
 
 

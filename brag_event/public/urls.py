@@ -7,4 +7,5 @@ app_name = "public"
 urlpatterns = [
     path("standings/<int:event_id>/", views.standings_page, name="standings"),
     path("p/<str:token>/", views.player, name="player"),
+    path("favicon.ico", views.favicon, name="favicon"),
 ]

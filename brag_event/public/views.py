@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 
 from brag_event.core.conditional import versioned_answer
 from brag_event.core.forms import bad_request, takes
@@ -102,3 +103,9 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
         "refresh_seconds": PLAYER_REFRESH_SECONDS,
     }
     return render(request, "public/player.html", context)
+
+
+@takes()
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for whatever a page says: the site's icon."""
+    return HttpResponsePermanentRedirect(static("icons/favicon-32.png"))

@@ -7,5 +7,6 @@ app_name = "tablet"
 urlpatterns = [
     path("", views.tables, name="tables"),
     path("login/", views.login, name="login"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
     path("tables/<int:table_id>/", views.table, name="table"),
 ]

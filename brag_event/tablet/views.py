@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 
@@ -61,3 +62,35 @@ def tables(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "tablet/table.html", {"table_id": table_id})
+
+
+@takes()
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest: the tablet's page can be added to the home screen and opens
+    full-screen, on the dealer's tables."""
+    icons = [
+        {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        {
+            "src": static("icons/icon-maskable-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+    ]
+    body = {
+        "name": "Brag Event · dealer's tablet",
+        "short_name": "Brag tablet",
+        "id": HOME,
+        "start_url": HOME,
+        "scope": HOME,
+        "display": "fullscreen",
+        "display_override": ["fullscreen", "standalone"],
+        "orientation": "any",
+        "background_color": "#f4f2ec",
+        "theme_color": "#1d5a3a",
+        "icons": icons,
+    }
+    response = JsonResponse(body, content_type="application/manifest+json")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response

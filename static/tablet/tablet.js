@@ -228,7 +228,11 @@
       sending: false,
       retry: null,
       picked: [],
-      betAmount: null
+      betAmount: null,
+      betText: null, // what the dealer typed, kept as typed (even out of range) across redraws
+      quiet: false, // a refresh after this tablet's own write: no "moved on from another device"
+      stopped: false, // the day is not open: nothing to poll
+      wakeLock: null
     };
     var QUEUE_KEY = "brag-queue-table-" + T.id;
     try { T.queue = JSON.parse(localStorage.getItem(QUEUE_KEY) || "[]"); } catch (e) { T.queue = []; }
@@ -257,14 +261,16 @@
       return api("GET", "/tables/" + T.id + "/", undefined, undefined, T.etag).then(function (res) {
         if (res.status === 401) { toLogin(); return; }
         if (res.status === 304) { setNet("", ""); return; }
-        if (res.status !== 200) { notice(errorOf(res).message, "error"); return; }
+        var refused = res.status !== 200 ? errorOf(res) : null;
+        if (refused && /^day_/.test(refused.code)) { dayNotOpen(refused); return; }
+        if (refused) { notice(refused.message, "error"); return; }
         var before = hand();
         var after = res.data.hand;
         // A read sent before an action whose answer is already drawn can arrive after it: an
         // older state never replaces a newer one (the next refresh brings the table again).
         if (before && after && (after.id < before.id || (after.id === before.id && after.next_seq < before.next_seq))) return;
         T.etag = res.etag;
-        if (before && after && before.id === after.id && after.next_seq > before.next_seq && !T.queue.length && !T.sending) {
+        if (before && after && before.id === after.id && after.next_seq > before.next_seq && !T.queue.length && !T.sending && !T.quiet) {
           notice("The hand moved on from another device; the screen shows it now.", "info");
         }
         T.table = res.data;
@@ -357,13 +363,83 @@
 
     // ---------------------------------------------------------------- writes between hands
 
-    function write(path, body, done) {
+    /* A write between hands (or an undo). Resolves with "" when it was done, else with the
+     * reason in words — shown as a notice, or by the dialog that asked (``inDialog``). */
+    function write(path, body, said, inDialog) {
       return api("POST", path, body, newKey()).then(function (res) {
-        if (res.status === 200 || res.status === 201) { notice(""); if (done) done(res.data); return refresh(); }
-        if (res.status === 401) { toLogin(); return; }
-        notice(errorOf(res).message, "error");
-      }, function () { notice("No network: nothing was changed. Try again.", "error"); });
+        if (res.status === 200 || res.status === 201) {
+          notice("");
+          T.quiet = true;
+          return refresh().then(function () {
+            T.quiet = false;
+            if (said) notice(said, "info");
+            return "";
+          });
+        }
+        if (res.status === 401) { toLogin(); return ""; }
+        var reason = errorOf(res).message;
+        if (!inDialog) notice(reason, "error");
+        return reason;
+      }, function () {
+        var reason = "No network: nothing was changed. Try again.";
+        if (!inDialog) notice(reason, "error");
+        return reason;
+      });
     }
+
+    /* The day of this table is not open (not yet, closing or closed): say so in words and stop
+     * asking for the table; a day not open yet is asked about again now and then. */
+    function dayNotOpen(err) {
+      T.stopped = true;
+      T.table = null;
+      releaseWake();
+      ["#bar", "#showdown", "#result", "#next", "#between"].forEach(function (sel) { var n = $(sel); if (n) n.hidden = true; });
+      clear($("#seats"));
+      clear($("#centre"));
+      var d = err.details || {};
+      $("#title").textContent = "Table " + (d.table || "") + (d.day ? " · day " + d.day : "");
+      var box = $("#day-state");
+      clear(box);
+      box.hidden = false;
+      $(".layout").hidden = true; // an empty table says nothing: the day's state is the page
+      box.appendChild(el("p", { class: "muted", text: "Table " + (d.table || "") + (d.day ? ", day " + d.day : "") }));
+      box.appendChild(el("h2", { text: err.message }));
+      if (d.status_text) box.appendChild(el("p", { text: d.status_text }));
+      box.appendChild(el("p", null, el("a", { href: "/tablet/", text: "Your tables today" })));
+      setNet("", "");
+      if (d.status === "scheduled") window.setTimeout(function () { T.stopped = false; refresh(); }, 30000);
+    }
+
+    // ---------------------------------------------------------------- the screen stays on
+
+    /* While a hand is in play the screen must not dim (the Screen Wake Lock API, where the
+     * browser has it); released between hands. A lock is lost when the page is hidden: it is
+     * asked for again when the page is shown. */
+    function wantWake() {
+      var h = hand();
+      return !!(h && h.status === "in_progress");
+    }
+
+    function holdWake() {
+      if (!("wakeLock" in navigator) || T.wakeLock || document.visibilityState !== "visible") return;
+      T.wakeLock = "asking";
+      navigator.wakeLock.request("screen").then(function (lock) {
+        T.wakeLock = lock;
+        lock.addEventListener("release", function () { if (T.wakeLock === lock) T.wakeLock = null; });
+        if (!wantWake()) releaseWake();
+      }, function () { T.wakeLock = null; });
+    }
+
+    function releaseWake() {
+      var lock = T.wakeLock;
+      if (!lock || lock === "asking") return;
+      T.wakeLock = null;
+      lock.release().catch(function () {});
+    }
+
+    function syncWake() { if (wantWake()) holdWake(); else releaseWake(); }
+
+    document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") syncWake(); });
 
     function dialog(title, fields, submitText, onSubmit) {
       var dlg = $("#dialog");
@@ -378,6 +454,17 @@
           type: "submit", class: "primary", text: submitText, onclick: function (ev) {
             ev.preventDefault();
             var problem = onSubmit(form);
+            if (problem && typeof problem.then === "function") {
+              // The dialog stays open until the server answers; a refusal is shown in it.
+              var button = ev.target;
+              button.disabled = true;
+              problem.then(function (reason) {
+                button.disabled = false;
+                if (reason) { error.textContent = reason; return; }
+                if (dlg.open) dlg.close();
+              });
+              return;
+            }
             if (problem) { error.textContent = problem; return; }
             dlg.close();
           }
@@ -389,6 +476,8 @@
 
     function render() {
       if (!T.table) return;
+      $("#day-state").hidden = true;
+      $(".layout").hidden = false;
       $("#title").textContent = "Table " + T.table.number + " · day " + T.table.day.number;
       renderSeats();
       renderCentre();
@@ -399,6 +488,7 @@
       renderLog();
       renderQueue();
       if (window.BragFloor) window.BragFloor.render(T, api); // static/tablet/floor.js
+      syncWake();
     }
 
     function renderSeats() {
@@ -409,7 +499,8 @@
       T.table.seats.forEach(function (s) { bySeat[s.number] = s; });
       var inHand = {};
       ((h && h.players) || []).forEach(function (p) { inHand[p.seat] = p; });
-      var dealer = h ? h.dealer : T.table.button;
+      // In a hand, its dealer; between hands, the seat that deals the next one.
+      var dealer = live ? h.dealer : (T.table.next_dealer !== undefined ? T.table.next_dealer : (h ? h.dealer : T.table.button));
       for (var n = 1; n <= 6; n++) {
         var seat = bySeat[n];
         var p = live ? inHand[n] : null;
@@ -559,35 +650,76 @@
       }
     }
 
+    /* The bet: a stepper and quick chips in units of the day's minimum bet, up to the most the
+     * engine allows. What the dealer types is never changed: an amount out of the legal range
+     * is refused in place, with the range, and cannot be entered. */
+    function betChips(lo, hi, unit) {
+      var chips = [lo];
+      for (var v = (Math.floor(lo / unit) + 1) * unit; v < hi; v += unit) chips.push(v);
+      if (hi > lo) chips.push(hi);
+      return chips;
+    }
+
     function betControl(h, seat, name, bet) {
       var lo = bet.min_amount, hi = bet.max_amount;
+      var unit = Math.max(1, Number(h.rules && h.rules.min_bet) || 1);
       if (T.betAmount === null || T.betAmount < lo || T.betAmount > hi) T.betAmount = lo;
-      var input = el("input", { type: "number", id: "bet-amount", min: lo, max: hi, step: 1, value: T.betAmount, inputmode: "numeric", "aria-describedby": "bet-range" });
+      var input = el("input", { type: "text", id: "bet-amount", value: T.betText !== null ? T.betText : T.betAmount, inputmode: "numeric", pattern: "[0-9]*", autocomplete: "off", "aria-describedby": "bet-range bet-error" });
       var submit = el("button", { type: "button", class: "primary", id: "bet-submit" });
-      function set(v) {
-        v = Math.max(lo, Math.min(hi, Math.round(Number(v) || lo)));
-        T.betAmount = v;
-        input.value = v;
-        submit.textContent = "Bet " + v + (bet.blind ? " blind (stake " + 2 * v + ")" : "");
+      var problem = el("p", { id: "bet-error", class: "error", role: "alert" });
+      var range = "from " + lo + " to " + hi;
+      function check(text) {
+        text = String(text).trim();
+        if (!/^[0-9]+$/.test(text)) return "Enter a whole amount " + range + ".";
+        var v = Number(text);
+        if (v < lo) return v + " is less than the least bet: bet " + range + ".";
+        if (v > hi) return v + " is more than the most: bet " + range + ".";
+        return "";
       }
-      input.addEventListener("change", function () { set(input.value); });
-      set(T.betAmount);
+      function show(v) {
+        var wrong = check(input.value);
+        problem.textContent = wrong;
+        input.setAttribute("aria-invalid", wrong ? "true" : "false");
+        submit.disabled = !!wrong;
+        submit.textContent = wrong ? "Bet" : "Bet " + v + (bet.blind ? " blind (stake " + 2 * v + ")" : "");
+      }
+      function set(v) {
+        T.betAmount = v;
+        T.betText = null;
+        input.value = v;
+        show(v);
+      }
+      input.addEventListener("input", function () {
+        T.betText = input.value;
+        if (!check(input.value)) T.betAmount = Number(input.value);
+        show(Number(input.value));
+      });
+      show(check(input.value) ? input.value : Number(input.value));
       submit.addEventListener("click", function () {
-        var v = T.betAmount;
+        if (check(input.value)) return;
+        var v = Number(input.value);
         T.betAmount = null;
+        T.betText = null;
         enqueue("action", { action: "bet", seat: seat, amount: v }, name + " bets " + v + (bet.blind ? " blind" : ""));
       });
-      var quick = el("div", { class: "row quick" });
-      [["Least", lo], ["\u00d72", Math.min(hi, lo * 2)], ["Most", hi]].forEach(function (q) {
-        quick.appendChild(el("button", { type: "button", class: "small", text: q[0] + " (" + q[1] + ")", onclick: function () { set(q[1]); } }));
+      var chips = betChips(lo, hi, unit);
+      var quick = el("div", { class: "row quick", role: "group", "aria-label": "Quick amounts" });
+      chips.forEach(function (v) {
+        quick.appendChild(el("button", { type: "button", class: "chip", "data-amount": v, text: String(v), onclick: function () { set(v); } }));
       });
+      function step(dir) {
+        var now = check(input.value) ? T.betAmount : Number(input.value);
+        var next = dir > 0 ? (Math.floor(now / unit) + 1) * unit : (Math.ceil(now / unit) - 1) * unit;
+        set(Math.max(lo, Math.min(hi, next)));
+      }
       return el("div", { class: "bet" },
         el("label", { for: "bet-amount", text: "Bet amount" }),
         el("div", { class: "row stepper" },
-          el("button", { type: "button", "aria-label": "One less", text: "\u2212", onclick: function () { set(T.betAmount - 1); } }),
+          el("button", { type: "button", "aria-label": unit + " less", text: "\u2212", onclick: function () { step(-1); } }),
           input,
-          el("button", { type: "button", "aria-label": "One more", text: "+", onclick: function () { set(T.betAmount + 1); } })),
+          el("button", { type: "button", "aria-label": unit + " more", text: "+", onclick: function () { step(1); } })),
         el("p", { id: "bet-range", class: "muted", text: "From " + lo + " to " + hi + (bet.blind ? " (blind: the stake becomes twice the bet)" : "") }),
+        problem,
         quick,
         submit);
     }
@@ -664,18 +796,21 @@
 
     function renderBetween() {
       var box = clear($("#between"));
+      var next = clear($("#next"));
       var h = hand();
-      if (h && h.status === "in_progress") { box.hidden = true; return; }
+      if (h && h.status === "in_progress") { box.hidden = true; next.hidden = true; return; }
       box.hidden = false;
-      if (T.table.shuffle_next) box.appendChild(el("p", { class: "reminder", role: "note", text: "Shuffle the deck before dealing this hand." }));
-      box.appendChild(el("button", { type: "button", class: "primary", id: "start-hand", text: "Start the next hand", onclick: function () { write("/tables/" + T.id + "/hands/", {}); } }));
+      // Above the result, so that a long showdown never pushes it out of sight.
+      next.hidden = false;
+      if (T.table.shuffle_next) next.appendChild(el("p", { class: "reminder", role: "note", text: "Shuffle the deck before dealing this hand." }));
+      next.appendChild(el("button", { type: "button", class: "primary", id: "start-hand", text: "Start the next hand", onclick: function () { write("/tables/" + T.id + "/hands/", {}); } }));
       var list = el("ul", { class: "seat-admin" });
       var taken = {};
       T.table.seats.forEach(function (s) {
         taken[s.number] = s;
         var row = el("li", null, el("span", { text: "Seat " + s.number + ": " + s.player.name + " · " + s.stack + (s.sitting_out ? " · sitting out" : "") }));
         row.appendChild(el("button", { type: "button", class: "small", text: s.sitting_out ? "Back in" : "Sit out", onclick: function () { write("/seats/" + s.id + "/sit-out/", { sitting_out: !s.sitting_out }); } }));
-        row.appendChild(el("button", { type: "button", class: "small", text: "Leave", onclick: function () { write("/seats/" + s.id + "/leave/", {}); } }));
+        row.appendChild(el("button", { type: "button", class: "small", text: "Leave", onclick: function () { leave(s); } }));
         if (isSupervisor()) row.appendChild(el("button", { type: "button", class: "small", text: "Re-buy…", onclick: function () { rebuy(s); } }));
         list.appendChild(row);
       });
@@ -707,8 +842,7 @@
       dialog("Undo the last action", [el("label", null, "Why? (required) ", reason)], "Undo", function () {
         var text = reason.value.trim();
         if (!text) return "Say why the action is undone.";
-        write("/hands/" + h.id + "/void/", { reason: text, expected_seq: h.next_seq });
-        return "";
+        return write("/hands/" + h.id + "/void/", { reason: text, expected_seq: h.next_seq }, "You undid the last action (" + text + "); the screen shows the hand now.", true);
       });
     }
 
@@ -718,17 +852,26 @@
         var seated = {};
         T.table.seats.forEach(function (s) { seated[s.player.id] = true; });
         var select = el("select", { name: "player", required: true });
+        // Only players seated nowhere (here or at another table).
         ((res.data && res.data.standings) || []).forEach(function (p) {
-          if (!seated[p.player]) select.appendChild(el("option", { value: p.player, text: p.name + " (" + p.total + ")" }));
+          if (!seated[p.player] && (p.table === null || p.table === undefined)) select.appendChild(el("option", { value: p.player, text: p.name + " (" + p.total + ")" }));
         });
         var amount = el("input", { name: "amount", type: "number", min: 0, step: 1, required: true, inputmode: "numeric", value: rules ? rules.table_min : "" });
         dialog("Buy in at seat " + number, [el("label", null, "Player ", select), el("label", null, "Amount ", amount)], "Buy in", function () {
           if (!select.value) return "Choose a player.";
           if (!/^\d+$/.test(amount.value)) return "Enter a whole amount.";
-          write("/tables/" + T.id + "/seats/", { seat: number, player: Number(select.value), amount: Number(amount.value) });
-          return "";
+          return write("/tables/" + T.id + "/seats/", { seat: number, player: Number(select.value), amount: Number(amount.value) }, "", true);
         });
       }, function () { notice("No network: try again.", "error"); });
+    }
+
+    /* Leaving cannot be undone from the tablet: asked for once more, saying what it does. */
+    function leave(seat) {
+      dialog("Leave: " + seat.player.name + ", seat " + seat.number + "?", [
+        el("p", { text: seat.player.name + " leaves the table: the stack of " + seat.stack + " goes back to their balance and the seat is free. This cannot be undone here." })
+      ], "Leave the table", function () {
+        return write("/seats/" + seat.id + "/leave/", {}, seat.player.name + " left seat " + seat.number + ".", true);
+      });
     }
 
     function rebuy(seat) {
@@ -742,8 +885,7 @@
       });
       dialog("Re-buy for " + seat.player.name, fields, "Re-buy", function () {
         var consenting = boxes.filter(function (b) { return b.checked; }).map(function (b) { return Number(b.value); });
-        write("/seats/" + seat.id + "/rebuy/", { consenting: consenting });
-        return "";
+        return write("/seats/" + seat.id + "/rebuy/", { consenting: consenting }, "", true);
       });
     }
 
@@ -755,7 +897,7 @@
     }).then(function () {
       pump();
       window.setInterval(function () {
-        if (!T.sending && !T.queue.length && !($("#dialog") && $("#dialog").open)) refresh();
+        if (!T.stopped && !T.sending && !T.queue.length && !($("#dialog") && $("#dialog").open)) refresh();
       }, 2000);
       window.addEventListener("online", function () { pump(); });
     }).catch(function () { setNet("Offline", "offline"); });

@@ -598,7 +598,9 @@ def test_after_the_day_is_closed_only_the_organiser_sees_its_tables(api: Api) ->
     assert table_ids(api, "organiser", two.day) == [two.mine.pk, two.other.pk]
     for role in ("dealer", "supervisor"):
         client = api.client(role)
-        assert_error(client.get(f"/api/v1/tables/{two.mine.pk}/"), 404, "not_found")
+        # Their table's state is not shown: only that its day is closed (for the tablet to say).
+        assert_error(client.get(f"/api/v1/tables/{two.mine.pk}/"), 409, "day_closed")
         assert_error(client.get(f"/api/v1/hands/{hand.pk}/"), 404, "not_found")
+    assert_error(api.client("dealer").get(f"/api/v1/tables/{two.other.pk}/"), 404, "not_found")
     assert api.client("organiser").get(f"/api/v1/tables/{two.mine.pk}/").status_code == 200
     assert api.client("organiser").get(f"/api/v1/hands/{hand.pk}/").status_code == 200

@@ -119,7 +119,10 @@ def test_the_tiers_mark_browser_and_production_tests_and_test_fast_leaves_them_o
     tiers: dict[str, list[str]] = json.loads(done.stdout.split("JSON", 1)[1])
     browser_modules = (
         "tests/tablet/test_tablet_browser.py",
+        "tests/tablet/test_tablet_fixes.py",
+        "tests/tablet/test_layout.py",
         "tests/public/test_standings_browser.py",
+        "tests/public/test_public_layout.py",
         # the login redirect's module checks the server without a browser, the script with one
         "tests/tablet/test_login_redirect.py::test_the_script_",
     )

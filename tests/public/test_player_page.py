@@ -12,7 +12,13 @@ from brag_event.hands.models import Hand
 from brag_event.ledger.models import Account, Transfer
 from brag_event.players.links import player_path, player_token
 from brag_event.players.models import Player
-from brag_event.public.selectors import hand_result_for, money_points, player_hands
+from brag_event.public.selectors import (
+    hand_result_for,
+    money_by_hand,
+    money_chart,
+    money_points,
+    player_hands,
+)
 from tests.factories import World, act, start, world
 
 pytestmark = pytest.mark.django_db
@@ -107,9 +113,7 @@ def test_hands_are_listed_latest_first(client: Client) -> None:
     assert html.index(f'data-hand="{second.pk}"') < html.index(f'data-hand="{first.pk}"')
 
 
-def test_the_chart_has_the_start_and_one_point_per_money_movement_of_the_day(
-    client: Client,
-) -> None:
+def test_the_days_money_movements_are_all_counted(client: Client) -> None:
     w = world(3)
     play_a_see(w)
     for player in w.players:
@@ -119,9 +123,6 @@ def test_the_chart_has_the_start_and_one_point_per_money_movement_of_the_day(
         assert points[0].kind == "start" and points[0].total == 1000
         seat = w.seat(w.players.index(player) + 1)
         assert points[-1].total == player.balance + seat.stack
-        html = page(client, player)
-        svg = html[html.index('<svg id="money-chart"') : html.index("</svg>")]
-        assert svg.count("<circle") == len(points)
     # Andy: fee, buy-in, ante, bet → 5 points; Bill adds the see and the pot → 7.
     assert len(money_points(w.players[0], w.day)) == 5
     assert len(money_points(w.players[1], w.day)) == 7
@@ -134,6 +135,36 @@ def test_the_chart_has_the_start_and_one_point_per_money_movement_of_the_day(
         955,
         1010,
     ]
+
+
+def test_the_chart_is_by_hand_with_axes_the_start_line_and_the_current_value(
+    client: Client,
+) -> None:
+    """Plotted by hand, not by the clock (a burst of hands is not a vertical smear): the day's
+    start, then one point per hand; money before a hand (the fee) counts in that hand."""
+    w = world(3)
+    play_a_see(w)
+    second = start(w)  # Chris speaks first; Bill folds at once
+    act(second, seat=3, action="look")
+    act(second, seat=3, action="bet", amount=5)
+    act(second, seat=1, action="fold")
+    act(second, seat=2, action="fold")
+    bill = w.players[1]
+    by_hand = money_by_hand(money_points(bill, w.day))
+    assert [(p.n, p.total) for p in by_hand] == [(0, 1000), (1, 1010), (2, 1005)]
+    chart = money_chart(money_points(bill, w.day))
+    assert [t["label"] for t in chart.x_ticks] == ["start", "1", "2"]
+    xs = [d["x"] for d in chart.dots]
+    assert xs == sorted(xs) and len(set(xs)) == 3  # evenly apart, by hand
+    assert chart.now["total"] == 1005 and chart.start == 1000
+    html = page(client, bill)
+    svg = html[html.index('<svg id="money-chart"') : html.index("</svg>")]
+    assert svg.count('class="point"') == 3
+    assert "Hands played today" in svg and "Money (MB)" in svg
+    assert 'class="start"' in svg and "start 1,000" in svg
+    assert "now 1,005" in svg
+    labels = re.findall(r'<text class="tick"[^>]*>([^<]+)</text>', svg)
+    assert "start" in labels and "2" in labels and any("," in v for v in labels)
 
 
 def test_a_player_who_has_not_played_today_sees_no_chart(client: Client) -> None:

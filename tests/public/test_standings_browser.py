@@ -98,7 +98,7 @@ def test_the_page_updates_itself_when_a_hand_settles(
     shot(page, "standings")
     page.goto(live_server.url + player_path(w.players[1]))
     assert page.locator(".result").first.inner_text() == "won 25"
-    assert page.locator("#money-chart circle").count() == 6  # start, fee, buy-in, ante, bet, pot
+    assert page.locator("#money-chart circle.point").count() == 2  # the day's start, one hand
     shot(page, "player-page")
 
 

@@ -33,7 +33,7 @@ def start_hand(page: Any) -> None:
 
 def bet_least(page: Any, who: str, amount: int) -> None:
     expect(page.locator(".to-act-title")).to_have_text(f"{who} to act")
-    page.get_by_role("button", name=re.compile(r"^Least")).click()
+    page.locator(".quick .chip").first.click()  # the least
     page.locator("#bet-submit").click()
 
 
@@ -81,16 +81,17 @@ def test_only_legal_entries_are_offered(hall: Hall, browser: Any) -> None:
     see = page.get_by_role("button", name="See", exact=True)
     expect(see).to_be_disabled()
     expect(page.locator(".reason").first).to_contain_text("two")
-    # The stepper keeps a bet inside the legal range.
+    # The stepper keeps a bet inside the legal range; a typed amount outside it is refused.
     amount = page.locator("#bet-amount")
-    amount.fill("999")
-    amount.dispatch_event("change")
+    page.get_by_role("button", name="5 more").click()
+    page.get_by_role("button", name="5 more").click()
+    page.get_by_role("button", name="5 more").click()
     expect(page.locator("#bet-submit")).to_have_text("Bet 10 blind (stake 20)")
-    page.get_by_role("button", name="One less").click()
-    expect(amount).to_have_value("9")
+    page.get_by_role("button", name="5 less").click()
+    expect(amount).to_have_value("5")
     amount.fill("0")
-    amount.dispatch_event("change")
-    expect(amount).to_have_value("3")
+    expect(amount).to_have_value("0")
+    expect(page.locator("#bet-submit")).to_be_disabled()
     shot(page, "06-portrait-legal-actions")
     # The undo is a supervisor's: a dealer's tablet does not offer it.
     expect(page.get_by_role("button", name="Undo the last action…")).to_have_count(0)
@@ -214,7 +215,8 @@ def test_a_refused_rebuy_is_shown_not_swallowed(hall: Hall, browser: Any) -> Non
     boxes.nth(0).check()
     boxes.nth(1).check()
     page.get_by_role("button", name="Re-buy", exact=True).click()
-    expect(page.locator("#notice")).to_contain_text("still has 200 on the table")
+    # The refusal is said in the dialog, which stays open.
+    expect(page.locator("#dialog .error")).to_contain_text("still has 200 on the table")
 
 
 def test_touch_targets_are_at_least_44_px_on_a_phone(hall: Hall, browser: Any) -> None:
