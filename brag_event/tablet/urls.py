@@ -8,4 +8,5 @@ urlpatterns = [
     path("", views.tables, name="tables"),
     path("login/", views.login, name="login"),
     path("tables/<int:table_id>/", views.table, name="table"),
+    path("engine/<str:version>.zip", views.engine, name="engine"),
 ]

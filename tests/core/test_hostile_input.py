@@ -40,6 +40,7 @@ from brag_event.core.forms import Inputs
 from brag_event.events.models import Event
 from brag_event.players.links import player_token
 from brag_event.tables.seating import seating_draw
+from brag_event.tablet.offline import engine_zip
 from tests.factories import act, assert_audit_ok, start, world
 
 pytestmark = pytest.mark.django_db
@@ -213,6 +214,7 @@ def pages_world(settings: Any) -> World:
         "seat_id": w.seat(1).pk,
         "token_id": token.pk,
         "token": player_token(w.players[0]),
+        "version": engine_zip()[1],  # the tablet's engine zip
     }
     return World(args, [w.event, event2], organiser)
 
