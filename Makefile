@@ -23,13 +23,13 @@ RUN_ADDR?=127.0.0.1:8000
 .DEFAULT_GOAL := help
 
 .PHONY: help install install-runtime lock lock-check run test test-fast lint typecheck security \
-	schema format bench bench-api bench-standings bench-audit bench-event clean
+	schema format bench bench-api bench-standings bench-audit bench-event clean vendor
 
 help:
 	@echo "make run        install the runtime set, migrate, load demo data, serve on 127.0.0.1:8000"
 	@echo "make test       the whole suite, as CI: lock check, lint, typecheck, security, pytest"
 	@echo "make test-fast  engine, services and API tests (no browser, production run or slow)"
-	@echo "make install    the venv with every extra (dev, bench) from uv.lock"
+	@echo "make install    the venv with every extra (dev, bench) from uv.lock, and the vendored Pyodide"
 	@echo "make lock       regenerate uv.lock after editing pyproject.toml's dependencies"
 	@echo "make lint       ruff check, ruff format --check and the layers (lint-imports)"
 	@echo "make typecheck  mypy"
@@ -49,12 +49,17 @@ $(UV):
 	&& { mv -T $(UV_HOME).part.$$$$ $(UV_HOME) 2>/dev/null || rm -rf $(UV_HOME).part.$$$$; }
 	@test -x $(UV)
 
+# The tablet's Pyodide (static/vendor/pyodide.lock.json: npm's tarball, pinned by its integrity,
+# fetched once into the user's cache; only the listed files, each checked by its sha256).
+vendor:
+	@$(PYTHON3) -m brag_event.tablet.vendor
+
 # Every extra (dev, bench), exactly what uv.lock says (strays removed).
-install: $(UV)
+install: $(UV) vendor
 	@$(SYNC) --all-extras || { echo "uv.lock is out of date with pyproject.toml: run make lock"; exit 1; }
 
 # The runtime set only (what `make run` needs); leaves extras that are already installed alone.
-install-runtime: $(UV)
+install-runtime: $(UV) vendor
 	@$(SYNC) --inexact || { echo "uv.lock is out of date with pyproject.toml: run make lock"; exit 1; }
 
 lock: $(UV)

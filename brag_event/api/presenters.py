@@ -6,11 +6,25 @@ from __future__ import annotations
 from typing import Any
 
 from brag_event.engine import HandState
+from brag_event.engine.tablet import hand_live
 from brag_event.events.models import Day, Event
 from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import next_dealer_seat
 from brag_event.tables.models import Seat, Table
+
+# The keys of a hand's view that are the engine's alone (``engine.tablet.hand_live``).
+LIVE_KEYS = (
+    "phase",
+    "to_act",
+    "stake",
+    "pots",
+    "players",
+    "pending",
+    "must_choose",
+    "cards_needed",
+    "legal_actions",
+)
 
 
 def day_view(day: Day) -> dict[str, Any]:
@@ -49,7 +63,7 @@ def hand_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
     voided ones too (``views.HandDetail`` adds them for staff). Its shape is described for the
     schema by ``contract.HandOut``."""
     state = state or hand_state(hand)
-    engine = state.to_dict()
+    live = hand_live(state)  # the engine's part, the same function the tablet runs offline
     return {
         "id": hand.pk,
         "table": hand.table_id,
@@ -60,17 +74,9 @@ def hand_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
         "shuffle_before": hand.shuffle_before,
         "carried": {"pot": hand.carried_pot, "seat": hand.carried_seat},
         "rules": hand.rules,
-        "phase": engine["phase"],
-        "to_act": engine["to_act"],
-        "stake": engine["stake"],
-        "pots": engine["pots"],
-        "players": engine["players"],
-        "pending": engine["pending"],
-        "must_choose": engine["must_choose"],
-        "cards_needed": engine["cards_needed"],
-        "legal_actions": [a.to_dict() for a in state.legal_actions()],
+        **{key: live[key] for key in LIVE_KEYS},
         "result": hand.result,
-        "actions": [a.to_dict() for a in state.log],
+        "actions": live["actions"],
     }
 
 

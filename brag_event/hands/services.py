@@ -26,6 +26,7 @@ from brag_event.engine import (
     cards_str,
 )
 from brag_event.engine.history import outcome_dict
+from brag_event.engine.tablet import first_dealer
 from brag_event.events.states import day_for_play, refuse_unless_open
 from brag_event.floor.deal import missed_hand_seats, missed_hands_count_deal
 from brag_event.ledger.models import Account, Transfer
@@ -173,15 +174,9 @@ def _check_seq(hand: Hand, expected_seq: int | None) -> None:
 
 
 def _dealer_for(table: Table, seated: list[int]) -> int:
-    """The button's seat if seated, else the next seated seat clockwise from it."""
-    if table.button is None:
-        return seated[0]
-    n = table.day.seats
-    for step in range(n):
-        seat = (table.button - 1 + step) % n + 1
-        if seat in seated:
-            return seat
-    return seated[0]
+    """The button's seat if seated, else the next seated seat clockwise from it (the engine's
+    rule, which the tablet also runs offline)."""
+    return first_dealer(table.button, seated, table.day.seats)
 
 
 def next_dealer_seat(table: Table, seated: list[int]) -> int | None:

@@ -9,4 +9,5 @@ urlpatterns = [
     path("login/", views.login, name="login"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("tables/<int:table_id>/", views.table, name="table"),
+    path("engine/<str:version>.zip", views.engine, name="engine"),
 ]

@@ -9,13 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from brag_event.core.forms import takes
+
+from .offline import engine_zip
 
 HOME = "/tablet/"
 
@@ -61,7 +63,20 @@ def tables(request: HttpRequest) -> HttpResponse:
 @takes()
 @ensure_csrf_cookie
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    return render(request, "tablet/table.html", {"table_id": table_id})
+    _data, version = engine_zip()
+    return render(request, "tablet/table.html", {"table_id": table_id, "engine_version": version})
+
+
+@takes()
+def engine(request: HttpRequest, version: str) -> HttpResponse:
+    """The rules engine as the tablet's browser runs it (brag_event/engine, zipped from the
+    source). Its name is its content's hash: kept for good; an old name is gone (404)."""
+    data, current = engine_zip()
+    if version != current:
+        raise Http404("This version of the engine is not served any more.")
+    response = HttpResponse(data, content_type="application/zip")
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
 
 
 @takes()

@@ -238,7 +238,25 @@
     try { T.queue = JSON.parse(localStorage.getItem(QUEUE_KEY) || "[]"); } catch (e) { T.queue = []; }
 
     function saveQueue() { localStorage.setItem(QUEUE_KEY, JSON.stringify(T.queue)); }
-    function hand() { return T.table && T.table.hand; }
+    function hand() {
+      // With actions queued, the hand the tablet's own engine computed (offline/offline.js).
+      var p = T.projected;
+      if (p && T.queue.length && T.table && T.table.hand && p.id === T.table.hand.id) return p;
+      return T.table && T.table.hand;
+    }
+
+    /* Ask the engine in the browser for the hand after the queued actions; the action bar is
+     * then drawn from its legal actions, so a table keeps playing without the network. */
+    function reproject(tapped, item) {
+      if (!window.BragOffline || !T.queue.length || !T.table || !T.table.hand) return;
+      window.BragOffline.project(T.table.hand, T.queue).then(function (p) {
+        if (!p || p.error) { T.projected = null; render(); return; }
+        T.projected = p;
+        if (item) item.expect = p;
+        render();
+        if (tapped) window.BragOffline.timings.taps.push(performance.now() - tapped);
+      });
+    }
     function isSupervisor() { return T.me && (T.me.role === "supervisor" || T.me.role === "organiser"); }
 
     function notice(text, kind) {
@@ -274,6 +292,7 @@
           notice("The hand moved on from another device; the screen shows it now.", "info");
         }
         T.table = res.data;
+        if (window.BragOffline) window.BragOffline.remember(res.data.hand);
         setNet("", "");
         render();
       }, function () { setNet("Offline", "offline"); });
@@ -293,6 +312,7 @@
       var h = hand();
       var last = T.queue[T.queue.length - 1];
       var seq = last && last.hand === h.id ? last.body.expected_seq + 1 : h.next_seq;
+      var tapped = performance.now();
       T.queue.push({
         key: newKey(),
         hand: h.id,
@@ -303,6 +323,7 @@
       saveQueue();
       T.picked = [];
       render();
+      reproject(tapped, T.queue[T.queue.length - 1]);
       pump();
     }
 
@@ -322,6 +343,17 @@
           T.queue.shift();
           saveQueue();
           setNet("", "");
+          var why = window.BragOffline ? window.BragOffline.differs(item.expect, res.data.hand) : "";
+          if (why) {
+            // The server is the authority: stop, say both, redraw from the server's hand.
+            var notSent = T.queue.splice(0).map(function (d) { return d.label; });
+            saveQueue();
+            T.projected = null;
+            notice("The server's answer to \u201c" + item.label + "\u201d differs from the tablet's. " + why +
+              (notSent.length ? " Not sent: " + notSent.join(", ") + "." : "") + " The screen shows the server's hand: enter from there.", "warn");
+            applyHand(res.data.hand);
+            return;
+          }
           applyHand(res.data.hand);
           announce(item.label + (res.replayed ? " (was already entered)" : " entered"));
           pump();
@@ -334,8 +366,10 @@
         saveQueue();
         var rest = dropped.slice(1).map(function (d) { return d.label; });
         var tail = rest.length ? " Not sent after it: " + rest.join(", ") + "." : "";
+        var had = T.projected && window.BragOffline ? " The tablet had: " + window.BragOffline.describe(T.projected) + "." : "";
+        T.projected = null;
         if (err.code === "stale_sequence") {
-          notice("Another device moved the hand on: \u201c" + item.label + "\u201d was not entered." + tail + " The screen shows the hand now.", "warn");
+          notice("Another device moved the hand on: \u201c" + item.label + "\u201d was not entered." + tail + had + " The screen shows the hand now.", "warn");
           if (err.details && err.details.hand) applyHand(err.details.hand);
           else refresh();
         } else {
@@ -560,7 +594,7 @@
       var h = hand();
       if (!h || h.status !== "in_progress" || h.phase === "showing") { bar.hidden = true; return; }
       bar.hidden = false;
-      var waiting = T.queue.length > 0;
+      var waiting = T.queue.length > 0 && !h.offline;
       if (waiting) {
         bar.appendChild(el("p", { class: "muted", text: "Waiting for the queued actions to be sent…" }));
         return;
@@ -735,7 +769,7 @@
     function renderShowdown() {
       var box = clear($("#showdown"));
       var h = hand();
-      if (!h || h.status !== "in_progress" || h.phase !== "showing" || T.queue.length) { box.hidden = true; return; }
+      if (!h || h.status !== "in_progress" || h.phase !== "showing" || (T.queue.length && !h.offline)) { box.hidden = true; return; }
       box.hidden = false;
       var seat = h.cards_needed[0];
       var name = seatLabel(h, seat);
@@ -802,6 +836,11 @@
       box.hidden = false;
       // Above the result, so that a long showdown never pushes it out of sight.
       next.hidden = false;
+      if (T.queue.length) {
+        // Settled on the tablet: the next hand and the seats wait for the queue to be sent.
+        next.appendChild(el("p", { class: "muted", text: "The hand is settled on the tablet; the next hand starts once the queued actions are sent." }));
+        return;
+      }
       if (T.table.shuffle_next) next.appendChild(el("p", { class: "reminder", role: "note", text: "Shuffle the deck before dealing this hand." }));
       next.appendChild(el("button", { type: "button", class: "primary", id: "start-hand", text: "Start the next hand", onclick: function () { write("/tables/" + T.id + "/hands/", {}); } }));
       var list = el("ul", { class: "seat-admin" });
@@ -891,6 +930,8 @@
 
     // ---------------------------------------------------------------- start
 
+    if (window.BragOffline) window.BragOffline.start(function () { reproject(); });
+    window.__bragOfflineLog = function () { var h = hand(); return (h && h.actions) || []; };
     whoAmI().then(function (me) {
       T.me = me;
       return refresh();

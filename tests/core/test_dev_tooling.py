@@ -123,6 +123,9 @@ def test_the_tiers_mark_browser_and_production_tests_and_test_fast_leaves_them_o
         "tests/tablet/test_layout.py",
         "tests/public/test_standings_browser.py",
         "tests/public/test_public_layout.py",
+        # the engine in the tablet's browser (Pyodide): the differential test, the offline play
+        "tests/tablet/test_offline_engine.py",
+        "tests/tablet/test_offline_tablet.py",
         # the login redirect's module checks the server without a browser, the script with one
         "tests/tablet/test_login_redirect.py::test_the_script_",
     )
@@ -133,6 +136,11 @@ def test_the_tiers_mark_browser_and_production_tests_and_test_fast_leaves_them_o
     assert slow == {
         "test_illegal_actions_change_nothing",
         "test_accepted_actions_survive_dump_and_replay",
+        # Pyodide's start-up (seconds) in each, and thousands of random hands in the first
+        "test_the_browser_engine_agrees_with_the_server_on_random_hands",
+        "test_the_browser_engine_refuses_in_words",
+        "test_a_whole_hand_offline_then_reconnected_matches_the_server",
+        "test_a_void_from_another_device_while_offline_is_shown_as_a_conflict",
     }
     fast = [t for t, marks in tiers.items() if not marks]
     assert any(t.startswith("tests/public/test_standings_page.py") for t in fast)

@@ -41,6 +41,7 @@ from brag_event.events.models import Event
 from brag_event.floor.services import floor_call_open, ruling_record
 from brag_event.players.links import player_token
 from brag_event.tables.seating import seating_draw
+from brag_event.tablet.offline import engine_zip
 from tests.factories import act, assert_audit_ok, start, world
 
 pytestmark = pytest.mark.django_db
@@ -227,6 +228,7 @@ def pages_world(settings: Any) -> World:
         )
         .penalties.get()
         .pk,
+        "version": engine_zip()[1],  # the tablet's engine zip
     }
     return World(args, [w.event, event2], organiser)
 

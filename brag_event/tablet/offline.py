@@ -1,0 +1,43 @@
+"""The engine the tablet runs in the browser: this project's own ``brag_event/engine`` package,
+zipped from the source when first asked for (never a copy kept anywhere), named by the hash of
+its content so that a tablet caches it for good and a release brings a new name."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zipfile
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parents[1] / "engine"
+# The package's top in the zip: an empty ``brag_event`` (the engine needs nothing else of it).
+TOP = b'"""Only the rules engine of Brag Event, for the tablet\'s browser (Pyodide)."""\n'
+_STAMP = (1980, 1, 1, 0, 0, 0)  # fixed times: the same source gives the same zip and name
+
+_memo: dict[tuple[tuple[str, int, int], ...], tuple[bytes, str]] = {}
+
+
+def _sources() -> list[Path]:
+    return sorted(ENGINE.glob("*.py"))
+
+
+def engine_zip() -> tuple[bytes, str]:
+    """The zip of ``brag_event/engine`` (with an empty ``brag_event/__init__.py``) and its
+    version: the first 16 hex digits of its sha256. Rebuilt when a source file changes."""
+    files = _sources()
+    key = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in files)
+    found = _memo.get(key)
+    if found is not None:
+        return found
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(zipfile.ZipInfo("brag_event/__init__.py", _STAMP), TOP)
+        for path in files:
+            info = zipfile.ZipInfo(f"brag_event/engine/{path.name}", _STAMP)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    data = buffer.getvalue()
+    made = (data, hashlib.sha256(data).hexdigest()[:16])
+    _memo.clear()
+    _memo[key] = made
+    return made

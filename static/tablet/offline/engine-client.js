@@ -1,0 +1,51 @@
+/* Brag Event — the page's side of the engine worker (engine-worker.js).
+ *
+ *   BragEngine.boot({worker, pyodide, engine, onProgress}) → Promise of the boot times
+ *   BragEngine.ask(request) → Promise of the answer (an object, or a list for a list)
+ *
+ * A request is what brag_event.engine.tablet.answer takes: {op: "hand", history, queued},
+ * {op: "start", table, history?, queued?}, {op: "after", table, history, queued}. */
+(function () {
+  "use strict";
+
+  var worker = null;
+  var ready = null;
+  var waiting = {};
+  var next = 1;
+
+  function boot(config) {
+    if (ready) return ready;
+    ready = new Promise(function (resolve, reject) {
+      worker = new Worker(config.worker, { type: "module" });
+      worker.onmessage = function (event) {
+        var msg = event.data || {};
+        if (msg.type === "progress" && config.onProgress) config.onProgress(msg.stage, msg.ms);
+        else if (msg.type === "ready") { if (config.onProgress) config.onProgress("ready", msg.ms.total); resolve(msg.ms); }
+        else if (msg.type === "failed") { ready = null; reject(new Error(msg.message)); }
+        else if (msg.type === "answer") {
+          var done = waiting[msg.id];
+          delete waiting[msg.id];
+          if (!done) return;
+          if (msg.error) done.reject(new Error(msg.error));
+          else done.resolve(JSON.parse(msg.answer));
+        }
+      };
+      worker.onerror = function (event) { ready = null; reject(new Error(event.message || "the engine worker failed")); };
+      worker.postMessage({ type: "boot", pyodide: config.pyodide, engine: config.engine });
+    });
+    return ready;
+  }
+
+  function ask(request) {
+    if (!ready) return Promise.reject(new Error("the engine is not loaded"));
+    return ready.then(function () {
+      return new Promise(function (resolve, reject) {
+        var id = next++;
+        waiting[id] = { resolve: resolve, reject: reject };
+        worker.postMessage({ type: "ask", id: id, request: JSON.stringify(request) });
+      });
+    });
+  }
+
+  window.BragEngine = { boot: boot, ask: ask };
+})();

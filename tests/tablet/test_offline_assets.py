@@ -1,0 +1,89 @@
+"""What the offline tablet loads: Pyodide pinned by its integrity and installed by `make
+install`, never fetched at run time; the engine zipped from the project's own source."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.staticfiles.views import serve
+
+from brag_event.tablet import vendor
+from brag_event.tablet.offline import ENGINE, engine_zip
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_pyodide_is_pinned_by_version_integrity_and_file_hashes() -> None:
+    pin = vendor.lock()
+    assert pin["name"] == "pyodide" and re.fullmatch(r"\d+\.\d+\.\d+", pin["version"])
+    assert pin["resolved"] == (f"https://registry.npmjs.org/pyodide/-/pyodide-{pin['version']}.tgz")
+    assert re.fullmatch(r"sha512-[A-Za-z0-9+/]{86}==", pin["integrity"])
+    assert set(pin["files"]) >= {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"}
+    assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in pin["files"].values())
+
+
+def test_make_install_and_make_run_install_pyodide_and_git_ignores_it() -> None:
+    makefile = (ROOT / "Makefile").read_text()
+    assert "-m brag_event.tablet.vendor" in makefile
+    assert re.search(r"^install: .*\bvendor\b", makefile, re.M)
+    assert re.search(r"^install-runtime: .*\bvendor\b", makefile, re.M)
+    assert "static/vendor/pyodide/" in (ROOT / ".gitignore").read_text().splitlines()
+    assert "brag_event.tablet.vendor" in (ROOT / "deploy" / "Dockerfile").read_text()
+
+
+def test_a_tampered_file_is_not_installed(tmp_path: Path, monkeypatch: Any) -> None:
+    pin = vendor.lock() | {"target": str(tmp_path / "pyodide")}
+    monkeypatch.setattr(vendor, "ROOT", Path("/"))
+    (tmp_path / "pyodide").mkdir()
+    (tmp_path / "pyodide" / "pyodide.mjs").write_text("tampered")
+    assert not vendor.installed(pin)
+    bad = pin | {"files": {"pyodide.mjs": "0" * 64}}
+    with pytest.raises(vendor.VendorError, match="sha256"):
+        vendor.install(bad)  # from the cached tarball (make install fetched it)
+
+
+def test_the_installed_files_match_their_pins() -> None:
+    assert vendor.installed(), "run `make install` (or `make vendor`)"
+
+
+def test_the_engine_zip_is_the_engine_source_named_by_its_hash(client: Any) -> None:
+    data, version = engine_zip()
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    assert "brag_event/__init__.py" in names
+    for path in ENGINE.glob("*.py"):
+        assert zipfile.ZipFile(io.BytesIO(data)).read(f"brag_event/engine/{path.name}") == (
+            path.read_bytes()
+        )
+    assert engine_zip() == (data, version)  # the same source, the same name
+    answer = client.get(f"/tablet/engine/{version}.zip")
+    assert answer.status_code == 200 and answer.content == data
+    assert "immutable" in answer["Cache-Control"]
+    assert client.get("/tablet/engine/0123456789abcdef.zip").status_code == 404
+
+
+def test_pyodide_is_served_as_javascript_and_webassembly(rf: Any) -> None:
+    """What the development server and the browser tests serve (staticfiles' own view); a
+    module script served as anything but JavaScript is refused by the browser."""
+    for name, kind in (
+        ("pyodide.mjs", "text/javascript"),
+        ("pyodide.asm.wasm", "application/wasm"),
+    ):
+        path = f"vendor/pyodide/{name}"
+        answer = serve(rf.get(f"/static/{path}"), path, insecure=True)
+        assert answer.status_code == 200, name
+        assert answer["Content-Type"].startswith(kind), name
+        answer.close()
+
+
+def test_the_table_page_names_the_engine_it_runs(client: Any) -> None:
+    _data, version = engine_zip()
+    page = client.get("/tablet/tables/1/").content.decode()
+    assert f"/tablet/engine/{version}.zip" in page
+    assert "vendor/pyodide/" in page
+    assert json.dumps("https://") not in page  # nothing from the internet
