@@ -25,5 +25,10 @@ def hand_log(hand: Hand) -> list[LogRow]:
 def hand_state(hand: Hand, log: list[LogRow] | None = None) -> HandState:
     state = state_start(hand)
     for row in hand_log(hand) if log is None else log:
-        state.apply(log_action(row))
+        action = log_action(row)
+        if action.action == "misdeal":
+            # The reason is kept with the hand's result (and ``floor.Misdeal``), not in the row.
+            reason = ((hand.result or {}).get("misdeal") or {}).get("reason")
+            action = action._replace(reason=reason if isinstance(reason, str) else None)
+        state.apply(action)
     return state

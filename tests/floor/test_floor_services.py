@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from brag_event.core.errors import Conflict, ServiceError, StaleHand
+from brag_event.engine import dump, replay
 from brag_event.events.closing import day_close_request
 from brag_event.events.models import DayClose
 from brag_event.floor.models import CarriedSplit, FloorCall, Misdeal, Penalty
@@ -19,6 +20,7 @@ from brag_event.floor.services import (
     ruling_record,
 )
 from brag_event.hands.models import Hand
+from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_start, hand_void_last_action
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player, Standing
@@ -50,6 +52,9 @@ def test_a_misdeal_gives_back_everything_paid_and_the_same_dealer_deals_again() 
         "1": 5,
     }
     assert Misdeal.objects.get(hand=hand).reason == "a card turned over"
+    exported = dump(hand_state(hand))  # the brag-hh/1 export says so, and replays
+    assert exported["actions"][-1] == {"action": "misdeal", "reason": "a card turned over"}
+    assert replay(exported).outcome.to_dict()["misdeal"]["refunds"] == {"2": 15, "3": 10, "1": 5}  # type: ignore[union-attr]
     assert hand.actions.last().action == "misdeal"  # type: ignore[union-attr]
     # Nothing edited: every transfer of the hand reversed.
     live = Transfer.objects.filter(hand=hand).exclude(kind="reversal")
