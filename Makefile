@@ -23,7 +23,7 @@ RUN_ADDR?=127.0.0.1:8000
 .DEFAULT_GOAL := help
 
 .PHONY: help install install-runtime lock lock-check run test test-fast lint typecheck security \
-	schema format bench bench-api bench-standings bench-audit bench-event clean vendor
+	schema format bench bench-api bench-standings bench-audit bench-event bench-pieces clean vendor
 
 help:
 	@echo "make run        install the runtime set, migrate, load demo data, serve on 127.0.0.1:8000"
@@ -40,6 +40,7 @@ help:
 	@echo "make bench-standings  standings page and API latency on 100,000 hands (PostgreSQL)"
 	@echo "make bench-event  an event day under load (Locust; ARGS=--capacity for x1, x2, ...)"
 	@echo "make bench-audit      ledger audit vs a bare replay on 100,000 hands (PostgreSQL)"
+	@echo "make bench-pieces     what each special piece of the action path saves (callgrind)"
 	@echo "make clean      remove the venv, caches and db.sqlite3"
 
 $(UV):
@@ -127,6 +128,9 @@ bench-event: install
 
 bench-audit: install
 	$(PY) -m bench.audit
+
+bench-pieces: install
+	$(PY) -m bench.pieces $(ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis *.egg-info db.sqlite3
