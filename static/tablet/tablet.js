@@ -180,16 +180,32 @@
 
   // ------------------------------------------------------------------ the tables page
 
+  // An event with no day open, in words: which day closes, which opens next, or that it is over.
+  function eventState(event) {
+    var days = event.days.slice().sort(function (a, b) { return a.number - b.number; });
+    var closing = days.filter(function (d) { return d.status === "closing"; })[0];
+    if (closing) return event.name + ": day " + closing.number + " is closing; no more hands today.";
+    var next = days.filter(function (d) { return d.status === "scheduled"; })[0];
+    var closed = days.filter(function (d) { return d.status === "closed"; });
+    var last = closed[closed.length - 1];
+    if (!next) return event.name + ": every day has closed; the event is over.";
+    return event.name + ": " + (last ? "day " + last.number + " has closed; " : "") +
+      "day " + next.number + " has not opened yet.";
+  }
+
   function tablesPage() {
     var list = $("#tables");
+    var notOpen = [];
     whoAmI().then(function () {
       return api("GET", "/events/");
     }).then(function (res) {
       var days = [];
       ((res.data && res.data.events) || []).forEach(function (event) {
+        var open = false;
         event.days.forEach(function (day) {
-          if (day.status === "open") days.push({ event: event, day: day });
+          if (day.status === "open") { open = true; days.push({ event: event, day: day }); }
         });
+        if (!open) notOpen.push(event);
       });
       return Promise.all(days.map(function (d) {
         return api("GET", "/days/" + d.day.id + "/tables/").then(function (r) {
@@ -210,6 +226,8 @@
         });
       });
       if (!count) list.appendChild(el("li", { text: "No table is assigned to you today." }));
+      // With no day in play, say each event's state in words (RULES §4b: days follow one another).
+      notOpen.forEach(function (event) { list.appendChild(el("li", { class: "day-state", text: eventState(event) })); });
     }).catch(function (err) {
       if (err instanceof NetworkError) { clear(list).appendChild(el("li", { text: "No network: reload when connected." })); }
     });

@@ -230,3 +230,26 @@ def test_the_screen_is_kept_on_while_a_hand_is_in_play(hall: Hall, browser: Any)
     expect(page.locator("#start-hand")).to_be_visible()
     page.wait_for_function("window.__wake.length === 2")
     assert page.evaluate("window.__wake") == ["screen", "release"]
+
+
+@pytest.mark.parametrize(
+    ("statuses", "said"),
+    [
+        (("closed", "scheduled"), "day 1 has closed; day 2 has not opened yet."),
+        (("closing", "scheduled"), "day 1 is closing; no more hands today."),
+        (("closed", "closed"), "every day has closed; the event is over."),
+    ],
+)
+def test_the_tables_page_says_the_events_state_when_no_day_is_open(
+    hall: Hall, browser: Any, statuses: tuple[str, str], said: str
+) -> None:
+    w = hall.world
+    day2 = Day.objects.filter(event=w.event, number=2).first() or Day.objects.create(
+        event=w.event, number=2, **w.day.rules_dict()
+    )
+    Day.objects.filter(event=w.event).exclude(pk=w.day.pk).update(status=statuses[1])
+    Day.objects.filter(pk=w.day.pk).update(status=statuses[0])
+    assert day2.number == 2
+    page = hall.page(browser)
+    expect(page.locator("#tables")).to_contain_text("No table is assigned to you today.")
+    expect(page.locator("#tables .day-state")).to_have_text(f"{w.event.name}: {said}")
