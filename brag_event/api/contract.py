@@ -363,7 +363,7 @@ PAGE_PARAMETERS = [
 
 
 class StandingOut(S.Serializer):
-    rank = S.IntegerField()
+    rank = nullable_int(help_text="None for a disqualified player (outside the ranking)")
     player = S.IntegerField()
     name = S.CharField()
     balance = S.IntegerField()
@@ -373,6 +373,9 @@ class StandingOut(S.Serializer):
     change = S.IntegerField(help_text="Since the start of the day")
     hands_played = S.IntegerField()
     hands_won = S.IntegerField()
+    disqualified = S.BooleanField(
+        help_text="Disqualified (RULES §4b): listed last, outside the ranking"
+    )
 
 
 class StandingsOut(S.Serializer):

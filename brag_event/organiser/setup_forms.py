@@ -1,6 +1,6 @@
 """The event set-up's forms: a new event (from the FLASH preset or from scratch) and a day's date
 and rules. Each rule set is checked in ``clean()`` by the engine's rules
-(``events.services.rules_validate``), its refusal shown on the field it names."""
+(``Rules.problems``), its refusal shown on the field it names."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ from typing import Any
 
 from django import forms
 
-from brag_event.core.errors import ServiceError
 from brag_event.core.forms import WholeNumberField
+from brag_event.engine import Rules
 from brag_event.events.models import RULE_FIELDS
-from brag_event.events.services import rules_validate
 from brag_event.events.setup import CURRENCY_MAX, DAYS_MAX, NAME_MAX, RULE_LABELS
 
 from .forms import money_field
@@ -87,11 +86,14 @@ class RulesFields(forms.Form):
         cleaned = super().clean() or {}
         if any(name in self.errors for name in RULE_FIELDS):
             return cleaned  # a field is wrong already: say that first
-        try:
-            rules_validate({name: cleaned.get(name) for name in RULE_FIELDS})
-        except ServiceError as err:
-            where = err.details.get("field")
-            self.add_error(where if where in self.fields else None, err.message)
+        # The engine's one check (``Rules.problems``): each problem on the field it is about,
+        # in the engine's own sentence, as the model's ``clean`` shows it in the admin.
+        shown: set[tuple[str, str]] = set()
+        for problem in Rules.problems({name: cleaned.get(name) for name in RULE_FIELDS}):
+            where = problem.field if problem.field in self.fields else None
+            if (str(where), problem.message) not in shown:
+                shown.add((str(where), problem.message))
+                self.add_error(where, problem.message)
         return cleaned
 
     def groups(self) -> list[tuple[str, list[forms.BoundField]]]:

@@ -191,7 +191,7 @@ def test_a_page_shows_busy_in_words(client: Any, monkeypatch: Any) -> None:
     def busy(**kwargs: Any) -> Any:
         raise Busy()
 
-    monkeypatch.setattr("brag_event.organiser.views.player_issue_money", busy)
+    monkeypatch.setattr("brag_event.organiser.player_views.player_issue_money", busy)
     response = client.post(
         f"/organiser/events/{w.event.pk}/players/",
         {"form": "issue", "player": w.players[0].pk, "amount": "10"},

@@ -105,6 +105,7 @@ def test_the_api_the_page_polls(client: Client) -> None:
         "change",
         "hands_played",
         "hands_won",
+        "disqualified",
     }
     assert (first["name"], first["rank"], first["total"], first["table"]) == ("Bill", 1, 1000, 1)
     assert first["total"] == first["balance"] + first["stack"]
