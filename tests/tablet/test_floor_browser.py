@@ -62,7 +62,7 @@ def test_call_the_floor_misdeal_and_warning(hall: Hall, browser: Any) -> None:
 
     # The tablet refreshes itself: the misdeal, then the same dealer shuffles and deals again.
     expect(tablet.locator("#floor-misdeal")).to_contain_text("Misdeal — shuffle and deal again")
-    expect(tablet.locator("#between")).to_contain_text("Shuffle the deck")
+    expect(tablet.locator("#next")).to_contain_text("Shuffle the deck")
     shot(tablet, "floor-05-tablet-misdeal")
     tablet.get_by_role("button", name="Start the next hand").click()
     expect(tablet.locator(".to-act-title")).to_have_text(re.compile("to act"))
