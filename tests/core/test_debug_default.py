@@ -41,5 +41,5 @@ def test_debug_follows_what_is_asked(value: str, debug: str) -> None:
 def test_make_run_asks_for_debug_and_only_it() -> None:
     makefile = (ROOT / "Makefile").read_text()
     run = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
-    assert "DJANGO_DEBUG=true $(PY) manage.py runserver" in run
+    assert "DJANGO_DEBUG=true BRAG_DASHBOARD_AUDIT=true $(PY) manage.py runserver" in run
     assert makefile.count("DJANGO_DEBUG=true") == 1

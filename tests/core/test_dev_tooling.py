@@ -126,6 +126,11 @@ def test_the_tiers_mark_browser_and_production_tests_and_test_fast_leaves_them_o
         # the engine in the tablet's browser (Pyodide): the differential test, the offline play
         "tests/tablet/test_offline_engine.py",
         "tests/tablet/test_offline_tablet.py",
+        # the floor (issue 17): a call, a misdeal and a warning from tablet to dashboard
+        "tests/tablet/test_floor_browser.py",
+        # the console (issue 16): its pages at every size, and a whole event run through it
+        "tests/organiser/test_console_browser.py",
+        "tests/organiser/test_console_event_browser.py",
         # the login redirect's module checks the server without a browser, the script with one
         "tests/tablet/test_login_redirect.py::test_the_script_",
     )

@@ -207,10 +207,11 @@ class Console:
         else:
             page.locator("input[name=qualify_rule][value=top]").check()
             page.locator("input[name=qualify_top]").fill(str(top))
-        confirm = page.locator("input[name=confirm]")
-        if confirm.count():
-            confirm.check()
-        page.get_by_role("button", name=f"Close day {number}").click()
+        page.get_by_role("button", name=f"Close day {number}…").click()
+        page.wait_for_load_state()
+        # The confirmation step says what will happen; nothing is closed before it.
+        assert self.day(number).status == "open"
+        page.get_by_role("button", name=f"Yes, close day {number}").click()
         page.wait_for_load_state()
         deadline = time.monotonic() + 30
         while DayClose.objects.filter(day=day, status=DayClose.Status.DONE).count() == 0:

@@ -65,7 +65,9 @@ def test_days_follow_each_other_through_the_console(
 
     # Day 1 closes (nobody seated: at once); now day 2 may open, day 3 still may not.
     with django_capture_on_commit_callbacks(execute=True):
-        organiser.post(f"/organiser/days/{d1.pk}/close/", {"qualify_rule": "afford"})
+        organiser.post(
+            f"/organiser/days/{d1.pk}/close/", {"qualify_rule": "afford", "confirm": "yes"}
+        )
     assert day(event, 1).status == "closed"
     dashboard = text(organiser.get(f"/organiser/events/{event.pk}/"))
     assert "Open day 2" in dashboard and "Open day 3" not in dashboard
