@@ -301,6 +301,21 @@ def test_disqualifying_one_of_the_last_two_gives_the_other_the_pot() -> None:
     assert_audit_ok(w.event)
 
 
+def test_disqualifying_a_player_who_already_folded_returns_the_stack_at_once() -> None:
+    w = world(3)
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    act(hand, seat=3, action="fold")
+    _disqualify(w, 2)
+    assert not hand.actions.filter(action="disqualify").exists()
+    assert _balance(w, 2) == 1000 - 210 + 195
+    act(hand, seat=1, action="look")
+    hand, _state = act(hand, seat=1, action="fold")
+    assert hand.status == Hand.Status.SETTLED and w.seat(2).stack == 210
+    assert_audit_ok(w.event)
+
+
 def test_disqualifying_a_player_after_the_betting_ended_is_refused() -> None:
     w = world(3)
     hand = start(w)
