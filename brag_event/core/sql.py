@@ -236,6 +236,18 @@ def at_commit(
 
 
 @contextmanager
+def writes_now() -> Iterator[None]:
+    """Inside, ``at_commit`` statements run at once even in an owned transaction: for a service
+    that reads back what they wrote (the floor's disqualification returns a stack the
+    settlement just paid)."""
+    token = _pending.set(None)
+    try:
+        yield
+    finally:
+        _pending.reset(token)
+
+
+@contextmanager
 def writes_at_commit() -> Iterator[Callable[[], None]]:
     """The scope of an owned transaction: ``at_commit`` statements wait in it; call the
     yielded function last thing inside the transaction to send them — with its COMMIT, when

@@ -43,9 +43,10 @@ ACTIONS: Final = (
     "showdown",
     "show",
     "misdeal",
+    "disqualify",
 )
 # Entered by a supervisor, never offered by ``legal_actions`` (RULES §4b).
-FLOOR_ACTIONS: Final = ("misdeal",)
+FLOOR_ACTIONS: Final = ("misdeal", "disqualify")
 REASON_MAX: Final = 200
 # The fields each action may carry besides its seat; anything else is refused, so that every
 # accepted action can be written to a hand history and read back.
@@ -60,6 +61,7 @@ FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "showdown": (),
     "show": ("cards",),
     "misdeal": ("reason",),
+    "disqualify": (),
 }
 OLD: Final = "old"
 NEW: Final = "new"
@@ -491,6 +493,9 @@ class HandState:
     def misdeal(self, reason: str = "") -> HandState:
         return self.apply(Action("misdeal", reason=reason))
 
+    def disqualify(self, seat: int) -> HandState:
+        return self.apply(Action("disqualify", seat))
+
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self) -> list[LegalAction]:
@@ -593,6 +598,9 @@ class HandState:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.by_seat:
             raise IllegalAction("unknown_seat", seat=seat)
         p = self.by_seat[seat]
+        if kind == "disqualify":
+            self._disqualify(p, do)
+            return
         if self.phase == SHOWING:
             if kind != "show":
                 raise IllegalAction("cards_required", seats=self._labels(self.cards_needed))
@@ -799,12 +807,31 @@ class HandState:
         return "; they may only fold"
 
     def _fold(self, p: Player) -> None:
+        """A fold — the player's own, at their turn, or the floor's out of turn (a
+        disqualification): the turn passes on only if it was theirs; one player left wins as
+        after any last fold."""
         p.status = FOLDED
+        if self.pending is p:
+            p.looked = None
+            self.pending = None
         active = [q for q in self.players if q.status == ACTIVE]
         if len(active) == 1:
+            if self.pending is not None:  # the winner's look at one of two hands is moot
+                self.pending.looked = None
+                self.pending = None
             self._end_betting("folds")
-        else:
+        elif self.players[self.turn] is p:
             self._advance()
+
+    def _disqualify(self, p: Player, do: bool) -> None:
+        """RULES §4b: a disqualified player's live hand is folded, out of turn, while the
+        betting goes on; what they paid stays in the pot."""
+        if self.phase != BETTING:
+            raise IllegalAction("disqualify_too_late", who=p.label, end=self.end or "betting")
+        if p.status != ACTIVE:
+            raise IllegalAction("player_out", who=p.label, status=_status_words(p.status))
+        if do:
+            self._fold(p)
 
     def _see(self, p: Player, amount: int | None, do: bool) -> None:
         active = [q for q in self.players if q.status == ACTIVE]

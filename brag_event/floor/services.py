@@ -24,6 +24,7 @@ from brag_event.events.states import day_for_change, day_for_play, refuse_unless
 from brag_event.hands import chain, statements
 from brag_event.hands.models import Hand, HandAction
 from brag_event.hands.selectors import hand_state
+from brag_event.hands.services import hand_disqualify_seat
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import (
     account_carried,
@@ -379,17 +380,28 @@ def _penalise(
         penalty.seat = seat
         penalty.hands = penalty.hands_left = hands
     elif kind == Penalty.Kind.DISQUALIFICATION and seat is not None:
-        live = Hand.objects.filter(table=seat.table, status=Hand.Status.IN_PROGRESS).first()
-        if live is not None and any(s["seat_id"] == seat.pk and s.get("dealt") for s in live.seats):
-            raise Conflict(
-                "player_in_hand",
-                f"{player} is in the hand in play: finish it (or declare a misdeal) first.",
-                details={"players": [player.name]},
-            )
-        seat_leave(seat=seat, by=by)  # the stack back to the balance
+        folded_out = _fold_out(seat, by)
+        seat_leave(seat=seat, by=by, folded_out=folded_out)  # the stack back to the balance
         penalty.seat = seat
     penalty.save()
     return penalty
+
+
+def _fold_out(seat: Seat, by: Actor | None) -> bool:
+    """RULES §4b: a disqualified player's live hand is folded — what they paid stays in the
+    pot. If ``seat`` is dealt into the hand in play, the hand service appends the engine's
+    ``disqualify`` (the hand's record, its lock order hand → table → seats, and its settlement
+    if only one player is left); a player who has already folded is out as they are. Says
+    whether the seat was in a hand in play."""
+    live = Hand.objects.filter(table=seat.table_id, status=Hand.Status.IN_PROGRESS).first()
+    if live is None or not any(s["seat_id"] == seat.pk and s.get("dealt") for s in live.seats):
+        return False
+    state = hand_state(live)
+    number = next(s["seat"] for s in live.seats if s["seat_id"] == seat.pk)
+    if state.by_seat[number].status == "folded":
+        return True
+    hand_disqualify_seat(hand=live.pk, seat=number, by=by)
+    return True
 
 
 @service_transaction

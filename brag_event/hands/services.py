@@ -314,7 +314,8 @@ def _as_action(data: Action | Mapping[str, Any]) -> Action:
         raise ServiceError("invalid_action", "An action is an object with at least 'action'.")
     if action.action in FLOOR_ACTIONS:  # the floor's own service declares those
         raise Forbidden(
-            "floor_only", "Only a supervisor declares a misdeal, through the floor's page."
+            "floor_only",
+            "Only the floor enters a misdeal or a disqualification, through the floor's page.",
         )
     return action
 
@@ -349,7 +350,32 @@ def hand_apply_action(
     # A live hand exists only on an open day (hand starts and voids check it under the day's
     # lock, and the close refuses while a hand is live), so no lock on the day is needed here.
     refuse_unless_open(hand.table.day, "actions")
-    act = _as_action(action)
+    row, state = _append(hand, log, _as_action(action), by)
+    return hand, row, state
+
+
+@service_transaction
+def hand_disqualify_seat(
+    *, hand: Hand | int, seat: int, by: Actor | None
+) -> tuple[Hand, HandAction, HandState]:
+    """The floor's fold of a disqualified player's live hand (RULES §4b): the engine's
+    ``disqualify`` action, appended, chained and posted like any action — and, if it ends the
+    hand, settled by the same path. Its writes run at once (not with the commit): the caller
+    returns the seat's stack next and reads it. Only the floor's ruling service calls this."""
+    hand, log = _lock(hand, None)
+    if hand.status != Hand.Status.IN_PROGRESS:
+        raise Conflict("hand_not_in_play", "That hand has ended.")
+    refuse_unless_open(hand.table.day, "actions")
+    with sql.writes_now():
+        row, state = _append(hand, log, Action("disqualify", seat), by)
+    return hand, row, state
+
+
+def _append(
+    hand: Hand, log: list[LogRow], act: Action, by: Actor | None
+) -> tuple[HandAction, HandState]:
+    """Apply ``act`` to the locked ``hand`` (its live ``log``), append it to the hand's record
+    and post its money, and the settlement's if it ended the hand."""
     state = hand_state(hand, log)
     before = pots_of(state)
     try:
@@ -444,7 +470,7 @@ def hand_apply_action(
         ),
         then=inserted,
     )
-    return hand, row, state
+    return row, state
 
 
 @service_transaction
@@ -485,6 +511,11 @@ def hand_void_last_action(
     last = hand_live_actions(hand).last()
     if last is None:
         raise ServiceError("nothing_to_void", "No action of this hand is left to void.")
+    if last.action == "disqualify":
+        raise Conflict(
+            "disqualified_out",
+            "The floor folded a disqualified player out of this hand; it is not undone.",
+        )
     if last.action in FLOOR_ACTIONS:
         raise Conflict("misdealt", "This hand was misdealt and its money given back: deal again.")
     # Leaving and moving need the table's lock, held here: nobody leaves while this looks.

@@ -277,9 +277,11 @@ def seat_sit_out(*, seat: Seat, sitting_out: bool, by: Actor | None) -> Seat:
 
 
 @service_transaction
-def seat_leave(*, seat: Seat, by: Actor | None) -> Seat:
+def seat_leave(*, seat: Seat, by: Actor | None, folded_out: bool = False) -> Seat:
     """Leave the table: the stack goes back to the player's balance. Allowed while the day is
-    open, and while it is closing (the close returns every stack this way)."""
+    open, and while it is closing (the close returns every stack this way). ``folded_out``:
+    the floor has just folded this player out of the hand in play (a disqualification, RULES
+    §4b), so their stack is final and leaves now."""
     table_id = Seat.objects.values_list("table_id", flat=True).get(pk=seat.pk)
     # The table, then the seat: a hand start holds the table and then takes the seats' antes.
     table = Table.objects.select_for_update(no_key=True).get(pk=table_id)
@@ -290,7 +292,7 @@ def seat_leave(*, seat: Seat, by: Actor | None) -> Seat:
     )
     if seat.left_at is not None:
         raise ServiceError("not_seated", f"{seat.player} has already left.")
-    if _in_live_hand(seat):
+    if not folded_out and _in_live_hand(seat):
         raise Conflict(
             "player_in_hand", f"{seat.player} is in the hand being played; leave after it."
         )

@@ -201,3 +201,96 @@ def test_a_misdeal_is_refused_once_the_betting_is_over(table: Table, data: st.Da
     play_random(state, data, table, after_each=check)
     if not state.misdealt:
         assert not state.can(Action("misdeal"))
+
+
+# ---------------------------------------------------------------------------- disqualification
+
+
+def test_disqualifying_the_player_to_act_passes_the_turn_on() -> None:
+    state = table(3, 100)
+    state.look(1).bet(1, 10)
+    assert state.to_act == 2
+    state.disqualify(2)
+    assert state.by_seat[2].status == "folded" and state.to_act == 3
+    assert state.pot_total == 25  # what seat 2 paid stays in the pot
+    state.look(3).see(3)
+    state.show(3, "As Ks Qs").show(1, "2c 3d 5h")
+    out = state.outcome
+    assert out is not None and out.stacks == {1: 85, 2: 95, 3: 120}
+
+
+def test_disqualifying_another_player_keeps_the_turn() -> None:
+    state = table(4, 100)
+    state.look(1).bet(1, 10)
+    state.disqualify(3)
+    assert state.to_act == 2 and state.active_seats == [1, 2, 4]
+    state.look(2).bet(2, 10)
+    assert state.to_act == 4  # seat 3 is skipped, as after any fold
+
+
+def test_disqualifying_one_of_the_last_two_gives_the_other_the_pot() -> None:
+    state = table(2, 100)
+    state.look(1).bet(1, 10).look(2)
+    state.disqualify(1)  # not their turn (seat 2 is to act)
+    out = state.outcome
+    assert state.phase == SETTLED and out is not None
+    assert out.pots[0].how == "folds" and out.pots[0].winners == [2]
+    assert out.stacks == {1: 85, 2: 115}
+
+
+def test_disqualifying_a_player_deciding_between_two_hands_clears_the_decision() -> None:
+    state = table(3, 100, carried_pot=30, carried_seat=1)
+    state.look(1, "new")
+    assert state.pending is not None
+    state.disqualify(1)
+    assert state.pending is None and state.to_act == 2
+
+
+def test_disqualify_is_refused_when_it_cannot_fold() -> None:
+    state = table(3, 100)
+    state.look(1).bet(1, 10).fold(2)
+    rejects(state, Action("disqualify", 2), "player_out")
+    rejects(state, Action("disqualify", 9), "unknown_seat")
+    rejects(state, Action("disqualify", 1, amount=3), "unexpected_field")
+    state.look(3).see(3)
+    rejects(state, Action("disqualify", 1), "disqualify_too_late")
+
+
+def test_disqualify_is_never_offered_and_replays_from_its_history() -> None:
+    state = table(3, 100)
+    assert all(a.action != "disqualify" for a in state.legal_actions())
+    state.bet(1, 5).disqualify(3).disqualify(1)
+    doc = json.loads(json.dumps(dump(state)))
+    assert {"seat": 3, "action": "disqualify"} in doc["actions"]
+    again = replay(doc)
+    assert again.outcome is not None and state.outcome is not None
+    assert again.outcome.to_dict() == state.outcome.to_dict()
+
+
+@PROPERTY_SETTINGS
+@given(table=tables(), data=st.data())
+def test_a_disqualification_at_any_point_conserves_money_and_replays(
+    table: Table, data: st.DataObject
+) -> None:
+    note(f"table: {table!r}")
+    state = table.start()
+    stop_after = data.draw(st.integers(0, 40), label="actions before the disqualification")
+    count = [0]
+    out_seat: list[tuple[int, int]] = []
+
+    def maybe_disqualify(s: HandState) -> None:
+        if not out_seat and s.phase == BETTING and count[0] >= stop_after:
+            seat = data.draw(st.sampled_from(s.active_seats), label="disqualified seat")
+            out_seat.append((seat, s.by_seat[seat].stack))
+            s.disqualify(seat)
+            assert s.by_seat[seat].status == "folded"
+        count[0] += 1
+
+    play_random(state, data, table, before_each=maybe_disqualify)
+    out = state.outcome
+    assert state.phase == SETTLED and out is not None
+    assert sum(out.stacks.values()) + out.carried_pot + out.house == table.money
+    for seat, stack in out_seat:
+        assert out.stacks[seat] == stack  # they pay nothing more and win nothing
+    again = replay(json.loads(json.dumps(dump(state))))
+    assert again.outcome is not None and again.outcome.to_dict() == out.to_dict()

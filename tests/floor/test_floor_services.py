@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from brag_event.core.errors import Conflict, ServiceError, StaleHand
-from brag_event.engine import dump, replay
+from brag_event.engine import Action, dump, replay
 from brag_event.events.closing import day_close_request
 from brag_event.events.models import DayClose
 from brag_event.floor.models import CarriedSplit, FloorCall, Misdeal, Penalty
@@ -220,20 +220,116 @@ def test_disqualification_returns_the_stack_keeps_out_and_can_be_lifted() -> Non
     assert_audit_ok(w.event)
 
 
-def test_disqualifying_a_player_in_the_hand_is_refused_until_it_ends() -> None:
+def _disqualify(w: Any, index: int) -> Any:
+    return ruling_record(
+        table=w.table,
+        what_happened="abused the dealer",
+        decision="disqualified",
+        players=[w.players[index].pk],
+        penalty="disqualified",
+        by=None,
+    )
+
+
+def _balance(w: Any, index: int) -> int:
+    w.players[index].refresh_from_db()
+    return int(w.players[index].balance)
+
+
+def test_disqualifying_the_player_to_act_folds_them_and_play_goes_on() -> None:
     w = world(3)
-    start(w)
+    hand = start(w)  # dealer 1: seat 2 is to act
+    assert hand_state(hand).to_act == 2
+    _disqualify(w, 1)
+    hand.refresh_from_db()
+    state = hand_state(hand)
+    assert state.log[-1] == Action("disqualify", 2) and state.by_seat[2].status == "folded"
+    assert state.to_act == 3 and hand.status == Hand.Status.IN_PROGRESS
+    assert state.pot_total == 15  # the ante paid stays in the pot
+    assert _balance(w, 1) == 1000 - 210 + 195  # the stack back to the balance
+    assert not Seat.objects.filter(player=w.players[1], left_at__isnull=True).exists()
+    assert hand.actions.last().hash == hand.chain_head  # type: ignore[union-attr]
+    act(hand, seat=3, action="look")
+    act(hand, seat=3, action="bet", amount=10)
+    hand, state = act(hand, seat=1, action="fold")
+    assert hand.status == Hand.Status.SETTLED
+    assert [w.seat(1).stack, w.seat(3).stack] == [195, 210]
+    exported = dump(hand_state(hand))  # the brag-hh/1 export replays to the same stacks
+    assert {"seat": 2, "action": "disqualify"} in exported["actions"]
+    assert replay(exported).outcome.to_dict() == state.outcome.to_dict()  # type: ignore[union-attr]
+    # The fold out of turn is no tablet action and no undo.
+    with pytest.raises(ServiceError) as err:
+        act(hand, seat=1, action="disqualify")
+    assert err.value.code in ("floor_only", "hand_over")
+    assert_audit_ok(w.event)
+
+
+def test_disqualifying_another_player_keeps_the_turn() -> None:
+    w = world(3)
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)  # seat 3 is to act
+    _disqualify(w, 0)
+    state = hand_state(Hand.objects.get(pk=hand.pk))
+    assert state.to_act == 3 and state.active_seats == [2, 3]
+    assert _balance(w, 0) == 1000 - 210 + 195
     with pytest.raises(Conflict) as err:
-        ruling_record(
-            table=w.table,
-            what_happened="x",
-            decision="out",
-            players=[w.players[0].pk],
-            penalty="disqualified",
-            by=None,
-        )
-    assert err.value.code == "player_in_hand"
+        hand_void_last_action(hand=hand, reason="undo", by=None)
+    assert err.value.code == "disqualified_out"
+    with pytest.raises(ServiceError) as err2:
+        act(hand, seat=3, action="disqualify")
+    assert err2.value.code == "floor_only"
+    assert_audit_ok(w.event)
+
+
+def test_disqualifying_one_of_the_last_two_gives_the_other_the_pot() -> None:
+    w = world(3)
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    act(hand, seat=3, action="fold")
+    act(hand, seat=1, action="look")  # seat 1 to act, open
+    _disqualify(w, 1)  # seat 2, not their turn
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.SETTLED and hand.result is not None
+    assert hand.result["pots"][0]["how"] == "folds"
+    assert w.seat(1).stack == 195 + 25  # the antes and seat 2's bet
+    assert _balance(w, 1) == 1000 - 210 + 185
+    assert Table.objects.get(pk=w.table.pk).button == 2
+    assert_audit_ok(w.event)
+    start(w)  # the table deals on without the disqualified player
+    assert_audit_ok(w.event)
+
+
+def test_disqualifying_a_player_who_already_folded_returns_the_stack_at_once() -> None:
+    w = world(3)
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    act(hand, seat=3, action="fold")
+    _disqualify(w, 2)
+    assert not hand.actions.filter(action="disqualify").exists()
+    assert _balance(w, 2) == 1000 - 210 + 195
+    act(hand, seat=1, action="look")
+    hand, _state = act(hand, seat=1, action="fold")
+    assert hand.status == Hand.Status.SETTLED and w.seat(2).stack == 210
+    assert_audit_ok(w.event)
+
+
+def test_disqualifying_a_player_after_the_betting_ended_is_refused() -> None:
+    w = world(3)
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    act(hand, seat=3, action="fold")
+    act(hand, seat=1, action="look")
+    act(hand, seat=1, action="see")  # the cards are to be shown
+    with pytest.raises(ServiceError) as err:
+        _disqualify(w, 0)
+    assert err.value.code == "disqualify_too_late"
     assert not Penalty.objects.exists()
+    assert not hand.actions.filter(action="disqualify").exists()
+    assert_audit_ok(w.event)
 
 
 def test_the_close_shares_a_pot_still_carried(django_capture_on_commit_callbacks: Any) -> None:
