@@ -6,3 +6,10 @@ class FloorConfig(AppConfig):
     label = "floor"
     verbose_name = "Floor procedures"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from brag_event.hands import chain
+
+        from .record import rulings_source
+
+        chain.register_source(rulings_source())

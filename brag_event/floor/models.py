@@ -81,6 +81,13 @@ class Ruling(models.Model):
         _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     ruled_at = models.DateTimeField(auto_now_add=True)
+    # Its entry in the tamper-evident record (hands.chain): the hand it is chained onto (its own
+    # hand, or else its table's latest hand), the seq it took there and its hash.
+    chain_hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["ruled_at", "id"]

@@ -37,6 +37,7 @@ from brag_event.tables import versions
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_leave
 
+from . import record
 from .models import CarriedSplit, FloorCall, Misdeal, Penalty, Ruling
 
 TEXT_MAX = 500
@@ -255,6 +256,30 @@ def floor_call_take(*, call: FloorCall | int, by: Actor | None) -> FloorCall:
 # ----------------------------------------------------------------------------- rulings
 
 
+def _lock_chain_hand(hand_id: int | None, table: Table) -> Hand | None:
+    """The hand a ruling is chained onto, its row locked: ``hand_id``'s, or else the table's
+    latest hand; none if there is none or its day is closing or closed (its root is published:
+    a new entry would change it)."""
+    if hand_id is None:
+        hand_id = (
+            Hand.objects.filter(table=table)
+            .order_by("-number")
+            .values_list("pk", flat=True)
+            .first()
+        )
+    if hand_id is None or not sql.possible_id(hand_id):
+        return None
+    found = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("table__day")
+        .filter(pk=hand_id)
+        .first()
+    )
+    if found is None or found.table.day.status in (Day.Status.CLOSING, Day.Status.CLOSED):
+        return None
+    return found
+
+
 PENALTIES = (Penalty.Kind.WARNING, Penalty.Kind.MISSED_HANDS, Penalty.Kind.DISQUALIFICATION)
 
 
@@ -324,6 +349,9 @@ def ruling_record(
             "Name the players involved (players of this event).",
             details={"field": "players"},
         )
+    # The hand the ruling is chained onto, locked first (the hand comes before the tables and
+    # seats a penalty locks): its own hand, or else its table's latest hand (docs/integrity.md).
+    chained = _lock_chain_hand(hand_id, found_table)
     ruling = Ruling.objects.create(
         event_id=event_id,
         call=found_call,
@@ -344,6 +372,13 @@ def ruling_record(
             found_call.taken_by = _user(by)
             found_call.taken_at = found_call.resolved_at
         found_call.save(update_fields=["status", "resolved_at", "taken_by", "taken_at"])
+    if chained is not None:
+        ruling.chain_hand = chained
+        ruling.seq, ruling.hash = chain.chain_append(
+            hand=chained, kind=record.KIND, fields=record.ruling_fields(ruling.pk)
+        )
+        ruling.save(update_fields=["chain_hand", "seq", "hash"])
+        chained.save(update_fields=["next_seq", "chain_head"])
     versions.table_changed(found_table.pk)
     versions.event_changed(event_id)
     audit_record(
