@@ -373,6 +373,9 @@ def ruling_record(
             found_call.taken_at = found_call.resolved_at
         found_call.save(update_fields=["status", "resolved_at", "taken_by", "taken_at"])
     if chained is not None:
+        # A disqualification above may have appended to this very hand (its live hand folded):
+        # chain after it, from the row as it is now (still locked by this transaction).
+        chained.refresh_from_db(fields=["next_seq", "chain_head"])
         ruling.chain_hand = chained
         ruling.seq, ruling.hash = chain.chain_append(
             hand=chained, kind=record.KIND, fields=record.ruling_fields(ruling.pk)

@@ -11,7 +11,7 @@ from brag_event.core.errors import Conflict, ServiceError, StaleHand
 from brag_event.engine import Action, dump, replay
 from brag_event.events.closing import day_close_request
 from brag_event.events.models import DayClose
-from brag_event.floor.models import CarriedSplit, FloorCall, Misdeal, Penalty
+from brag_event.floor.models import CarriedSplit, FloorCall, Misdeal, Penalty, Ruling
 from brag_event.floor.services import (
     floor_call_open,
     floor_call_take,
@@ -248,7 +248,11 @@ def test_disqualifying_the_player_to_act_folds_them_and_play_goes_on() -> None:
     assert state.pot_total == 15  # the ante paid stays in the pot
     assert _balance(w, 1) == 1000 - 210 + 195  # the stack back to the balance
     assert not Seat.objects.filter(player=w.players[1], left_at__isnull=True).exists()
-    assert hand.actions.last().hash == hand.chain_head  # type: ignore[union-attr]
+    # On the hand's record: the fold, then the ruling that gave it (issue 20), in that order.
+    fold = hand.actions.last()
+    ruling = Ruling.objects.get()
+    assert fold is not None and fold.action == "disqualify" and ruling.chain_hand_id == hand.pk
+    assert (ruling.seq, ruling.hash) == (fold.seq + 1, hand.chain_head)
     act(hand, seat=3, action="look")
     act(hand, seat=3, action="bet", amount=10)
     hand, state = act(hand, seat=1, action="fold")
