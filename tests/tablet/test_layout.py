@@ -200,8 +200,12 @@ def test_the_taps_for_a_typical_five_player_hand_ending_in_a_see(
         tap(button("Fold"))
         to_act("Annabel")
         tap(page.get_by_role("button", name=re.compile("^See for")))
+        shown = ""
         for cards in (("Ah", "Kh", "Qh"), ("3h", "3d", "3c")):
             expect(page.locator("#showdown")).to_be_visible()
+            if shown:  # the picker of the next player, not the last one's still on the screen
+                expect(page.locator("#show-submit")).not_to_have_text(shown)
+            shown = page.locator("#show-submit").inner_text()
             for card in cards:
                 tap(page.locator(f'[data-card="{card}"]'))
             tap(page.locator("#show-submit"))
