@@ -488,6 +488,13 @@ def test_a_day_with_faults_loses_nothing_and_doubles_nothing(run: Run) -> None:
                 "SELECT id, balance FROM players_player WHERE event_id = %s", (seeded["event"],)
             ).fetchall()
         )
+        # A pot still carried at the close is shared by the players of the hand that left it
+        # (RULES §4b), once per table: their balances grow by their shares.
+        for (shares,) in one(
+            "SELECT shares FROM floor_carriedsplit WHERE day_id = %s", (day,)
+        ).fetchall():
+            for share in shares:
+                held[share["player_id"]] += share["amount"]
         assert balances == held, "a stack was not returned exactly once"
         snapshot = one(
             "SELECT count(*), count(*) FILTER (WHERE qualified) FROM players_standingsnapshot "
