@@ -153,6 +153,8 @@ def test_the_page_filters_and_pages() -> None:
     page = client.get(url)
     assert page.status_code == 200
     assert page.context["page"].paginator.count == AuditEntry.objects.filter(event=w.event).count()
+    # A console page like the others: the console's navigation, this page marked in it.
+    assert 'aria-current="page">Audit log<' in page.content.decode()
     html = client.get(url, {"table": str(second)}).content.decode()
     assert "<td>table created</td>" in html and "<td>buy-in</td>" not in html
     answer = client.get(url, {"actor": str(supervisor.pk), "verb": "seat.sit_out"})
