@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.db import IntegrityError
 from django.utils import timezone
 
 from brag_event.audit.models import Verb
@@ -360,14 +361,12 @@ def hand_disqualify_seat(
 ) -> tuple[Hand, HandAction, HandState]:
     """The floor's fold of a disqualified player's live hand (RULES §4b): the engine's
     ``disqualify`` action, appended, chained and posted like any action — and, if it ends the
-    hand, settled by the same path. Its writes run at once (not with the commit): the caller
-    returns the seat's stack next and reads it. Only the floor's ruling service calls this."""
+    hand, settled by the same path. Only the floor's ruling service calls this."""
     hand, log = _lock(hand, None)
     if hand.status != Hand.Status.IN_PROGRESS:
         raise Conflict("hand_not_in_play", "That hand has ended.")
     refuse_unless_open(hand.table.day, "actions")
-    with sql.writes_now():
-        row, state = _append(hand, log, Action("disqualify", seat), by)
+    row, state = _append(hand, log, Action("disqualify", seat), by)
     return hand, row, state
 
 
@@ -419,10 +418,9 @@ def _append(
         hand.result = outcome_dict(state)
         hand.settled_at = timezone.now()
         fields += ["status", "result", "settled_at"]
-    # The writes go out together: the action, its transfers (naming the action by its
-    # (hand, seq)), the cached stacks, the hand's sequence — and, in an API request, with the
-    # COMMIT (one round trip on PostgreSQL; see ``sql.at_commit``). Nothing reads them back.
-    # What the table's readers see changed (and the standings, when the hand ended).
+    # The writes: the action, its transfers (naming the action by its (hand, seq)), the cached
+    # stacks, the hand's sequence; what the table's readers see changed (and the standings,
+    # when the hand ended).
     table_update: list[sql.Statement] = [
         versions.table_changed_statement(hand.table_id, standings=state.outcome is not None)
     ]
@@ -453,24 +451,30 @@ def _append(
     if winners:
         batch.append(won_statement(day_id=hand.table.day_id, player_ids=winners))
 
-    def inserted(rows: list[list[Any] | None]) -> None:
-        first = rows[0]
-        assert first  # RETURNING id
-        row.pk = first[0][0]
-        row._state.adding = False
-
-    # The (hand, seq) constraint is a backstop: the hand's row lock serialises its actions.
-    sql.at_commit(
-        batch,
-        unique=ACTION_SEQ_UNIQUE,
-        conflict=lambda: StaleHand(
-            "Another device entered this action first; refresh and try again.",
-            hand_id=hand.pk,
-            expected_seq=seq + 1,
-        ),
-        then=inserted,
-    )
+    row.pk = _write(batch, hand_id=hand.pk, seq=seq)
+    row._state.adding = False
     return row, state
+
+
+def _write(batch: list[sql.Statement], *, hand_id: int, seq: int) -> int:
+    """Run an action's writes (the first inserts it, ``RETURNING`` its id); the id. The
+    (hand, seq) constraint is a backstop behind the hand's row lock, which serialises its
+    actions: its violation is the stale answer (the transaction is then unusable; the service
+    leaves it with the error)."""
+    try:
+        rows = sql.run_batch(batch)
+    except IntegrityError as err:
+        name = getattr(getattr(err.__cause__, "diag", None), "constraint_name", None)
+        if name is not None and name != ACTION_SEQ_UNIQUE:  # SQLite names no constraint
+            raise
+        raise StaleHand(
+            "Another device entered this action first; refresh and try again.",
+            hand_id=hand_id,
+            expected_seq=seq + 1,
+        ) from None
+    first = rows[0]
+    assert first  # RETURNING id
+    return int(first[0][0])
 
 
 @service_transaction

@@ -16,7 +16,6 @@ from brag_event.api import roles
 from brag_event.api.auth import _token_with_user
 from brag_event.api.errors import exception_handler
 from brag_event.api.models import DeviceToken, token_hash
-from brag_event.core import sql
 from brag_event.events.models import Day
 from brag_event.hands import statements
 from brag_event.hands.models import Hand
@@ -92,8 +91,7 @@ def _same_as_the_orms(built: Any, model: type[Any]) -> int:
 
 
 def test_hand_written_reads_build_the_same_instances_as_the_orm(api: Api) -> None:
-    """Timestamps included: on PostgreSQL the hand-written reads load them with psycopg's own
-    loader (``core.sql._driver_timestamptz_is_djangos``), the ORM with Django's."""
+    """Timestamps included: the hand-written reads hydrate them through the ORM's converters."""
     dealer = api.users["dealer"]
     stamp = timezone.now() - timedelta(days=3, microseconds=123457)
     User.objects.filter(pk=dealer.pk).update(last_login=stamp)
@@ -102,7 +100,6 @@ def test_hand_written_reads_build_the_same_instances_as_the_orm(api: Api) -> Non
     DeviceToken.objects.filter(key_hash=token_hash(key)).update(last_used_at=stamp)
     hand_id = start_hand(api)["id"]
     with transaction.atomic():
-        assert sql._driver_timestamptz_is_djangos() == (connection.vendor == "postgresql")
         token = _token_with_user(token_hash(key))
         locked = statements.lock_hand(hand_id, None)
     assert token is not None and locked is not None
@@ -151,8 +148,7 @@ def test_an_action_costs_a_fixed_small_number_of_statements(api: Api) -> None:
         counts.append(len(statements_run))
     # token; the hand locked with its log (one statement on PostgreSQL, see
     # ``statements.lock_hand``); the action, (a transfer and the stack,) the hand's sequence,
-    # the table's version (``tables.versions``: in the same round trip, with the COMMIT); the
-    # idempotency record. A look moves no money.
+    # the table's version (``tables.versions``); the idempotency record. A look moves no money.
     lock = 1 if connection.vendor == "postgresql" else 2
     assert counts == [5 + lock, 7 + lock], counts
 
