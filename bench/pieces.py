@@ -1,27 +1,31 @@
-"""What each special piece of the action path saves: ``make bench-pieces``.
+"""What the action path costs, against earlier versions of it and against the TPC-B reference
+endpoint: ``make bench-pieces``.
 
-Issue 19 asks that a special piece of the action path (the driver's own cursor, psycopg's C
-``timestamptz`` loader, the pipeline that sends a batch in one round trip, the writes held back
-to go out with the COMMIT, the negotiation shortcut) stay only where it saves at least 10 % of
-an action's CPU, measured one by one. This benchmark measures exactly that, in one process:
+Issue 19 keeps a special piece of the action path (hand-written statements, the driver's own
+cursor, psycopg's C ``timestamptz`` loader, the pipeline, writes held back for the COMMIT, the
+negotiation and serializer shortcuts) only where it saves at least 10 % of an action's CPU, and
+wants an action within 2.5× the cost of the TPC-B reference endpoint (``bench.reference_urls``).
+The pieces that did not make the bar were removed; a removed piece is measured by running the
+code from before its removal — a git revision — beside today's, on the same hands:
 
 * a fresh PostgreSQL database (``BRAG_BENCH_DB_URL``, default the local server's
-  ``brag_bench_pieces``), migrated and seeded like ``make bench-api`` (one table, six players);
-* a dealer (``bench.api_tablet.Dealer``: random legal hands) entering actions through Django's
-  whole request stack in process (``django.test.Client`` — middleware, DRF, the services);
-* rounds in which each variant — everything on, then each piece switched off alone — enters the
-  same number of actions; the variants are interleaved round by round, so a machine that is
-  busy with something else slows them all alike;
-* the CPU time of this process per action (``time.process_time``: the web process's CPU, which
-  is what the pieces change; PostgreSQL's own work is the same for every variant), the median
-  over the rounds, and each piece's saving: (CPU without it − CPU with it) ÷ CPU without it.
+  ``brag_bench_pieces``), migrated and seeded like ``make bench-api`` (a table of six players
+  per version measured), and a pgbench database beside it (``pgbench -i -s 1``);
+* for each version (this working tree, and each ``--against`` revision, extracted with
+  ``git archive``), one process under valgrind's callgrind that imports that version's
+  ``brag_event`` and enters, at its own table, the hands of the same seeded dealer
+  (``bench.api_tablet.Dealer``) through Django's whole request stack (``django.test.Client``:
+  middleware, DRF, the services); every version is dealt the same hands;
+* the instructions each entry (an action or shown cards) costs the process, read around the
+  entries only (hand starts left out) — instruction counts do not depend on what else the
+  machine is doing — and, in the same process, what one request to the TPC-B reference endpoint
+  costs (the same middleware and settings, pgbench's transaction through Django's connection):
+  the action ÷ TPC-B ratio;
+* each earlier version's cost against this tree's: what the code that was removed saved
+  ((earlier − now) ÷ earlier: negative when the earlier code was cheaper).
 
-Pieces are switched off by patching the one function that decides each of them — the code the
-server runs is not changed, and has no switch of its own.
-
-The hand-written statements themselves (``hands/statements.py``) cannot be switched off like
-this: there is no ORM version of the action path to compare with. Writes
-``bench-results/pieces.json``."""
+The PostgreSQL server's own work is not counted (it is a separate process), on either side of
+the ratio. Writes ``bench-results/pieces.json``."""
 
 from __future__ import annotations
 
@@ -34,15 +38,22 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench-results" / "pieces.json"
-TABLES = 6  # one per variant below
 DEFAULT_DB = "postgres://postgres:postgres@127.0.0.1:5432/brag_bench_pieces"
+PLAYERS = 6
+TPCB_WARMUP = 10  # requests before counting (psycopg prepares a statement after 5 runs)
+RATIO_TARGET = 2.5  # issue 19: an action within 2.5× the TPC-B reference endpoint
+
+# The versions measured by default against this tree (``--against`` replaces them): the
+# action path before issue 19's simplification, and after each step of it.
+DEFAULT_AGAINST = {
+    "ffedcaa8747af458b89fc358218c005908651f75": "every piece (before issue 19's simplification)",
+}
 
 
 def _recreate(url: str) -> None:
@@ -54,43 +65,27 @@ def _recreate(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
-@contextmanager
-def _patched(obj: Any, name: str, value: Any) -> Iterator[None]:
-    old = getattr(obj, name)
-    setattr(obj, name, value)
-    try:
-        yield
-    finally:
-        setattr(obj, name, old)
+def _pgbench_init(url: str) -> None:
+    """pgbench's tables at scale 1 in the database ``url`` names."""
+    from urllib.parse import urlsplit
 
-
-def variants() -> dict[str, Callable[[], Any]]:
-    """Each variant: a context in which one piece is off (``all on``: none is)."""
-    from django.db import connection
-    from rest_framework.negotiation import DefaultContentNegotiation
-
-    from brag_event.api.negotiation import JsonNegotiation
-    from brag_event.core import sql
-
-    @contextmanager
-    def no_deferral() -> Iterator[Callable[[], None]]:
-        # at_commit runs its statements at once when no owned transaction collects them.
-        yield lambda: None
-
-    return {
-        "all on": nullcontext,
-        "Django's cursor wrapper": lambda: _patched(
-            sql, "_cursor", lambda reads=False: connection.cursor()
-        ),
-        "Django's timestamptz loader": lambda: _patched(
-            sql, "_driver_timestamptz_is_djangos", lambda: False
-        ),
-        "no pipeline": lambda: _patched(sql, "_pipelined", lambda: False),
-        "writes not held for the COMMIT": lambda: _patched(sql, "writes_at_commit", no_deferral),
-        "DRF's negotiation": lambda: _patched(
-            JsonNegotiation, "select_renderer", DefaultContentNegotiation.select_renderer
-        ),
+    _recreate(url)
+    parts = urlsplit(url)
+    env = {
+        **os.environ,
+        "PGHOST": parts.hostname or "127.0.0.1",
+        "PGPORT": str(parts.port or 5432),
+        "PGUSER": parts.username or "postgres",
     }
+    pgbench = shutil.which("pgbench") or str(
+        Path(os.environ.get("BRAG_PG_BIN", "/usr/lib/postgresql/15/bin")) / "pgbench"
+    )
+    subprocess.run(
+        [pgbench, "-i", "-q", "-s", "1", parts.path.lstrip("/")],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
 
 
 class InProcessTablet:
@@ -101,11 +96,12 @@ class InProcessTablet:
 
         from bench.api_tablet import Dealer
 
-        self.dealer = Dealer(seats=6, ante=ante, seed=seed)
+        self.dealer = Dealer(seats=PLAYERS, ante=ante, seed=seed)
         self.table_id = table["id"]
         self.buy_in = buy_in
         self.client = Client(HTTP_AUTHORIZATION=f"Token {table['token']}")
         self.hand: dict[str, Any] | None = None
+        self.answer = b""  # the last action's answer
 
     def post(self, path: str, body: Any) -> tuple[int, Any]:
         response = self.client.post(
@@ -115,6 +111,7 @@ class InProcessTablet:
             HTTP_ACCEPT="application/json",
             HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex,
         )
+        self.answer = response.content
         return response.status_code, json.loads(response.content)
 
     def between_hands(self) -> None:
@@ -139,9 +136,10 @@ class InProcessTablet:
         self.dealer.deal()
         self.hand = data
 
-    def play_hand(self, counter: Callable[[], int]) -> tuple[int, int]:
+    def play_hand(self, counter: Callable[[], int]) -> tuple[int, int, bytes]:
         """Start a hand (not counted), then enter it to its end: the instructions its entries
-        took (``counter`` read before and after) and how many entries there were."""
+        took (``counter`` read before and after), how many entries there were, and the last
+        action's answer."""
         self.between_hands()
         before = counter()
         entries = 0
@@ -153,7 +151,8 @@ class InProcessTablet:
                 raise SystemExit(f"bench.pieces: an action answered {status}: {data}")
             self.hand = data["hand"]
             entries += 1
-        return counter() - before, entries
+        spent = counter() - before
+        return spent, entries, self.answer
 
 
 def instructions() -> int:
@@ -172,31 +171,50 @@ def instructions() -> int:
     )
 
 
-def measure(seeded: dict[str, Any], hands: int, warmup: int) -> dict[str, Any]:
-    """Under callgrind: each variant at a table of its own, all dealt the same hands."""
-    pieces = variants()
-    tablets = {
-        name: InProcessTablet(table, seeded["ante"], seeded["table_max"], seed=19)
-        for name, table in zip(pieces, seeded["tables"], strict=True)
-    }
-    totals = {name: [0, 0] for name in pieces}
+def measure(seeded: dict[str, Any], table: int, hands: int, warmup: int, tpcb: int) -> dict:
+    """Under callgrind, in the version of ``brag_event`` imported: the hands at ``table``, then
+    ``tpcb`` requests to the TPC-B reference endpoint answering the last action's answer."""
+    from django.test import Client
+
+    from bench import reference_urls
+
+    tablet = InProcessTablet(seeded["tables"][table], seeded["ante"], seeded["table_max"], 19)
+    spent = entries = 0
+    answers: list[bytes] = []
     for h in range(warmup + hands):
-        for name, off in pieces.items():
-            with off():
-                ir, entries = tablets[name].play_hand(instructions)
-            if h >= warmup:
-                totals[name][0] += ir
-                totals[name][1] += entries
-    counts = {name: entries for name, (_, entries) in totals.items()}
-    if len(set(counts.values())) != 1:
-        raise SystemExit(f"bench.pieces: the tables played different hands: {counts}")
-    return {name: ir / entries for name, (ir, entries) in totals.items()} | {
-        "entries": next(iter(counts.values()))
-    }
+        ir, n, answer = tablet.play_hand(instructions)
+        answers.append(answer)
+        if h >= warmup:
+            spent, entries = spent + ir, entries + n
+    # The reference answers an action's answer (the median-sized one), as in ``make bench-api``.
+    reference_urls.ANSWER = json.loads(sorted(answers, key=len)[len(answers) // 2])
+    client = Client()
+    reference = 0
+    for i in range(TPCB_WARMUP + tpcb):
+        before = instructions()
+        response = client.post("/reference/tpcb/", data=b"{}", content_type="application/json")
+        if response.status_code != 200:
+            raise SystemExit(f"bench.pieces: the TPC-B endpoint answered {response.status_code}")
+        if i >= TPCB_WARMUP:
+            reference += instructions() - before
+    return {"entries": entries, "per_entry": spent / entries, "tpcb": reference / tpcb}
 
 
-def setup(url: str, tables: int) -> dict[str, Any]:
+def _child_env(url: str, pgbench_url: str, answer: Path) -> None:
+    os.environ.update(
+        DATABASE_URL=url,
+        DJANGO_SETTINGS_MODULE="bench.pieces_settings",
+        DJANGO_DEBUG="false",
+        DJANGO_ALLOWED_HOSTS="testserver",
+        BENCH_PGBENCH_DB=pgbench_url.rpartition("/")[2],
+        BENCH_PGBENCH_SCALE="1",
+        BENCH_REFERENCE_ANSWER=str(answer),  # replaced by an action's answer once there is one
+    )
+
+
+def setup(url: str, pgbench_url: str, tables: int) -> dict[str, Any]:
     _recreate(url)
+    _pgbench_init(pgbench_url)
     os.environ.update(
         DATABASE_URL=url,
         DJANGO_SETTINGS_MODULE="brag_event.settings",
@@ -211,73 +229,143 @@ def setup(url: str, tables: int) -> dict[str, Any]:
     from bench.api_seed import seed
 
     call_command("migrate", verbosity=0)
-    return seed(tables, 6)
+    return seed(tables, PLAYERS)
+
+
+def _extract(rev: str, into: Path) -> Path:
+    """The revision's ``brag_event`` and templates, in a directory of their own."""
+    into.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev, "brag_event", "templates"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.pieces")
-    parser.add_argument("--hands", type=int, default=10, help="measured hands per variant")
-    parser.add_argument("--warmup", type=int, default=2, help="hands per variant not counted")
+    parser.add_argument("--hands", type=int, default=10, help="measured hands per version")
+    parser.add_argument("--warmup", type=int, default=2, help="hands per version not counted")
+    parser.add_argument("--tpcb", type=int, default=20, help="TPC-B requests counted")
+    parser.add_argument(
+        "--against",
+        action="append",
+        metavar="REV",
+        help="a git revision to measure beside this tree (repeatable; default: "
+        + ", ".join(rev[:8] for rev in DEFAULT_AGAINST)
+        + ")",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)  # the seed, in the process measured
+    parser.add_argument("--tree", help=argparse.SUPPRESS)  # the brag_event to import there
+    parser.add_argument("--table", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     url = os.environ.get("BRAG_BENCH_DB_URL", DEFAULT_DB)
+    pgbench_url = url + "_pgbench"
 
     if args.child:
-        seeded = json.loads(Path(args.child).read_text())
-        os.environ.update(
-            DATABASE_URL=url,
-            DJANGO_SETTINGS_MODULE="brag_event.settings",
-            DJANGO_DEBUG="false",
-            DJANGO_ALLOWED_HOSTS="testserver",
-        )
+        if args.tree and Path(args.tree).resolve() != ROOT:
+            # That version's brag_event (bench, already imported, stays this tree's).
+            sys.path.insert(0, args.tree)
+        seed_file = Path(args.child)
+        _child_env(url, pgbench_url, seed_file.with_suffix(".answer"))
         import django
 
         django.setup()
-        result = measure(seeded, args.hands, args.warmup)
-        Path(args.child).with_suffix(".out").write_text(json.dumps(result))
+        import brag_event
+
+        assert Path(brag_event.__file__).resolve().is_relative_to(Path(args.tree).resolve())
+        result = measure(
+            json.loads(seed_file.read_text()), args.table, args.hands, args.warmup, args.tpcb
+        )
+        seed_file.with_suffix(f".{args.table}.out").write_text(json.dumps(result))
         return 0
 
     if not shutil.which("valgrind"):
         raise SystemExit("bench.pieces: valgrind is needed (apt-get install valgrind)")
-    seeded = setup(url, TABLES)
+    against = (
+        {rev: "" for rev in args.against} if args.against is not None else dict(DEFAULT_AGAINST)
+    )
+    versions = [("this tree", "", ROOT)]
+    seeded = setup(url, pgbench_url, 1 + len(against))
+    t0 = time.monotonic()
+    results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
+        for i, (rev, label) in enumerate(against.items(), start=1):
+            sha = (
+                subprocess.run(
+                    ["git", "-C", str(ROOT), "rev-parse", rev], check=True, capture_output=True
+                )
+                .stdout.decode()
+                .strip()
+            )
+            versions.append((sha[:8], label, _extract(sha, Path(tmp) / f"v{i}")))
         seed_file = Path(tmp) / "seed.json"
         seed_file.write_text(json.dumps(seeded))
-        print(f"measuring under callgrind: {args.warmup} + {args.hands} hands per variant …")
-        t0 = time.monotonic()
-        subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                "--callgrind-out-file=/dev/null",
-                sys.executable,
-                "-m",
-                "bench.pieces",
-                "--child",
-                str(seed_file),
-                f"--hands={args.hands}",
-                f"--warmup={args.warmup}",
-            ],
-            cwd=ROOT,
-            check=True,
-            stderr=subprocess.DEVNULL,
-        )
-        result = json.loads(seed_file.with_suffix(".out").read_text())
-    entries = result.pop("entries")
-    base = result["all on"]
-    print(
-        f"instructions per entry (action or shown cards) of the web process, {entries} entries "
-        f"per variant, the same hands at every table ({time.monotonic() - t0:.0f} s):"
-    )
-    out: dict[str, Any] = {"entries": entries, "hands": args.hands, "pieces": {}}
-    for name, per in result.items():
-        saving = (per - base) / per if name != "all on" else 0.0
-        verdict = "" if name == "all on" else ("keep" if saving >= 0.10 else "below 10 %")
+        seed_file.with_suffix(".answer").write_text("{}")
+        # One process per version, side by side (instruction counts do not depend on how
+        # many run at once).
         print(
-            f"  {name:32} {per / 1e6:8.2f} M"
-            + (f"  saving {saving:6.1%}  {verdict}" if name != "all on" else "")
+            f"{', '.join(name for name, _, _ in versions)}: {args.warmup} + {args.hands} hands "
+            "each under callgrind …",
+            flush=True,
         )
-        out["pieces"][name] = {"instructions": round(per), "saving": round(saving, 4)}
+        children = [
+            subprocess.Popen(
+                [
+                    "valgrind",
+                    "--tool=callgrind",
+                    "--callgrind-out-file=/dev/null",
+                    sys.executable,
+                    "-m",
+                    "bench.pieces",
+                    f"--child={seed_file}",
+                    f"--tree={tree}",
+                    f"--table={table}",
+                    f"--hands={args.hands}",
+                    f"--warmup={args.warmup}",
+                    f"--tpcb={args.tpcb}",
+                ],
+                cwd=ROOT,
+                stderr=subprocess.DEVNULL,
+            )
+            for table, (_name, _label, tree) in enumerate(versions)
+        ]
+        if [child.wait() for child in children] != [0] * len(children):
+            raise SystemExit("bench.pieces: a measured process failed")
+        for table, (name, _label, _tree) in enumerate(versions):
+            results[name] = json.loads(seed_file.with_suffix(f".{table}.out").read_text())
+    counts = {name: r["entries"] for name, r in results.items()}
+    if len(set(counts.values())) != 1:
+        raise SystemExit(f"bench.pieces: the tables played different hands: {counts}")
+    entries = counts["this tree"]
+    now = results["this tree"]["per_entry"]
+    print(
+        f"instructions per entry (an action or shown cards) and per TPC-B reference request, "
+        f"{entries} entries per version, the same hands at every table "
+        f"({time.monotonic() - t0:.0f} s):"
+    )
+    out: dict[str, Any] = {"entries": entries, "hands": args.hands, "versions": {}}
+    for name, label, _tree in versions:
+        r = results[name]
+        ratio = r["per_entry"] / r["tpcb"]
+        saved = (r["per_entry"] - now) / r["per_entry"] if name != "this tree" else None
+        print(
+            f"  {name:10} {r['per_entry'] / 1e6:6.2f} M per entry, TPC-B {r['tpcb'] / 1e6:5.2f} M,"
+            f" ratio {ratio:4.2f}×"
+            + (f" (target ≤ {RATIO_TARGET}×)" if saved is None else "")
+            + ("" if saved is None else f"; its code that this tree lacks saved {saved:6.1%}")
+            + (f"  [{label}]" if label else "")
+        )
+        out["versions"][name] = {
+            "label": label,
+            "instructions_per_entry": round(r["per_entry"]),
+            "tpcb_instructions": round(r["tpcb"]),
+            "ratio_to_tpcb": round(ratio, 3),
+            "saving_vs_this_tree": None if saved is None else round(saved, 4),
+        }
+    out["ratio_target"] = RATIO_TARGET
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(out, indent=2) + "\n")
     print(f"written: {RESULTS.relative_to(ROOT)}")

@@ -154,7 +154,6 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["brag_event.api.parsers.LimitedJSONParser"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "brag_event.api.negotiation.JsonNegotiation",
     "EXCEPTION_HANDLER": "brag_event.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "brag_event.api.contract.ContractSchema",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],

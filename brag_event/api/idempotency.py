@@ -7,15 +7,12 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
-from django.db import connection
-from django.utils import timezone
+from django.db import IntegrityError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from brag_event.core import sql
 from brag_event.core.errors import Busy
 from brag_event.core.transactions import RETRIES, backoff, owned_transaction, transient
 
@@ -69,8 +66,7 @@ def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Calla
         fingerprint = _fingerprint(request)
         user: Any = request.user
         # Optimistic: run the write, then claim the key with the answer in the same transaction.
-        # The claim goes out with the COMMIT (``sql.at_commit``): one round trip for both. A
-        # retry (or a twin racing it) fails the claim on the unique (user, key) constraint —
+        # A retry (or a twin racing it) fails the claim on the unique (user, key) constraint —
         # waiting for the first to commit if it is still running — and everything it did is
         # rolled back; the first answer is replayed.
         record = {
@@ -116,41 +112,19 @@ def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Calla
     return wrapper
 
 
-_COLUMNS = (
-    "user_id",
-    "key",
-    "method",
-    "path",
-    "fingerprint",
-    "status_code",
-    "response",
-    "created_at",
-)
-
-
-@cache
-def _claim_sql() -> str:
-    return (
-        f"INSERT INTO {sql.table(IdempotencyRecord)} ({', '.join(sql.qn(c) for c in _COLUMNS)}) "  # nosec B608
-        f"VALUES ({', '.join(['%s'] * len(_COLUMNS))})"
-    )
-
-
 def _claim(record: dict[str, Any], response: Response, redact: tuple[str, ...]) -> None:
-    """Store the answer under the key, with the transaction's COMMIT; ``_Taken`` if the key
-    was already taken (by a committed request, or by one still running, whose end this waits
-    for). One hand-written statement: every tablet write passes here (see ``core.sql``)."""
-    values = {
-        **record,
-        "status_code": response.status_code,
-        "response": sql.json_param(_stored(response.data, redact)),
-        "created_at": connection.ops.adapt_datetimefield_value(timezone.now()),
-    }
-    sql.at_commit(
-        [(_claim_sql(), [values[c] for c in _COLUMNS])],
-        unique=KEY_UNIQUE,
-        conflict=_Taken,
-    )
+    """Store the answer under the key; ``_Taken`` if the key was already taken (by a committed
+    request, or by one still running, whose end this waits for). Inside the owned transaction:
+    after a violation nothing more runs in it, and its owner rolls it all back."""
+    try:
+        IdempotencyRecord.objects.create(
+            **record, status_code=response.status_code, response=_stored(response.data, redact)
+        )
+    except IntegrityError as err:
+        name = getattr(getattr(err.__cause__, "diag", None), "constraint_name", None)
+        if name is None or name == KEY_UNIQUE:  # SQLite names no constraint
+            raise _Taken() from None
+        raise
 
 
 def _replay(user: Any, key: str, fingerprint: str) -> Response:

@@ -3,7 +3,6 @@ action, an amount or a seat is allowed is the engine's and the services' to say.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -29,21 +28,12 @@ class WholeNumberField(serializers.IntegerField):
         return int(super().to_internal_value(data))
 
 
-class FlatSerializer(serializers.Serializer):
-    """For flat input shapes (plain fields, nothing nested): DRF deep-copies every declared
-    field — re-running each field's constructor — whenever a serializer is made, a large part
-    of a tablet action's CPU. A shallow copy per field gives the same validation."""
-
-    def get_fields(self) -> dict[str, Any]:
-        return {name: copy.copy(field) for name, field in self._declared_fields.items()}
-
-
 @extend_schema_field({"type": "string", "enum": [a for a in ACTIONS if a != "show"]})
 class ActionNameField(serializers.CharField):
     """An action's name: a string here; whether it names an action is the engine's to say."""
 
 
-class ActionIn(FlatSerializer):
+class ActionIn(serializers.Serializer):
     """The shape of an action. Everything else — the name, the seat, the amount, whether it is
     legal now — is the engine's to check (``HandState.apply``), once, with its coded errors."""
 
@@ -60,7 +50,7 @@ class ActionIn(FlatSerializer):
     )
 
 
-class CardsIn(FlatSerializer):
+class CardsIn(serializers.Serializer):
     expected_seq = WholeNumberField(min_value=1)
     seat = WholeNumberField()
     cards = serializers.CharField(max_length=40, help_text="e.g. 'As 10d 3c'")

@@ -14,15 +14,11 @@ indistinguishable from one the ORM loaded."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
-from contextvars import ContextVar
-from dataclasses import dataclass
-from datetime import UTC
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, TypeVar
 
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, JSONField, Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
@@ -108,190 +104,17 @@ def _returns_rows(query: str) -> bool:
     return query.startswith("SELECT") or " RETURNING " in query
 
 
-def _cursor(reads: bool = False) -> Any:
-    """A cursor for hand-written statements: the driver's own (Django's wrapper costs tens of
-    microseconds per statement on the hot path), unless something watches the queries — a
-    test's ``CaptureQueriesContext``, ``DEBUG``, an ``execute_wrapper`` — which then gets
-    Django's wrapper and sees every statement as usual. A cursor that ``reads`` rows loads
-    ``timestamptz`` with the driver's own loader where that gives the same values (below)."""
-    if connection.queries_logged or connection.execute_wrappers:
-        return connection.cursor()
-    cursor = connection.create_cursor()
-    if reads and _driver_timestamptz_is_djangos():
-        oid, loader = _driver_timestamptz_loader()
-        cursor.adapters.register_loader(oid, loader)
-    return cursor
-
-
-@cache
-def _driver_timestamptz_loader() -> tuple[int, Any]:
-    """(oid, psycopg's default text loader of ``timestamptz``): its C implementation when
-    psycopg has one."""
-    import psycopg
-    from psycopg.pq import Format
-
-    oid = psycopg.adapters.types["timestamptz"].oid
-    return oid, psycopg.adapters.get_loader(oid, Format.TEXT)
-
-
-def _driver_timestamptz_is_djangos() -> bool:
-    """Whether psycopg's own ``timestamptz`` loader gives exactly what Django's gives here.
-
-    Django loads every ``timestamptz`` through a Python subclass of psycopg's Python loader
-    (``BaseTzLoader``) that replaces the zone with the connection's — about 3 µs a value,
-    against 0.3 µs for psycopg's C loader, and a tablet's request reads a dozen. Both give the
-    instant in the session's ``TimeZone``, and for ``UTC`` psycopg's zone is
-    ``datetime.timezone.utc``, which is Django's too when it keeps times in UTC (``USE_TZ``,
-    no ``TIME_ZONE`` on the database): then the values are identical (a test compares the
-    hand-written path's instances with the ORM's, field by field)."""
-    return (
-        connection.vendor == "postgresql"
-        and connection.timezone is UTC
-        and connection.connection.info.parameter_status("TimeZone") == "UTC"
-    )
-
-
-def _pipelined() -> bool:
-    return connection.vendor == "postgresql" and hasattr(connection.connection, "pipeline")
-
-
 def run_batch(statements: Sequence[Statement]) -> list[list[Any] | None]:
-    """Run statements in order, in the current transaction, and return each one's rows
-    (``None`` for statements that return none: neither a SELECT nor ``… RETURNING``). On
-    PostgreSQL they go out together in psycopg's pipeline mode — with the transaction's BEGIN
-    if it is the first — in one network round trip instead of one each; a failing statement
-    aborts the rest and raises the usual Django ``DatabaseError`` (e.g. ``IntegrityError``).
-    Elsewhere they simply run one by one."""
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        return _run(statements, commit=False)
-
-
-def _run(statements: Sequence[Statement], *, commit: bool) -> list[list[Any] | None]:
-    """``run_batch``'s work (inside ``wrap_database_errors``); with ``commit``, the
-    transaction's COMMIT goes out in the same pipeline, after the statements."""
-    raw: Any = connection.connection
-    pipelined = _pipelined() and len(statements) + commit > 1
-    readers: list[Any] = []
-    writer = None
-    try:
-        with raw.pipeline() if pipelined else nullcontext():
-            for query, params in statements:
-                if _returns_rows(query):
-                    cursor = _cursor(reads=True)
-                    readers.append(cursor)
-                else:  # statements without rows share one cursor
-                    cursor = writer = writer or _cursor()
-                    readers.append(None)
-                cursor.execute(query, params)
-            if commit:
-                writer = writer or _cursor()
-                writer.execute("COMMIT")
-        return [None if cursor is None else cursor.fetchall() for cursor in readers]
-    finally:
-        for cursor in readers:
-            if cursor is not None:
-                cursor.close()
-        if writer is not None:
-            writer.close()
-
-
-# -------------------------------------------------------------------------------------------
-# Writes sent with the COMMIT
-
-
-@dataclass(slots=True)
-class _Deferred:
-    statements: Sequence[Statement]
-    unique: str  # a unique constraint whose violation by these statements means ``conflict``
-    conflict: Callable[[], Exception] | None
-    then: Callable[[list[list[Any] | None]], None] | None
-
-
-_pending: ContextVar[list[_Deferred] | None] = ContextVar("brag_sql_pending", default=None)
-
-
-def at_commit(
-    statements: Sequence[Statement],
-    *,
-    unique: str = "",
-    conflict: Callable[[], Exception] | None = None,
-    then: Callable[[list[list[Any] | None]], None] | None = None,
-) -> None:
-    """Writes whose results nothing in the transaction reads again: inside an owned
-    transaction (``core.transactions``) they are held back and go out with its COMMIT, in one
-    round trip with it; anywhere else they run now. If they violate the unique constraint
-    named ``unique``, ``conflict()`` is raised instead of the ``IntegrityError`` — after the
-    whole transaction was rolled back (a database that does not name the violated constraint,
-    SQLite, counts any ``IntegrityError`` of these statements). ``then`` gets the statements'
-    rows once they ran.
-
-    Nothing may read what they write before the commit: they have not run yet."""
-    deferred = _Deferred(statements, unique, conflict, then)
-    pending = _pending.get()
-    if pending is not None:
-        pending.append(deferred)
-        return
-    _flush([deferred], commit=False)
-
-
-@contextmanager
-def writes_now() -> Iterator[None]:
-    """Inside, ``at_commit`` statements run at once even in an owned transaction: for a service
-    that reads back what they wrote (the floor's disqualification returns a stack the
-    settlement just paid)."""
-    token = _pending.set(None)
-    try:
-        yield
-    finally:
-        _pending.reset(token)
-
-
-@contextmanager
-def writes_at_commit() -> Iterator[Callable[[], None]]:
-    """The scope of an owned transaction: ``at_commit`` statements wait in it; call the
-    yielded function last thing inside the transaction to send them — with its COMMIT, when
-    the transaction is the connection's outermost (in a test's transaction it is a savepoint,
-    and the test's transaction must stay open)."""
-    outermost = not connection.in_atomic_block
-    token = _pending.set([])
-    try:
-        yield lambda: _flush(_pending.get() or [], commit=outermost)
-    finally:
-        _pending.reset(token)
-
-
-def _flush(pending: list[_Deferred], *, commit: bool) -> None:
-    if not pending:
-        return
-    connection.ensure_connection()
-    if not _pipelined():  # one group after the other: the failing one is known
-        for deferred in pending:
-            try:
-                rows = run_batch(deferred.statements)
-            except IntegrityError:
-                if deferred.conflict is None:
-                    raise
-                raise deferred.conflict() from None
-            if deferred.then is not None:
-                deferred.then(rows)
-        return
-    statements = [s for d in pending for s in d.statements]
-    try:
-        with connection.wrap_database_errors:
-            rows = _run(statements, commit=commit)
-    except IntegrityError as err:
-        name = getattr(getattr(err.__cause__, "diag", None), "constraint_name", None)
-        for deferred in pending:
-            if deferred.conflict is not None and name and deferred.unique == name:
-                raise deferred.conflict() from None
-        raise
-    at = 0
-    for deferred in pending:
-        n = len(deferred.statements)
-        if deferred.then is not None:
-            deferred.then(rows[at : at + n])
-        at += n
+    """Run statements in order, in the current transaction, through Django's cursor (what a
+    test's ``CaptureQueriesContext`` sees is what runs), and return each one's rows (``None``
+    for statements that return none: neither a SELECT nor ``… RETURNING``). A failing
+    statement raises the usual Django ``DatabaseError`` (e.g. ``IntegrityError``)."""
+    out: list[list[Any] | None] = []
+    with connection.cursor() as cursor:
+        for query, params in statements:
+            cursor.execute(query, params)
+            out.append(cursor.fetchall() if _returns_rows(query) else None)
+    return out
 
 
 def json_param(value: Any) -> Any:

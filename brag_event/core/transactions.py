@@ -11,10 +11,6 @@ tablet action. The rule inside an owned transaction: an exception from a service
 the block (the owner turns it into the error answer after the rollback), never be caught and
 followed by more queries.
 
-An owned transaction also holds back the writes handed to ``core.sql.at_commit`` and sends
-them with its COMMIT, in one round trip (a tablet action's own writes and its idempotency
-record).
-
 **Deadlocks and serialization failures.** Every service takes its row locks in the domain's
 one order (``docs/domain.md``, "Concurrency"), so two services do not deadlock. If PostgreSQL
 still gives up on a transaction (a deadlock it detected, or a ``REPEATABLE READ`` snapshot that
@@ -38,7 +34,6 @@ from typing import ParamSpec, TypeVar
 
 from django.db import OperationalError, connection, transaction
 
-from . import sql
 from .errors import Busy
 
 log = logging.getLogger("brag_event.db")
@@ -95,9 +90,8 @@ def owned_transaction() -> Iterator[None]:
     """The outermost transaction of a request whose owner rolls all of it back on an error."""
     token = _owned.set(True)
     try:
-        with sql.writes_at_commit() as flush, transaction.atomic(durable=True):
+        with transaction.atomic(durable=True):
             yield
-            flush()
     finally:
         _owned.reset(token)
 

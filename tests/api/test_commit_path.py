@@ -1,7 +1,6 @@
-"""A tablet's write really commits here (no test transaction around it), so the path that sends
-the action's writes and its idempotency record together with the COMMIT (``sql.at_commit``)
-is the one that runs — on PostgreSQL in one pipeline. Retries, races and refusals must behave
-exactly as in the other API tests: nothing doubled, nothing half-written."""
+"""A tablet's write really commits here (no test transaction around it): the action's writes
+and its idempotency record commit together, or not at all. Retries, races and refusals must
+behave exactly as in the other API tests: nothing doubled, nothing half-written."""
 
 from __future__ import annotations
 
@@ -10,14 +9,14 @@ from typing import Any
 
 import pytest
 from django.db import IntegrityError, connection, connections
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from brag_event.api.models import IdempotencyRecord
-from brag_event.core import sql
 from brag_event.core.errors import StaleHand
 from brag_event.core.transactions import owned_transaction
-from brag_event.hands import statements
-from brag_event.hands.models import ACTION_SEQ_UNIQUE, Hand, HandAction
+from brag_event.hands.models import Hand, HandAction
+from brag_event.hands.services import _insert
 from brag_event.ledger.models import Transfer
 from tests.factories import assert_audit_ok
 
@@ -29,7 +28,7 @@ from .conftest import start_hand as start_hand_with
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
-def test_the_outermost_transaction_sends_its_writes_with_the_commit(api: Api) -> None:
+def test_the_idempotency_record_is_the_last_write_before_the_commit(api: Api) -> None:
     hand = start_hand_with(api, key="s")  # through the owned transaction too
     url = f"/api/v1/hands/{hand['id']}/actions/"
     body = {"seat": 2, "action": "bet", "amount": 5, "expected_seq": hand["next_seq"]}
@@ -39,8 +38,8 @@ def test_the_outermost_transaction_sends_its_writes_with_the_commit(api: Api) ->
     run = [q["sql"] for q in queries]
     claims = [i for i, q in enumerate(run) if q.startswith('INSERT INTO "api_idempotencyrecord"')]
     assert len(claims) == 1
-    if connection.vendor == "postgresql":  # the COMMIT went out right after, with the writes
-        assert run[claims[0] + 1] == "COMMIT"
+    # The record is written last, with the answer; after it only the COMMIT (if logged).
+    assert run[claims[0] + 1 :] in ([], ["COMMIT"])
     assert not connection.in_atomic_block and connection.get_autocommit()
     # Committed: another connection sees the action, its money and the record.
     assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
@@ -134,7 +133,7 @@ def test_two_tablets_with_the_same_sequence_one_wins_one_is_told(
     assert_audit_ok(api.world.event)
 
 
-def test_a_unique_violation_at_commit_becomes_the_named_conflict_and_keeps_nothing(
+def test_a_violation_of_the_action_sequence_becomes_the_stale_answer_and_keeps_nothing(
     api: Api,
 ) -> None:
     hand = start_hand_with(api, key="s")  # through the owned transaction too
@@ -142,46 +141,18 @@ def test_a_unique_violation_at_commit_becomes_the_named_conflict_and_keeps_nothi
     look = {"seat": 2, "action": "look", "expected_seq": 1}
     assert post(api.client("dealer"), url, look).status_code == 201
     existing = HandAction.objects.get(hand_id=hand["id"])
-    insert, _row = statements.insert_action(
-        hand_id=hand["id"],
-        seq=existing.seq,  # taken: the (hand, seq) constraint fails at the COMMIT
-        seat=3,
-        action="look",
-        amount=None,
-        hand_choice="",
-        cards="",
-        entered_by_id=None,
-        device="",
-        digest="",
-    )
-    bump = ("UPDATE hands_hand SET next_seq = next_seq + 100 WHERE id = %s", [hand["id"]])
-    conflict = StaleHand("taken", hand_id=hand["id"], expected_seq=existing.seq + 1)
-    with pytest.raises(StaleHand), owned_transaction():
-        sql.at_commit([bump], then=lambda rows: None)
-        sql.at_commit([insert], unique=ACTION_SEQ_UNIQUE, conflict=lambda: conflict)
+    taken = HandAction(hand_id=hand["id"], seq=existing.seq, seat=3, action="look")
+    with pytest.raises(StaleHand) as stale, owned_transaction():
+        Hand.objects.filter(pk=hand["id"]).update(next_seq=F("next_seq") + 100)
+        _insert(taken)  # the (hand, seq) constraint fails
+    assert stale.value.details["expected_seq"] == existing.seq + 1
     assert not connection.in_atomic_block
     assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
     assert Hand.objects.get(pk=hand["id"]).next_seq == existing.seq + 1  # the bump is undone
     if connection.vendor != "postgresql":
-        return  # SQLite does not name the constraint: any violation counts (see at_commit)
-    # Another constraint is not taken for the named one: the IntegrityError itself comes out.
+        return  # SQLite does not name the constraint: any violation counts
+    # Another constraint is not taken for that one: the IntegrityError itself comes out.
+    negative = HandAction(hand_id=hand["id"], seq=-1, seat=3, action="look")
     with pytest.raises(IntegrityError), owned_transaction():
-        sql.at_commit([insert], unique="some_other_constraint", conflict=lambda: conflict)
+        _insert(negative)
     assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
-
-
-def test_writes_at_commit_wait_for_the_commit_and_vanish_with_an_error(api: Api) -> None:
-    hand = start_hand_with(api, key="s")  # through the owned transaction too
-    bump = ("UPDATE hands_hand SET next_seq = next_seq + 1 WHERE id = %s", [hand["id"]])
-    seen: list[Any] = []
-    with pytest.raises(RuntimeError), owned_transaction():
-        sql.at_commit([bump], then=seen.append)
-        assert Hand.objects.get(pk=hand["id"]).next_seq == hand["next_seq"]  # not run yet
-        raise RuntimeError("the request failed")
-    assert seen == [] and Hand.objects.get(pk=hand["id"]).next_seq == hand["next_seq"]
-    with owned_transaction():
-        sql.at_commit([bump], then=seen.append)
-    assert seen == [[None]] and Hand.objects.get(pk=hand["id"]).next_seq == hand["next_seq"] + 1
-    # Outside an owned transaction they run at once.
-    sql.at_commit([bump], then=seen.append)
-    assert len(seen) == 2 and Hand.objects.get(pk=hand["id"]).next_seq == hand["next_seq"] + 2

@@ -110,8 +110,7 @@ class _Gate:
     def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         self.pid = self.pid or connection.connection.info.backend_pid
         result = execute(sql, params, many, context)
-        if self.held or connection.connection._pipeline is not None:
-            # Inside a pipeline a statement is sent, not yet run: hold at the next one outside.
+        if self.held:
             return result
         if self.pattern is not None:
             hit = bool(self.pattern.search(sql))
