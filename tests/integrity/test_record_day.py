@@ -30,7 +30,15 @@ from brag_event.players.services import player_register
 from brag_event.tables.models import Table
 from brag_event.tables.services import table_create
 from tests.factories import World, world
-from tests.integrity.test_record import RECORDS, ROOT, _export, _insider, failed, play
+from tests.integrity.test_record import (
+    RECORDS,
+    ROOT,
+    _export,
+    _insider,
+    _login_organiser,
+    failed,
+    play,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -321,3 +329,17 @@ def test_a_ruling_on_the_days_own_chain_moves_the_days_row() -> None:
         _rule(w)
     day = Day._meta.db_table
     assert any(s.startswith(f'UPDATE "{day}"') and "record_head" in s for s in statements)
+
+
+def test_the_close_report_prints_the_root_and_the_days_own_records(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    w = world(3)
+    play(w)
+    close = _closing(w, django_capture_on_commit_callbacks)
+    _rule(w, "a warning at the close")
+    day_close_run(close_id=close.pk)
+    root = Day.objects.get(pk=w.day.pk).record_root
+    page = _login_organiser().get(f"/organiser/days/{w.day.pk}/close/").content.decode()
+    assert f'root <code style="overflow-wrap: anywhere">{root}</code>, over 2 hands' in page
+    assert "and 1 of the day's own records" in page
