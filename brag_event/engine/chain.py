@@ -10,8 +10,11 @@ a JSON object with a ``kind`` and the hand's sequence number ``seq`` it took, wr
 The chain of a hand starts from its *genesis*, the hash of the hand's set-up (:func:`hand_content`)
 after 32 zero bytes; the entries follow in ``seq`` order, and the last hash is the hand's *head*.
 A day's *root* is a chain over its hands' heads in the order (table number, hand number)
-(:func:`day_root`). Change any field of any entry, drop one, reorder them, and every hash from
-there on changes — and with them the head and the root. ``docs/hand-history.md`` ("The
+(:func:`day_root`), followed — when the day has any — by the head of the day's own chain: the
+records that belong to no hand (a ruling at a table with no hand yet or made while the day
+closes, a disqualification lifted; :func:`day_record_genesis`, :func:`record_root`). Change any
+field of any entry, drop one, reorder them, and every hash from there on changes — and with them
+the head and the root. ``docs/hand-history.md`` ("The
 tamper-evident record") says how a ``brag-hh/1`` export carries the hashes, and
 :func:`verify_day` checks an exported day against a published root.
 """
@@ -114,12 +117,31 @@ def day_entry(*, table: int, number: int, head: str) -> dict[str, Any]:
 
 
 def day_root(heads: Iterable[tuple[int, int, str]]) -> str:
-    """A day's root: a chain from zero over ``(table number, hand number, head)`` of every hand
-    of the day, taken in the order (table number, hand number). A day without hands has the
-    root ``link(ZERO, {"kind": "day"})``."""
+    """The root of a day's hands: a chain from zero over ``(table number, hand number, head)``
+    of every hand of the day, taken in the order (table number, hand number). A day without
+    hands has the root ``link(ZERO, {"kind": "day"})``. With no day-level records it is the
+    day's root (:func:`record_root`)."""
     root = link(ZERO, {"kind": "day"})
     for table, number, head in sorted(heads):
         root = link(root, day_entry(table=table, number=number, head=head))
+    return root
+
+
+def day_record_genesis(day: int) -> str:
+    """The first hash of a day's own chain (the records of the day that belong to no hand):
+    ``{"kind": "day-record", "day": N}`` chained after zero. Its entries follow in the day's
+    own ``seq`` order (1, 2 …), each ``entry_content(kind, seq, fields)``."""
+    return link(ZERO, {"kind": "day-record", "day": day})
+
+
+def record_root(heads: Iterable[tuple[int, int, str]], day_head: str | None = None) -> str:
+    """A day's published root: the root of its hands (:func:`day_root`) and, if the day has
+    day-level records (``day_head``: the last hash of its own chain), that head chained after
+    it as ``{"kind": "day-record", "head": …}``. A day without day-level records keeps the
+    hands' root, as roots were computed before the day's own chain existed."""
+    root = day_root(heads)
+    if day_head is not None:
+        root = link(root, {"kind": "day-record", "head": day_head})
     return root
 
 
@@ -263,27 +285,104 @@ def seal(doc: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def day_line(*, event: str, day: int, hands: int, root: str) -> dict[str, Any]:
-    """The last line of a day's export: what it is and its root."""
-    return {"format": DAY_FORMAT, "event": event, "day": day, "hands": hands, "root": root}
+def day_line(
+    *,
+    event: str,
+    day: int,
+    hands: int,
+    root: str,
+    entries: Iterable[Mapping[str, Any]] = (),
+    head: str | None = None,
+) -> dict[str, Any]:
+    """The last line of a day's export: what it is, its root and (``brag-day/2``) the day's own
+    chain — each day-level record's canonical content with its ``hash``, and the chain's
+    ``head`` (``null`` when the day has none)."""
+    return {
+        "format": DAY_FORMAT,
+        "event": event,
+        "day": day,
+        "hands": hands,
+        "entries": [dict(e) for e in entries],
+        "head": head,
+        "root": root,
+    }
 
 
-DAY_FORMAT: Final = "brag-day/1"
+DAY_FORMAT: Final = "brag-day/2"
+# The day line before the day's own chain: no entries, the root is the hands' root. Still read.
+DAY_FORMAT_1: Final = "brag-day/1"
+
+
+def _day_entries(doc: Mapping[str, Any], line: int) -> list[tuple[dict[str, Any], Any]]:
+    raw_entries = doc.get("entries") or []
+    if doc.get("format") == DAY_FORMAT_1 and raw_entries:
+        raise Tampered(Problem("a brag-day/1 line carries no day-level entries", line))
+    if not isinstance(raw_entries, list):
+        raise Tampered(Problem("the day's entries are not a list", line))
+    entries: list[tuple[dict[str, Any], Any]] = []
+    for i, raw in enumerate(raw_entries):
+        if not isinstance(raw, Mapping) or type(raw.get("seq")) is not int:
+            raise Tampered(Problem(f"day entry {i} has no seq", line))
+        if not isinstance(raw.get("kind"), str):
+            raise Tampered(Problem(f"day entry {i} has no kind", line))
+        fields = {k: v for k, v in raw.items() if k not in ("kind", "seq", "hash")}
+        entries.append((entry_content(raw["kind"], raw["seq"], fields), raw.get("hash")))
+    entries.sort(key=lambda e: int(e[0]["seq"]))
+    return entries
+
+
+def verify_day_record(doc: Mapping[str, Any], line: int) -> str | None:
+    """Recompute the day's own chain from its ``brag-day`` line: each entry's stated ``hash``
+    in ``seq`` order, then the ``head``. Returns the head (``None`` for a day without
+    day-level records); raises :class:`Tampered` at the first entry that does not match."""
+    entries = _day_entries(doc, line)
+    day = doc.get("day")
+    if type(day) is not int:
+        raise Tampered(Problem("the day line has no day number", line))
+    stated_head = doc.get("head")
+    if not entries:
+        if stated_head is not None:
+            raise Tampered(Problem("the day's head names records the line does not carry", line))
+        return None
+    seqs = [int(content["seq"]) for content, _ in entries]
+    if len(set(seqs)) != len(seqs):
+        raise Tampered(Problem("two day-level entries share one seq", line))
+    try:
+        current = day_record_genesis(day)
+        for content, stated in entries:
+            current = link(current, content)
+            if stated != current:
+                raise Tampered(
+                    Problem(
+                        f"day entry seq {content['seq']} ({content['kind']}) does not match its "
+                        "hash: it or an earlier day-level entry was changed",
+                        line,
+                        seq=content["seq"],
+                    )
+                )
+    except (TypeError, ValueError) as err:
+        raise Tampered(Problem(f"a day entry cannot be hashed: {err}", line)) from None
+    if stated_head != current:
+        raise Tampered(Problem("the day's head does not match its entries", line))
+    return current
 
 
 @dataclass(frozen=True, slots=True)
 class DayVerified:
     hands: int
     root: str
+    entries: int = 0
 
 
 def verify_day(lines: Iterable[str | bytes], root: str | None) -> DayVerified:
     """Check an exported day (JSON Lines: one ``brag-hh/1`` hand per line and, last, the day's
-    ``brag-day/1`` line with its ``root``) against the published ``root`` (or, without one,
-    against the root the file states). Raises :class:`Tampered` naming the first bad hand or
-    entry."""
+    ``brag-day/2`` line with its own chain and ``root``; an older ``brag-day/1`` line has no
+    chain of its own) against the published ``root`` (or, without one, against the root the
+    file states). Raises :class:`Tampered` naming the first bad hand or entry."""
     heads: list[tuple[int, int, str]] = []
     stated: Any = None
+    day_head: str | None = None
+    day_lines = day_entries = 0
     seen: set[tuple[int, int]] = set()
     for number, text in enumerate(lines, start=1):
         if not text.strip():
@@ -294,7 +393,12 @@ def verify_day(lines: Iterable[str | bytes], root: str | None) -> DayVerified:
             raise Tampered(Problem(f"not JSON ({err})", number)) from None
         if not isinstance(doc, Mapping):
             raise Tampered(Problem("not a JSON object", number))
-        if doc.get("format") == DAY_FORMAT:
+        if doc.get("format") in (DAY_FORMAT, DAY_FORMAT_1):
+            day_lines += 1
+            if day_lines > 1:
+                raise Tampered(Problem("a second day line", number))
+            day_head = verify_day_record(doc, number)
+            day_entries = len(doc.get("entries") or [])
             stated = doc.get("root")
             continue
         table, hand, head = verify_hand(doc, number)
@@ -302,7 +406,7 @@ def verify_day(lines: Iterable[str | bytes], root: str | None) -> DayVerified:
             raise Tampered(Problem("the hand appears twice", number, table, hand))
         seen.add((table, hand))
         heads.append((table, hand, head))
-    computed = day_root(heads)
+    computed = record_root(heads, day_head)
     expected = root if root is not None else stated
     if not isinstance(expected, str):
         raise Tampered(Problem("no root to check against: give --root"))
@@ -310,15 +414,16 @@ def verify_day(lines: Iterable[str | bytes], root: str | None) -> DayVerified:
         which = "published root" if root is not None else "root the file states"
         raise Tampered(
             Problem(
-                f"the hands' root {computed} is not the {which} {expected}: a hand was "
-                "added, removed, or rewritten with its hashes"
+                f"the day's root {computed} is not the {which} {expected}: a hand or a "
+                "day-level entry was added, removed, or rewritten with its hashes"
             )
         )
-    return DayVerified(len(heads), computed)
+    return DayVerified(len(heads), computed, day_entries)
 
 
 __all__ = [
     "DAY_FORMAT",
+    "DAY_FORMAT_1",
     "ZERO",
     "DayVerified",
     "Problem",
@@ -326,13 +431,16 @@ __all__ = [
     "action_content",
     "canonical",
     "day_line",
+    "day_record_genesis",
     "day_root",
     "entry_content",
     "genesis",
     "hand_content",
     "link",
+    "record_root",
     "seal",
     "verify_day",
+    "verify_day_record",
     "verify_hand",
     "void_content",
 ]

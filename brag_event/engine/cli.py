@@ -96,5 +96,5 @@ def _verify(path: str, root: str | None) -> int:
     except Tampered as err:
         _print({"verified": False, "error": {"code": "tampered", **err.problem.to_dict()}})
         return 1
-    _print({"verified": True, "hands": done.hands, "root": done.root})
+    _print({"verified": True, "hands": done.hands, "day_entries": done.entries, "root": done.root})
     return 0

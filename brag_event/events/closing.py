@@ -226,8 +226,10 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
                 "snapshotted or qualified. Correct the ledger, then close again.",
                 details={"audit": audit.lines()},
             )
-        # The day's record: one root over its hands' chains (recomputed by the audit above,
-        # which found every record intact), published with the close.
+        # The day's record: one root over its hands' chains and its own chain (recomputed by
+        # the audit above, which found every record intact), published with the close. A
+        # ruling chained onto the day after this snapshot moved the day's row: the lock above
+        # failed to serialize, and the close ran again (hands.chain.day_chain_append).
         day.record_root, record_hands = audit.roots[day.pk]
         # The close's audit is the event's latest: the dashboard shows it like any other.
         LedgerCheck.objects.create(event=event, ok=True, lines=audit.lines())
@@ -261,6 +263,7 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
             "audit_ok": True,
             "record_root": day.record_root,
             "record_hands": record_hands,
+            "record_day_entries": audit.day_entries.get(day.pk, 0),
             "carried_pots": list(
                 day.tables.filter(carried_pot__gt=0).values("number", "carried_pot")
             ),

@@ -102,6 +102,10 @@ class Day(models.Model):
         editable=False,
         help_text="The day's published root over its hands' records (set at close)",
     )
+    # The day's own chain in the tamper-evident record (hands.chain): the records of the day
+    # that belong to no hand. Its next sequence number and its last hash ("" before any).
+    record_seq = models.PositiveIntegerField(default=1, editable=False)
+    record_head = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         ordering = ["event", "number"]

@@ -10,6 +10,8 @@ class FloorConfig(AppConfig):
     def ready(self) -> None:
         from brag_event.hands import chain
 
-        from .record import rulings_source
+        from .record import day_rulings_source, lifts_source, rulings_source
 
         chain.register_source(rulings_source())
+        chain.register_day_source(day_rulings_source())
+        chain.register_day_source(lifts_source())

@@ -82,9 +82,13 @@ class Ruling(models.Model):
     )
     ruled_at = models.DateTimeField(auto_now_add=True)
     # Its entry in the tamper-evident record (hands.chain): the hand it is chained onto (its own
-    # hand, or else its table's latest hand), the seq it took there and its hash.
+    # hand, or else its table's latest hand) — or, for a ruling that has no hand to go on or
+    # is made while its day closes, its day's own chain — the seq it took there and its hash.
     chain_hand = models.ForeignKey(
         Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    chain_day = models.ForeignKey(
+        Day, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     seq = models.PositiveIntegerField(null=True, blank=True)
     hash = models.CharField(max_length=64, blank=True)
@@ -121,6 +125,9 @@ class Penalty(models.Model):
     )
     lifted_at = models.DateTimeField(null=True, blank=True)
     lift_reason = models.CharField(max_length=200, blank=True)
+    # The lift's entry in its day's own chain (hands.chain): the seq it took and its hash.
+    lift_seq = models.PositiveIntegerField(null=True, blank=True)
+    lift_hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]

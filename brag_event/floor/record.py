@@ -1,6 +1,8 @@
 """Rulings in the tamper-evident record (``hands.chain``; docs/integrity.md): each ruling is an
 entry of kind ``"ruling"`` of the hand it is about — or, if it names no hand, of its table's
-latest hand — with what happened, the decision, the players and the penalties it gave."""
+latest hand — with what happened, the decision, the players and the penalties it gave. A ruling
+with no hand to go on (its table has none yet) or made while its day closes is the same entry
+on its day's own chain, and so is a disqualification lifted (kind ``"lift"``)."""
 
 from __future__ import annotations
 
@@ -8,15 +10,17 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from brag_event.engine import chain as engine_chain
+from brag_event.events.models import Day
 from brag_event.hands import chain
 from brag_event.hands.models import Hand
 
 from .models import Penalty, Ruling
 
 KIND = "ruling"
+LIFT = "lift"
 
 _COLUMNS = ("id", "what_happened", "decision", "table__number", "hand__number")
 
@@ -74,3 +78,62 @@ def _chunks(rows: list[dict[str, Any]], size: int) -> Iterable[list[dict[str, An
 
 def rulings_source() -> chain.Source:
     return chain.Source("rulings", _rows)
+
+
+def _day_rows(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
+    qs = (
+        Ruling.objects.filter(chain_day__in=days.order_by().values("id"))
+        .order_by("chain_day_id", "seq")
+        .values("chain_day_id", "seq", "hash", *_COLUMNS)
+    )
+    rows = list(qs)
+    for part in _chunks(rows, 2000):
+        fields = _fields(part)
+        for r in part:
+            seq = r["seq"] if r["seq"] is not None else 0
+            content = engine_chain.entry_content(KIND, seq, fields[r["id"]])
+            yield r["chain_day_id"], seq, content, r["hash"]
+
+
+def day_rulings_source() -> chain.DaySource:
+    """The rulings on their day's own chain."""
+    return chain.DaySource("rulings", _day_rows)
+
+
+_LIFT_COLUMNS = ("id", "player_id", "lifted_at", "lifted_by_id", "lift_reason")
+
+
+def _lift_fields(row: dict[str, Any]) -> dict[str, Any]:
+    lifted = row["lifted_at"]
+    return {
+        "penalty": row["id"],
+        "player": row["player_id"],
+        "lifted_at": lifted.isoformat() if lifted is not None else None,
+        "by": row["lifted_by_id"],
+        "reason": row["lift_reason"],
+    }
+
+
+def lift_fields(penalty_id: int) -> dict[str, Any]:
+    """A lifted disqualification's fields as chained, read from its stored row."""
+    return _lift_fields(Penalty.objects.filter(pk=penalty_id).values(*_LIFT_COLUMNS).get())
+
+
+def _lifts(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
+    # A lift is on its day's chain once it has a seq or a hash (one with neither, lifted before
+    # the day's own chain existed, is outside the record).
+    qs = (
+        Penalty.objects.filter(day__in=days.order_by().values("id"))
+        .filter(Q(lift_seq__isnull=False) | ~Q(lift_hash=""))
+        .order_by("day_id", "lift_seq")
+        .values("day_id", "lift_seq", "lift_hash", *_LIFT_COLUMNS)
+    )
+    for row in qs.iterator(chunk_size=2000):
+        seq = row["lift_seq"] if row["lift_seq"] is not None else 0
+        content = engine_chain.entry_content(LIFT, seq, _lift_fields(row))
+        yield row["day_id"], seq, content, row["lift_hash"]
+
+
+def lifts_source() -> chain.DaySource:
+    """The disqualifications lifted, on the chain of the day they were given on."""
+    return chain.DaySource("lifts", _lifts)

@@ -258,8 +258,8 @@ def floor_call_take(*, call: FloorCall | int, by: Actor | None) -> FloorCall:
 
 def _lock_chain_hand(hand_id: int | None, table: Table) -> Hand | None:
     """The hand a ruling is chained onto, its row locked: ``hand_id``'s, or else the table's
-    latest hand; none if there is none or its day is closing or closed (its root is published:
-    a new entry would change it)."""
+    latest hand; none if there is none, or it is not of the table's day while that day is open
+    (then the ruling goes onto the day's own chain)."""
     if hand_id is None:
         hand_id = (
             Hand.objects.filter(table=table)
@@ -275,9 +275,28 @@ def _lock_chain_hand(hand_id: int | None, table: Table) -> Hand | None:
         .filter(pk=hand_id)
         .first()
     )
-    if found is None or found.table.day.status in (Day.Status.CLOSING, Day.Status.CLOSED):
+    if (
+        found is None
+        or found.table.day_id != table.day_id
+        or found.table.day.status != Day.Status.OPEN
+    ):
         return None
     return found
+
+
+def _lock_record_day(day_id: int) -> Day:
+    """The ruling's day, its row locked before anything else (the domain's lock order): a
+    closed day's record is published, so a ruling about it is refused; a ruling the day's own
+    chain takes moves its row, so a close that computed the root before it runs again."""
+    day = day_for_change(day_id)
+    if day.status == Day.Status.CLOSED:
+        raise Conflict(
+            "day_closed",
+            f"Day {day.number} is closed and its record's root is published: a ruling about "
+            "it can no longer be recorded. Record it at a table of the day in play.",
+            details={"day": day.number, "status": day.status},
+        )
+    return day
 
 
 PENALTIES = (Penalty.Kind.WARNING, Penalty.Kind.MISSED_HANDS, Penalty.Kind.DISQUALIFICATION)
@@ -349,9 +368,11 @@ def ruling_record(
             "Name the players involved (players of this event).",
             details={"field": "players"},
         )
-    # The hand the ruling is chained onto, locked first (the hand comes before the tables and
-    # seats a penalty locks): its own hand, or else its table's latest hand (docs/integrity.md).
-    chained = _lock_chain_hand(hand_id, found_table)
+    # The day first, then the hand the ruling is chained onto (the hand comes before the tables
+    # and seats a penalty locks): its own hand, or else its table's latest hand, while the day
+    # is open; otherwise the day's own chain (docs/integrity.md).
+    day = _lock_record_day(found_table.day_id)
+    chained = _lock_chain_hand(hand_id, found_table) if day.status == Day.Status.OPEN else None
     ruling = Ruling.objects.create(
         event_id=event_id,
         call=found_call,
@@ -382,6 +403,14 @@ def ruling_record(
         )
         ruling.save(update_fields=["chain_hand", "seq", "hash"])
         chained.save(update_fields=["next_seq", "chain_head"])
+    else:
+        # No hand to go on, or the day is closing: the day's own chain, before its root.
+        ruling.chain_day = day
+        ruling.seq, ruling.hash = chain.day_chain_append(
+            day=day, kind=record.KIND, fields=record.ruling_fields(ruling.pk)
+        )
+        ruling.save(update_fields=["chain_day", "seq", "hash"])
+        day.save(update_fields=["record_seq", "record_head"])
     versions.table_changed(found_table.pk)
     versions.event_changed(event_id)
     audit_record(
@@ -454,8 +483,8 @@ def penalty_lift(*, penalty: Penalty | int, reason: str, by: Actor | None) -> Pe
     )
     if found is None:
         raise NotFound("not_found", "No such penalty.")
-    if found.day_id is not None:
-        day_for_play(found.day_id)
+    # The day's row locked first: the lift goes onto the day's own chain (hands.chain).
+    locked = day_for_change(found.day_id) if found.day_id is not None else None
     found = Penalty.objects.select_for_update().get(pk=found.pk)
     reason = _text(reason, 200)
     if not reason:
@@ -464,7 +493,7 @@ def penalty_lift(*, penalty: Penalty | int, reason: str, by: Actor | None) -> Pe
         raise ServiceError("not_liftable", "Only a disqualification is lifted.")
     if found.lifted_at is not None:
         raise Conflict("already_lifted", "This disqualification was already lifted.")
-    day = Day.objects.get(pk=found.day_id) if found.day_id else None
+    day = locked
     if day is not None and day.status in (Day.Status.CLOSING, Day.Status.CLOSED):
         raise Conflict(
             "day_closed",
@@ -474,6 +503,12 @@ def penalty_lift(*, penalty: Penalty | int, reason: str, by: Actor | None) -> Pe
     found.lifted_by = _user(by)
     found.lift_reason = reason
     found.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
+    if day is not None:
+        found.lift_seq, found.lift_hash = chain.day_chain_append(
+            day=day, kind=record.LIFT, fields=record.lift_fields(found.pk)
+        )
+        found.save(update_fields=["lift_seq", "lift_hash"])
+        day.save(update_fields=["record_seq", "record_head"])
     versions.event_changed(found.event_id)
     audit_record(
         by=by,

@@ -7,6 +7,11 @@ row lock, in the transaction that writes the record: one SHA-256 per record. The
 voids are chained here; another app chains its own records of a hand with :func:`chain_append`
 and registers where they are stored with :func:`register_source`, so that the audit recomputes
 them and the export carries them (docs/integrity.md, "The tamper-evident record").
+
+A record of a day that belongs to no hand (a ruling at a table with no hand yet, or made while
+the day closes; a disqualification lifted) goes onto the day's own chain the same way:
+:func:`day_chain_append` under the day's row lock (``Day.record_seq``, ``Day.record_head``),
+:func:`register_day_source` for where it is stored; its head enters the day's root.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from brag_event.engine import chain
+from brag_event.events.models import Day
 
 from .models import ActionVoid, Hand, HandAction
 
@@ -281,6 +287,121 @@ def day_root_of(hands: QuerySet[Hand]) -> tuple[str, int, list[str]]:
         heads.append((hand.table, hand.number, hand.head))
         problems += hand.problems
     return chain.day_root(heads), len(heads), problems
+
+
+# ------------------------------------------------------------------------- the day's own chain
+
+# An entry of a day's own chain read back: (day id, seq, canonical content, stored hash).
+DayEntry = tuple[int, int, dict[str, Any], str]
+
+
+def day_chain_append(*, day: Day, kind: str, fields: Mapping[str, Any]) -> tuple[int, str]:
+    """Chain a record of ``kind`` that belongs to no hand onto ``day``'s own chain: it takes the
+    day's next sequence number; returns ``(seq, hash)`` for the record to store.
+
+    The caller holds the day's row lock (``events.states.day_for_change``), refuses a closed
+    day (its root is published), and saves ``day`` with
+    ``update_fields=["record_seq", "record_head"]`` in the same transaction as the record —
+    an update of the day's row, so that a close computing the root in a snapshot taken before
+    it cannot commit without it (a serialization failure: the close runs again)."""
+    if day.status == Day.Status.CLOSED:
+        raise ValueError(f"day {day.number} is closed: its root is published")
+    seq = day.record_seq
+    previous = day.record_head or chain.day_record_genesis(day.number)
+    day.record_head = chain.link(previous, chain.entry_content(kind, seq, fields))
+    day.record_seq = seq + 1
+    return seq, day.record_head
+
+
+@dataclass(frozen=True)
+class DaySource:
+    """Where a kind of day-level record is stored: ``rows(days)`` gives every such record of
+    ``days`` as a :data:`DayEntry`, sorted by day id then seq."""
+
+    name: str
+    rows: Callable[[QuerySet[Day]], Iterator[DayEntry]]
+
+
+DAY_SOURCES: list[DaySource] = []
+
+
+def register_day_source(source: DaySource) -> None:
+    """Make the audit and the export read another kind of day-level record."""
+    if all(s.name != source.name for s in DAY_SOURCES):
+        DAY_SOURCES.append(source)
+
+
+@dataclass(frozen=True)
+class DayChained:
+    """A day's own chain recomputed from its stored rows."""
+
+    id: int
+    number: int
+    stored_head: str  # "" before any record
+    head: str | None  # recomputed; None without any record
+    entries: list[DayEntry]  # in seq order
+    hashes: list[str]
+    problems: list[str]
+
+    @property
+    def published_head(self) -> str | None:
+        """The head as the day stores it (``None`` without any record)."""
+        return self.stored_head or None
+
+
+def day_chains(days: QuerySet[Day]) -> Iterator[DayChained]:
+    """Every day of ``days`` (by id) with its own chain recomputed from the stored rows and what
+    is wrong with it (as :func:`chains` does for hands)."""
+    streams = [_ByHand(source.rows(days)) for source in DAY_SOURCES]
+    rows = days.order_by("id").values_list("id", "number", "record_head")
+    for day_id, number, stored in rows.iterator(chunk_size=200):
+        entries = sorted((e for s in streams for e in s.take(day_id)), key=lambda e: e[1])
+        name = f"Day {number}'s own record"
+        problems: list[str] = []
+        current = chain.day_record_genesis(number)
+        seen: set[int] = set()
+        hashes: list[str] = []
+        for _id, seq, content, digest in entries:
+            if seq in seen:
+                problems.append(f"{name}: two records with seq {seq}")
+            seen.add(seq)
+            try:
+                current = chain.link(current, content)
+            except (TypeError, ValueError) as err:
+                problems.append(f"{name}: record seq {seq} cannot be hashed ({err})")
+                hashes.append("")
+                continue
+            hashes.append(current)
+            if digest != current and len(problems) < 3:
+                problems.append(
+                    f"{name}: {content['kind']} seq {seq} does not match its hash — it or a "
+                    "record before it was changed, moved or removed"
+                )
+        head = current if entries else None
+        if (stored or None) != head and not problems:
+            problems.append(f"{name}: its head is not its last record's hash (a record removed?)")
+        yield DayChained(day_id, number, stored, head, entries, hashes, problems)
+
+
+def day_export_line(day: Day, heads: Iterable[tuple[int, int, str]]) -> dict[str, Any]:
+    """The last line of a day's export (``brag-day/2``): its own chain's records as stored
+    (content and stored ``hash``), its stored head, and the root — the one published at the
+    close, or before it the root of the stored heads as they are now (``published`` says
+    which)."""
+    heads = list(heads)
+    (own,) = day_chains(Day.objects.filter(pk=day.pk))
+    entries = [{**content, "hash": digest} for _d, _s, content, digest in own.entries]
+    root = day.record_root or chain.record_root(heads, own.published_head)
+    line = chain.day_line(
+        event=day.event.name,
+        day=day.number,
+        hands=len(heads),
+        root=root,
+        entries=entries,
+        head=own.published_head,
+    )
+    line["published"] = bool(day.record_root)
+    return line
 
 
 # ---------------------------------------------------------------------------------- the export

@@ -47,7 +47,7 @@ from brag_event.core import sql
 from brag_event.engine import EngineError
 from brag_event.engine import chain as engine_chain
 from brag_event.events.models import Day, Event
-from brag_event.hands.chain import chains
+from brag_event.hands.chain import chains, day_chains
 from brag_event.hands.models import ActionVoid, Hand, HandAction
 from brag_event.hands.money import LogRow, Movement, Place, log_action, replay_actions
 from brag_event.players.models import Player
@@ -84,6 +84,8 @@ class AuditReport:
     # Each day's root and number of hands, recomputed from the hands' records (every hand of
     # the scope, when its records were all checked).
     roots: dict[int, tuple[str, int]] = field(default_factory=dict)
+    # Each day's records that belong to no hand (its own chain), by day id.
+    day_entries: dict[int, int] = field(default_factory=dict)
     # The hands whose records were checked when only changed hands are (None: all of them).
     checked_ids: list[int] | None = None
 
@@ -683,7 +685,8 @@ def check_hand_replays(
 
 def check_hand_records(scope: Scope, report: AuditReport) -> Found:
     """Recompute the hash chain of every hand (or, in the periodic check, of the hands it
-    replays: in play, new or changed) and, over all of them, each closed day's root."""
+    replays: in play, new or changed), each day's own chain (its records that belong to no
+    hand: always, they are few) and, over all of them, each closed day's root."""
     ids = report.checked_ids
     if ids is None:
         batches = [scope.hands()]
@@ -702,22 +705,31 @@ def check_hand_records(scope: Scope, report: AuditReport) -> Found:
                 n_problems += len(hand.problems)
                 if len(problems) < KEEP:
                     problems += hand.problems
+    days = Day.objects.filter(event=scope.event)
+    if scope.day is not None:
+        days = days.filter(pk=scope.day.pk)
+    day_heads: dict[int, str | None] = {}
+    for own in day_chains(days):
+        day_heads[own.id] = own.head
+        report.day_entries[own.id] = len(own.entries)
+        if own.problems:
+            n_problems += len(own.problems)
+            if len(problems) < KEEP:
+                problems += own.problems
     problems = _kept(iter(problems), n_problems)
-    detail = f"{checked} hands' records recomputed"
+    own_records = sum(report.day_entries.values())
+    detail = f"{checked} hands' records recomputed, {own_records} day-level records"
     if ids is None:
-        days = Day.objects.filter(event=scope.event)
-        if scope.day is not None:
-            days = days.filter(pk=scope.day.pk)
         published = 0
         for day_id, number, stored in days.values_list("id", "number", "record_root"):
-            root = engine_chain.day_root(heads.get(day_id, []))
+            root = engine_chain.record_root(heads.get(day_id, []), day_heads.get(day_id))
             report.roots[day_id] = (root, len(heads.get(day_id, [])))
             if stored:
                 published += 1
                 if stored != root:
                     problems.append(
-                        f"day {number}: its hands give the root {root}, not the root {stored} "
-                        "published at its close"
+                        f"day {number}: its records give the root {root}, not the root "
+                        f"{stored} published at its close"
                     )
         detail += f"; {published} closed days' published roots"
     return problems, detail

@@ -33,11 +33,10 @@ from brag_event.core.errors import ServiceError
 from brag_event.core.exports import spreadsheet_safe
 from brag_event.core.forms import bad_request, takes
 from brag_event.core.security import login_failures_recent, login_lockouts, login_unlock
-from brag_event.engine.chain import day_line, day_root
 from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day, Event
 from brag_event.events.services import day_open, day_set_qualification
-from brag_event.hands.chain import chains, export_document
+from brag_event.hands.chain import chains, day_export_line, export_document
 from brag_event.hands.models import Hand
 from brag_event.ledger.checks import ledger_check_if_due, ledger_check_run
 from brag_event.ledger.models import Transfer
@@ -344,8 +343,9 @@ def export_ledger(request: HttpRequest, event_id: int) -> StreamingHttpResponse:
 @organiser_only
 def export_hands(request: HttpRequest, day_id: int) -> StreamingHttpResponse:
     """The day's hands as ``brag-hh/1`` JSON Lines with their record (each action's hash, each
-    hand's head), and last the day's ``brag-day/1`` line with its root: the root published at
-    the close, or, before it, the root of the heads as they are now."""
+    hand's head), and last the day's ``brag-day/2`` line with its own chain (the records that
+    belong to no hand) and its root: the root published at the close, or, before it, the root
+    of the heads as they are now."""
     day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
     hands = Hand.objects.filter(table__day=day)
 
@@ -356,9 +356,7 @@ def export_hands(request: HttpRequest, day_id: int) -> StreamingHttpResponse:
             heads.append((hand.table, hand.number, hand.stored_head))
             doc = export_document(hand, meta)
             yield json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n"
-        root = day.record_root or day_root(heads)
-        last = day_line(event=day.event.name, day=day.number, hands=len(heads), root=root)
-        last["published"] = bool(day.record_root)
+        last = day_export_line(day, heads)
         yield json.dumps(last, separators=(",", ":"), ensure_ascii=False) + "\n"
 
     response = StreamingHttpResponse(lines(), content_type="application/x-ndjson")

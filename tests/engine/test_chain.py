@@ -21,9 +21,11 @@ from brag_event.engine.chain import (
     action_content,
     canonical,
     day_line,
+    day_record_genesis,
     day_root,
     genesis,
     link,
+    record_root,
     seal,
     verify_day,
     verify_hand,
@@ -246,7 +248,7 @@ def test_the_command_line_verifies_a_day_and_names_the_first_bad_action() -> Non
     root = published(hands)
     ok = _cli("-", "--root", root, stdin="\n".join(lines(hands)) + "\n")
     assert ok.returncode == 0, ok.stdout
-    assert json.loads(ok.stdout) == {"verified": True, "hands": 4, "root": root}
+    assert json.loads(ok.stdout) == {"verified": True, "hands": 4, "day_entries": 0, "root": root}
     hands[3]["actions"][1]["amount"] += 1
     bad = _cli("-", "--root", root, stdin="\n".join(lines(hands, root)) + "\n")
     assert bad.returncode == 1
@@ -256,3 +258,103 @@ def test_the_command_line_verifies_a_day_and_names_the_first_bad_action() -> Non
     wrong = _cli("-", "--root", "ab" * 32, stdin="\n".join(lines(day())) + "\n")
     assert wrong.returncode == 1
     assert _cli("/nonexistent.jsonl", stdin="").returncode == 2
+
+
+# ------------------------------------------------------------------------ the day's own chain
+
+
+def _own_entries() -> list[dict[str, Any]]:
+    """Two day-level records as the export writes them: a ruling at a table with no hand yet
+    and a disqualification lifted, each with its hash chained from the day's genesis."""
+    raw: list[dict[str, Any]] = [
+        {
+            "kind": "ruling",
+            "seq": 1,
+            "table": 3,
+            "hand": None,
+            "what_happened": "Andy swore at the dealer",
+            "decision": "a warning",
+            "players": [7],
+            "penalties": [[7, "warning", 0]],
+        },
+        {
+            "kind": "lift",
+            "seq": 2,
+            "penalty": 4,
+            "player": 9,
+            "lifted_at": "2026-11-23T02:00:00+00:00",
+            "by": 2,
+            "reason": "it was Bill",
+        },
+    ]
+    current = day_record_genesis(1)
+    for entry in raw:
+        current = link(current, entry)
+        entry["hash"] = current
+    return raw
+
+
+def own_lines(hands: list[dict[str, Any]], entries: list[dict[str, Any]]) -> list[str]:
+    head = entries[-1]["hash"] if entries else None
+    heads = [(h["meta"]["table"], h["meta"]["hand"], h["head"]) for h in hands]
+    root = record_root(heads, head)
+    line = day_line(event="TEST", day=1, hands=len(hands), root=root, entries=entries, head=head)
+    return [*(json.dumps(h) for h in hands), json.dumps(line)]
+
+
+def test_the_days_own_chain_enters_the_root_after_the_hands() -> None:
+    hands, entries = day(), _own_entries()
+    heads = [(h["meta"]["table"], h["meta"]["hand"], h["head"]) for h in hands]
+    head = entries[-1]["hash"]
+    genesis_ = link(ZERO, {"kind": "day-record", "day": 1})
+    first = {k: v for k, v in entries[0].items() if k != "hash"}
+    assert entries[0]["hash"] == link(genesis_, first)
+    root = record_root(heads, head)
+    assert root == link(day_root(heads), {"kind": "day-record", "head": head})
+    # Without day-level records the root is the hands' root, as it always was.
+    assert record_root(heads) == day_root(heads)
+    done = verify_day(own_lines(hands, entries), root)
+    assert (done.hands, done.entries, done.root) == (4, 2, root)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_changing_any_field_of_a_day_entry_breaks_verification(data: st.DataObject) -> None:
+    hands, entries = day(), _own_entries()
+    good = own_lines(hands, entries)
+    root = verify_day(good, None).root
+    i = data.draw(st.integers(0, len(entries) - 1))
+    name = data.draw(st.sampled_from(sorted(k for k in entries[i] if k != "hash")))
+    altered = json.loads(good[-1])
+    value = altered["entries"][i][name]
+    altered["entries"][i][name] = data.draw(
+        st.one_of(st.integers(0, 9), st.text(max_size=3), st.none()).filter(
+            lambda v: v != value or type(v) is not type(value)
+        )
+    )
+    with pytest.raises(Tampered) as err:
+        verify_day([*good[:-1], json.dumps(altered)], root)
+    problem = err.value.problem
+    assert problem.line == len(good) and problem.table is None
+    if name not in ("seq", "kind"):  # a changed kind or seq may be refused as malformed
+        assert problem.seq == entries[i]["seq"]
+
+
+def test_a_day_entry_dropped_or_its_line_removed_fails_against_the_published_root() -> None:
+    hands, entries = day(), _own_entries()
+    good = own_lines(hands, entries)
+    root = verify_day(good, None).root
+    # The last entry dropped, the head moved back to the one before: consistent in itself.
+    shorter = own_lines(hands, entries[:1])
+    assert verify_day(shorter, None).root != root
+    with pytest.raises(Tampered, match="published root"):
+        verify_day(shorter, root)
+    # The day's line left out: only the hands, whose root is not the published one.
+    with pytest.raises(Tampered, match="published root"):
+        verify_day(good[:-1], root)
+    # A head that is not the last entry's hash, and a second day line.
+    wrong = json.loads(good[-1]) | {"head": entries[0]["hash"]}
+    with pytest.raises(Tampered, match="head does not match"):
+        verify_day([*good[:-1], json.dumps(wrong)], root)
+    with pytest.raises(Tampered, match="second day line"):
+        verify_day([*good, good[-1]], root)

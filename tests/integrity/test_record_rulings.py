@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from brag_event.core.errors import StaleHand
+from brag_event.core.errors import Conflict, StaleHand
 from brag_event.engine.chain import Tampered, verify_day
 from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day
@@ -109,7 +109,9 @@ def test_an_exported_day_with_a_ruling_verifies_and_fails_when_the_decision_is_a
     with pytest.raises(Tampered) as err:
         verify_day([json.dumps(doc), *lines[1:]], day.record_root)
     assert (err.value.problem.hand, err.value.problem.seq) == (first.number, ruling.seq)
-    # A ruling after the close is not chained: the published root stays the day's.
-    late = _rule(w, first, "later")
-    assert late.chain_hand_id is None and late.seq is None
+    # A ruling about the day once its root is published is refused (tests/integrity/
+    # test_record_day.py): the published root stays the day's.
+    with pytest.raises(Conflict) as refused:
+        _rule(w, first, "later")
+    assert refused.value.code == "day_closed"
     assert ledger_audit(event=w.event).ok

@@ -1,0 +1,95 @@
+"""A ruling against the day's close (issue 20, the day's own chain): a ruling made while the day
+closes is chained onto the day's own chain before the root is computed, or — once the close has
+published the root — refused with ``day_closed``; never chained after the root that was
+published without it. Forced both ways (``interleave``), on PostgreSQL."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+
+from brag_event.core.transactions import retrying
+from brag_event.engine import chain as engine_chain
+from brag_event.events.closing import _finish, day_close_request
+from brag_event.events.models import Day, DayClose
+from brag_event.floor.models import Ruling
+from brag_event.floor.services import ruling_record
+from brag_event.tables.models import Seat
+from brag_event.tables.services import seat_leave
+
+from .floor import Floor, floor, problems
+from .harness import crashes, interleave
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# The close's last step locks the day, then its close row (``events.closing._finish``).
+FINISH_LOCK = r'FROM "events_dayclose" WHERE "events_dayclose"\."id" = .* FOR NO KEY UPDATE'
+# The ruling's entry on the day's own chain, written to the day's row.
+RULING_ON_DAY = r'^UPDATE "events_day" SET "record_seq"'
+
+
+def rule(f: Floor, decision: str) -> Any:
+    return lambda: (
+        ruling_record(
+            table=f.t1.pk,
+            what_happened="Andy swore at the dealer",
+            decision=decision,
+            players=[f.player("Andy").pk],
+            by=None,
+        ).pk
+    )
+
+
+def check(f: Floor, outcomes: list[Any]) -> None:
+    assert not crashes(outcomes), "\n".join(crashes(outcomes))
+    found = problems(f.event)
+    assert not found, "\n".join(found)
+
+
+def test_a_ruling_after_the_close_locked_the_day_is_refused_once_the_root_is_published() -> None:
+    f = floor()
+    day_id = f.day.pk
+    outcomes, seen = interleave(
+        lambda: day_close_request(day=Day.objects.get(pk=day_id), by=None).pk,
+        rule(f, "too late"),
+        after=FINISH_LOCK,
+    )
+    check(f, outcomes)
+    assert seen == "blocked", seen  # on the day's row, until the close committed
+    assert outcomes[0].kind == "ok" and outcomes[1].kind == "refused", outcomes
+    assert outcomes[1].value == "day_closed"
+    day = Day.objects.get(pk=day_id)
+    assert day.status == Day.Status.CLOSED and day.record_head == ""
+    assert not Ruling.objects.filter(event=f.event).exists()
+
+
+def test_a_ruling_chained_while_the_close_takes_its_snapshot_makes_the_close_run_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The close's last step reads one snapshot (REPEATABLE READ), taken when it asks for the
+    day's row — here while a ruling holds that row, having just chained onto the day. When the
+    ruling commits, the close's snapshot is stale: PostgreSQL refuses its lock on the row the
+    ruling changed (a serialization failure), the close runs again and its root includes the
+    ruling."""
+    f = floor()
+    for seat in Seat.objects.filter(table__day=f.day, left_at__isnull=True):
+        seat_leave(seat=seat, by=None)
+    Day.objects.filter(pk=f.day.pk).update(status=Day.Status.CLOSING)
+    close = DayClose.objects.create(day=f.day)
+    day_id, close_id = f.day.pk, close.pk
+    with caplog.at_level(logging.WARNING):
+        outcomes, seen = interleave(
+            rule(f, "a warning at the close"),
+            lambda: retrying(lambda: _finish(close_id, day_id, seats_returned=0)).status,
+            after=RULING_ON_DAY,
+        )
+    check(f, outcomes)
+    assert seen == "blocked", seen
+    assert [o.kind for o in outcomes] == ["ok", "ok"], outcomes
+    ruling = Ruling.objects.get(pk=outcomes[0].value)
+    day = Day.objects.get(pk=day_id)
+    assert (ruling.chain_day_id, day.status) == (day_id, Day.Status.CLOSED)
+    assert day.record_root == engine_chain.record_root([], ruling.hash)
+    assert any("serialize" in r.getMessage() for r in caplog.records), caplog.text
