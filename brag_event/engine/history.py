@@ -226,7 +226,12 @@ def _feed_cards(state: HandState, cards: Mapping[int, str], index: int) -> None:
 
 
 def dump(state: HandState, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The ``brag-hh/1`` document of a hand as played so far."""
+    """The ``brag-hh/1`` document of a hand as played so far. The shown hands go to ``cards``
+    — except in a hand with a ``disqualify``: there they stay in ``actions`` as ``show``, in
+    their place, since a disqualification after the betting ended changes which hands are
+    needed (a replay feeding ``cards`` at once could settle the hand before it)."""
+    inline = any(a.action == "disqualify" for a in state.log)
+    log = [a for a in state.log if inline or a.action != "show"]
     doc: dict[str, Any] = {
         "format": FORMAT,
         "rules": state.rules.to_dict(),
@@ -238,8 +243,12 @@ def dump(state: HandState, meta: Mapping[str, Any] | None = None) -> dict[str, A
             for s in state.seats
         ],
         "carried": {"pot": state.carried_in, "seat": state.carried_seat_in},
-        "actions": [a.to_dict() for a in state.log if a.action != "show"],
-        "cards": {str(p.seat): cards_str(p.cards) for p in state.players if p.cards is not None},
+        "actions": [a.to_dict() for a in log],
+        "cards": {
+            str(p.seat): cards_str(p.cards)
+            for p in state.players
+            if p.cards is not None and not inline
+        },
     }
     if meta:
         doc["meta"] = dict(meta)

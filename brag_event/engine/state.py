@@ -32,6 +32,10 @@ CHOOSING: Final = "choosing"  # a player with two blind hands throws one in (sho
 SHOWING: Final = "showing"  # betting is over; the cards of the hands to compare are entered
 SETTLED: Final = "settled"
 
+# How the betting ended when every player still in it was disqualified: the pots go to the
+# players who covered them (RULES §4b).
+DISQUALIFIED: Final = "disqualified"
+
 ACTIONS: Final = (
     "look",
     "keep",
@@ -155,7 +159,7 @@ class PotResult:
     winners: list[int]
     shares: dict[int, int]
     rake: int
-    how: str  # folds | see | cover | showdown | covered_pot | carried | misdeal
+    how: str  # folds | see | cover | showdown | disqualified | covered_pot | carried | misdeal
     explanation: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -824,14 +828,59 @@ class HandState:
             self._advance()
 
     def _disqualify(self, p: Player, do: bool) -> None:
-        """RULES §4b: a disqualified player's live hand is folded, out of turn, while the
-        betting goes on; what they paid stays in the pot."""
-        if self.phase != BETTING:
-            raise IllegalAction("disqualify_too_late", who=p.label, end=self.end or "betting")
-        if p.status != ACTIVE:
+        """RULES §4b: a disqualified player's live hand is folded, out of turn, at any moment
+        before the hand settles; what they paid stays in the pot(s) it went into.
+
+        While the betting goes on it is a fold (the turn passes on only if it was theirs); a
+        player who covered leaves the pot(s) they covered, which then go to the newer pot's
+        winner. Once the betting is over (cards still to choose or show), the hand's end is
+        decided again without them, as if they had folded: one player left in the betting wins
+        as after the last fold, and the hands still needed are shown."""
+        if p.status == FOLDED:
             raise IllegalAction("player_out", who=p.label, status=_status_words(p.status))
-        if do:
+        if not do:
+            return
+        if p.status == COVERED:
+            for pot in self.pots:
+                if p.seat in pot.coverers:
+                    pot.coverers.remove(p.seat)
+            p.status = FOLDED
+        elif self.phase == BETTING:
             self._fold(p)
+            return
+        else:
+            p.status = FOLDED
+        if self.phase != BETTING:
+            self._end_again(p)
+
+    def _end_again(self, out: Player) -> None:
+        """The betting is over and ``out`` has just been folded out of the hand: end it again
+        with the players still in it (see :meth:`_disqualify`)."""
+        active = [q for q in self.players if q.status == ACTIVE]
+        end = self.end
+        if len(active) >= 2:
+            how = end or "showdown"  # a see with both still in (a coverer left), or a showdown
+        elif len(active) == 1:
+            how = "cover" if end == "cover" and self.pots[-1].coverers else "folds"
+        else:
+            how = DISQUALIFIED
+        self.must_choose = []
+        self.show_seats = []
+        if how != "see":
+            self.seer = self.seen = None
+        if how == DISQUALIFIED and len(self._coverers()) <= 1:
+            self.end = how
+            self.turn = -1
+            if self._coverers():
+                self._settle({})  # one player left in the hand: nothing to compare
+            else:
+                self._settle_nobody()
+            return
+        self._end_betting(how)
+        if self.phase == SHOWING and not self.cards_needed:
+            self._settle(
+                {s: strength3(*self.by_seat[s].cards) for s in self.show_seats}  # type: ignore[misc]
+            )
 
     def _see(self, p: Player, amount: int | None, do: bool) -> None:
         active = [q for q in self.players if q.status == ACTIVE]
@@ -1031,6 +1080,25 @@ class HandState:
         )
         self._finish([result], total, winner.seat, False)
 
+    def _settle_nobody(self) -> None:
+        """Every player left in the hand was disqualified: nobody can win the pot, which is
+        carried forward as after a blind player's win, but nobody keeps a hand."""
+        total = self.pot_total
+        result = PotResult(
+            index=0,
+            amount=total,
+            contenders=[],
+            winners=[],
+            shares={},
+            rake=0,
+            how="carried",
+            explanation=(
+                f"Nobody is left in the hand (disqualified): the pot of {total} is carried "
+                "forward; nobody keeps a hand."
+            ),
+        )
+        self._finish([result], total, None, False)
+
     def _settle(self, values: dict[int, int]) -> None:
         players = self.players
         pots = self.pots
@@ -1046,7 +1114,12 @@ class HandState:
         def name(seat: int) -> str:
             return self.by_seat[seat].label
 
-        # The newest pot.
+        # The newest pot someone still in the hand paid into: the newest, unless everyone left
+        # in the betting was disqualified (then the newest a coverer is still in).
+        j = k
+        if not active:
+            while j > 0 and not pots[j].coverers:
+                j -= 1
         if how == "folds":
             winners = [active[0]]
             text = f"{name(active[0])} wins: everyone else folded."
@@ -1066,6 +1139,15 @@ class HandState:
             winners = [coverer] if values[coverer] > values[other] else [other]
             if values[coverer] == values[other]:
                 text += " A tie goes to the player who did not cover."
+        elif how == DISQUALIFIED:
+            left = pots[j].coverers
+            if len(left) == 1:
+                winners = list(left)
+                text = f"{name(left[0])} wins: everyone else still in the hand was disqualified."
+            else:  # pragma: no cover - one cover per pot; kept for safety
+                best = max(values[s] for s in left)
+                winners = [s for s in left if values[s] == best]
+                text = f"Everyone still betting was disqualified: best hand {desc(winners[0])}."
         else:
             best = max(values[s] for s in active)
             winners = [s for s in active if values[s] == best]
@@ -1074,13 +1156,27 @@ class HandState:
             if len(winners) > 1:
                 text += " Equal best hands split the pot."
         contenders = sorted(
-            active + [c for pot in pots[k:] for c in pot.coverers], key=order.__getitem__
+            active + [c for pot in pots[j:] for c in pot.coverers], key=order.__getitem__
         )
-        results.append(self._pay(k, winners, contenders, how or "folds", text))
+        results.append(self._pay(j, winners, contenders, how or "folds", text))
+        # Newer pots nobody still in the hand paid into go with the newest someone did.
+        for i in range(k, j, -1):
+            text = "Everyone who paid into this pot was disqualified or folded: it goes with pot"
+            results.append(self._pay(i, winners, [], "covered_pot", f"{text} {j + 1}."))
         # Older pots, newest first: the better of the newer pot's winner and the coverer(s).
-        for i in range(k - 1, -1, -1):
+        for i in range(j - 1, -1, -1):
             newer = winners
             coverers = pots[i].coverers
+            contenders = sorted(
+                active + [c for pot in pots[i:] for c in pot.coverers], key=order.__getitem__
+            )
+            if not coverers:
+                text = (
+                    "Covered pot: the player who covered it was disqualified; it goes to the "
+                    f"newer pot's winner, {name(newer[0])}."
+                )
+                results.append(self._pay(i, winners, contenders, "covered_pot", text))
+                continue
             best_c = max(values[c] for c in coverers)
             newer_value = values[newer[0]]
             covered = ", ".join(f"{name(c)} ({desc(c)})" for c in coverers)
@@ -1094,11 +1190,8 @@ class HandState:
                     else "the newer pot's winner is better"
                 )
             text = f"Covered pot: {covered} against {name(newer[0])} ({desc(newer[0])}): {verdict}."
-            contenders = sorted(
-                active + [c for pot in pots[i:] for c in pot.coverers], key=order.__getitem__
-            )
             results.append(self._pay(i, winners, contenders, "covered_pot", text))
-        results.reverse()
+        results.sort(key=lambda r: r.index)
         shuffle = bool(values) and any(
             value_of_strength(values[w]).category == "prial" for r in results for w in r.winners
         )

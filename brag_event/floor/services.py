@@ -456,10 +456,10 @@ def _penalise(
 
 def _fold_out(seat: Seat, by: Actor | None) -> bool:
     """RULES §4b: a disqualified player's live hand is folded — what they paid stays in the
-    pot. If ``seat`` is dealt into the hand in play, the hand service appends the engine's
-    ``disqualify`` (the hand's record, its lock order hand → table → seats, and its settlement
-    if only one player is left); a player who has already folded is out as they are. Says
-    whether the seat was in a hand in play."""
+    pot. If ``seat`` is still in the hand in play (betting, covered, or waiting to show), the
+    hand service appends the engine's ``disqualify`` (the hand's record, its lock order hand →
+    table → seats, and its settlement if that ends the hand); a player who has already folded
+    is out as they are. Says whether the seat was in a hand in play."""
     live = Hand.objects.filter(table=seat.table_id, status=Hand.Status.IN_PROGRESS).first()
     if live is None or not any(s["seat_id"] == seat.pk and s.get("dealt") for s in live.seats):
         return False

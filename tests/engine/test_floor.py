@@ -253,7 +253,8 @@ def test_disqualify_is_refused_when_it_cannot_fold() -> None:
     rejects(state, Action("disqualify", 9), "unknown_seat")
     rejects(state, Action("disqualify", 1, amount=3), "unexpected_field")
     state.look(3).see(3)
-    rejects(state, Action("disqualify", 1), "disqualify_too_late")
+    state.disqualify(1)  # after the see: seat 3 wins as after a fold
+    assert state.outcome is not None and state.outcome.pots[0].winners == [3]
 
 
 def test_disqualify_is_never_offered_and_replays_from_its_history() -> None:
@@ -267,30 +268,164 @@ def test_disqualify_is_never_offered_and_replays_from_its_history() -> None:
     assert again.outcome.to_dict() == state.outcome.to_dict()
 
 
+def test_disqualifying_a_player_who_covered_gives_their_pot_to_the_newer_winner() -> None:
+    state = table(stacks=[100, 100, 12])
+    state.look(1).bet(1, 10).look(2).bet(2, 10)
+    state.look(3).cover(3)  # 7 more: pot 1 is 15 + 10 + 10 + 7 = 42, covered by seat 3
+    assert state.phase == BETTING and state.pots[0].coverers == [3]
+    state.disqualify(3)  # a covered player: their hand is folded, their money stays
+    assert state.by_seat[3].status == "folded" and state.pots[0].coverers == []
+    assert state.pot_total == 42 and state.to_act == 1
+    state.bet(1, 10).see(2)
+    state.show(1, "2c 3d 5h").show(2, "As Ks Qs")  # seat 3's hand is never needed
+    out = state.outcome
+    assert out is not None and [p.winners for p in out.pots] == [[2], [2]]
+    assert out.pots[0].how == "covered_pot" and "disqualified" in out.pots[0].explanation
+    assert out.pots[0].contenders == [1, 2]
+    assert out.stacks == {1: 75, 2: 137, 3: 0}
+    assert sum(out.stacks.values()) == 212
+
+
+def test_disqualifying_the_seer_after_the_see_gives_the_seen_player_the_pot() -> None:
+    state = table(3, 100)
+    state.look(1).bet(1, 10).fold(2).look(3).see(3)
+    assert state.cards_needed == [1, 3]
+    state.show(3, "As Ks Qs")  # seat 3's hand is already shown …
+    state.disqualify(3)  # … when the floor disqualifies them: seat 1 wins as after a fold
+    out = state.outcome
+    assert out is not None and out.pots[0].how == "folds" and out.pots[0].winners == [1]
+    assert out.stacks == {1: 130, 2: 95, 3: 75}  # seat 3 paid the ante and 20 to see
+    assert out.shown == {}
+    doc = json.loads(json.dumps(dump(state)))
+    # The show before the disqualification stays in its place, so the replay agrees.
+    assert doc["actions"][-2:] == [
+        {"seat": 3, "action": "show", "cards": "As Ks Qs"},
+        {"seat": 3, "action": "disqualify"},
+    ]
+    assert doc["cards"] == {}
+    again = replay(doc)
+    assert again.outcome is not None and again.outcome.to_dict() == out.to_dict()
+
+
+def test_disqualifying_a_blind_player_s_only_opponent_after_a_see_carries_the_pot() -> None:
+    state = table(2, 100)
+    state.bet(1, 5).bet(2, 5).see(1)  # both blind: seat 1 sees for 10
+    state.disqualify(2)  # seat 1 is left alone, blind: the pot carries as after a fold
+    out = state.outcome
+    assert out is not None and out.pots[0].how == "carried"
+    assert (out.carried_pot, out.carried_seat) == (30, 1)
+
+
+def test_disqualifying_the_player_left_against_a_cover_gives_the_coverer_everything() -> None:
+    state = table(stacks=[100, 30])
+    state.look(1).bet(1, 20).look(2).cover(2)  # seat 2 (25 left) covers: betting ends
+    assert state.end == "cover" and state.cards_needed == [1, 2]
+    state.disqualify(1)  # nobody left in the betting: the coverer's pot is theirs
+    out = state.outcome
+    assert out is not None and out.pots[0].winners == [2] and out.pots[0].how == "disqualified"
+    assert out.stacks == {1: 75, 2: 55}
+
+
+def test_disqualifying_the_coverer_after_a_cover_gives_the_other_the_pot() -> None:
+    state = table(stacks=[100, 30])
+    state.look(1).bet(1, 20).look(2).cover(2)
+    state.disqualify(2)
+    out = state.outcome
+    assert out is not None and out.pots[0].winners == [1] and out.pots[0].how == "folds"
+    assert out.stacks == {1: 130, 2: 0}
+
+
+def test_disqualifying_the_last_bettor_leaves_the_pots_to_the_coverers() -> None:
+    # Seat 3 covers pot 1, seats 1 and 2 bet on into pot 2, seat 2 folds: seat 1 shows against
+    # seat 3 — until seat 1 is disqualified; then seat 3 takes pot 1, and pot 2 goes with it.
+    state = table(stacks=[100, 100, 12])
+    state.look(1).bet(1, 10).look(2).bet(2, 10).look(3).cover(3)
+    state.bet(1, 10).fold(2)
+    assert state.phase == "showing" and state.cards_needed == [1, 3]
+    state.disqualify(1)
+    out = state.outcome
+    assert out is not None
+    assert [(p.index, p.winners, p.how) for p in out.pots] == [
+        (0, [3], "disqualified"),
+        (1, [3], "covered_pot"),
+    ]
+    assert out.stacks == {1: 75, 2: 85, 3: 52}
+
+
+def test_disqualifying_the_blind_winner_choosing_a_hand_carries_the_pot_with_nobody() -> None:
+    state = table(3, 100, carried_pot=30, carried_seat=1)
+    state.bet(1, 5).fold(2).fold(3)  # everyone folds to seat 1, blind with two hands
+    assert state.phase == "choosing" and state.must_choose == [1]
+    state.disqualify(1)
+    out = state.outcome
+    assert out is not None and out.pots[0].how == "carried"
+    assert (out.carried_pot, out.carried_seat) == (50, None)
+    assert out.stacks == {1: 90, 2: 95, 3: 95}
+    again = replay(json.loads(json.dumps(dump(state))))
+    assert again.outcome is not None and again.outcome.to_dict() == out.to_dict()
+
+
+def test_disqualifying_one_of_an_agreed_showdown_shows_the_others() -> None:
+    state = table(4, 100)
+    state.look(1).bet(1, 10).look(2).bet(2, 10).look(3).bet(3, 10).fold(4).showdown()
+    state.show(1, "As Ad Ah")
+    state.disqualify(1)  # the best hand, but folded: the two others show down
+    assert state.cards_needed == [2, 3]
+    state.show(2, "2c 3d 5h").show(3, "Ks Qs Js")
+    out = state.outcome
+    assert out is not None and out.pots[0].winners == [3] and out.stacks[1] == 85
+    again = replay(json.loads(json.dumps(dump(state))))
+    assert again.outcome is not None and again.outcome.to_dict() == out.to_dict()
+
+
 @PROPERTY_SETTINGS
 @given(table=tables(), data=st.data())
-def test_a_disqualification_at_any_point_conserves_money_and_replays(
+def test_a_disqualification_at_any_point_conserves_money_and_settles(
     table: Table, data: st.DataObject
 ) -> None:
+    """One or more players still in the hand (betting, covered, or waiting to show) are
+    disqualified at random moments, up to the settlement: the money is conserved, a
+    disqualified player pays nothing more and wins nothing, and the export replays."""
     note(f"table: {table!r}")
     state = table.start()
-    stop_after = data.draw(st.integers(0, 40), label="actions before the disqualification")
+    stop_after = data.draw(st.integers(0, 40), label="actions before the first one")
     count = [0]
-    out_seat: list[tuple[int, int]] = []
+    out_seat: dict[int, int] = {}
 
     def maybe_disqualify(s: HandState) -> None:
-        if not out_seat and s.phase == BETTING and count[0] >= stop_after:
-            seat = data.draw(st.sampled_from(s.active_seats), label="disqualified seat")
-            out_seat.append((seat, s.by_seat[seat].stack))
-            s.disqualify(seat)
-            assert s.by_seat[seat].status == "folded"
         count[0] += 1
+        if s.phase == SETTLED or count[0] <= stop_after or not data.draw(st.booleans()):
+            return
+        still_in = [p.seat for p in s.players if p.status != "folded"]
+        seat = data.draw(st.sampled_from(still_in), label="disqualified seat")
+        before = s.snapshot()
+        phase = s.phase
+        out_seat[seat] = s.by_seat[seat].stack
+        s.disqualify(seat)
+        assert s.snapshot() != before and s.by_seat[seat].status == "folded"
+        assert all(seat not in pot.coverers for pot in s.pots)
+        assert seat not in s.cards_needed and seat not in s.must_choose
+        if phase == BETTING and s.phase == BETTING:
+            assert s.to_act != seat
+        # A player already out cannot be disqualified out of the hand again.
+        if s.phase != SETTLED:
+            assert not s.can(Action("disqualify", seat))
 
     play_random(state, data, table, before_each=maybe_disqualify)
     out = state.outcome
     assert state.phase == SETTLED and out is not None
     assert sum(out.stacks.values()) + out.carried_pot + out.house == table.money
-    for seat, stack in out_seat:
+    won = sum(out.stacks[p.seat] - (p.start - p.paid) for p in state.players)
+    assert won + out.carried_pot + out.house == state.pot_total  # every pot paid out once
+    for seat, stack in out_seat.items():
         assert out.stacks[seat] == stack  # they pay nothing more and win nothing
+        assert out.carried_seat != seat
+        for pot in out.pots:
+            assert seat not in pot.winners and seat not in pot.contenders
+    for pot in out.pots:
+        assert sum(pot.shares.values()) + pot.rake == (pot.amount if pot.how != "carried" else 0)
+    if out.carried_pot and out.carried_seat is None and out_seat and not state.misdealt:
+        # Carried with nobody keeping a hand: everyone still in the hand was disqualified.
+        assert all(p.status == "folded" for p in state.players)
     again = replay(json.loads(json.dumps(dump(state))))
     assert again.outcome is not None and again.outcome.to_dict() == out.to_dict()

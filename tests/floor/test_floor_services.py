@@ -25,6 +25,7 @@ from brag_event.hands.services import hand_start, hand_void_last_action
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player, Standing
 from brag_event.players.selectors import standings
+from brag_event.players.services import player_register
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in
 from tests.factories import act, assert_audit_ok, start, world
@@ -320,19 +321,94 @@ def test_disqualifying_a_player_who_already_folded_returns_the_stack_at_once() -
     assert_audit_ok(w.event)
 
 
-def test_disqualifying_a_player_after_the_betting_ended_is_refused() -> None:
+def test_disqualifying_a_player_after_the_betting_ended_folds_them_before_the_show() -> None:
     w = world(3)
     hand = start(w)
     act(hand, seat=2, action="look")
     act(hand, seat=2, action="bet", amount=10)
     act(hand, seat=3, action="fold")
     act(hand, seat=1, action="look")
-    act(hand, seat=1, action="see")  # the cards are to be shown
-    with pytest.raises(ServiceError) as err:
-        _disqualify(w, 0)
-    assert err.value.code == "disqualify_too_late"
-    assert not Penalty.objects.exists()
-    assert not hand.actions.filter(action="disqualify").exists()
+    act(hand, seat=1, action="see")  # 20: the cards are to be shown …
+    act(hand, seat=2, action="show", cards="As Ks Qs")  # … seat 2's already are
+    _disqualify(w, 0)  # seat 1, the seer: seat 2 wins as after a fold (RULES §4b)
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.SETTLED and hand.result is not None
+    assert [(p["how"], p["winners"]) for p in hand.result["pots"]] == [("folds", [2])]
+    assert w.seat(2).stack == 185 + 45  # three antes, the bet and the see
+    assert _balance(w, 0) == 1000 - 210 + 175  # seat 1's stack after the see, back
+    assert Penalty.objects.get().seat is not None
+    exported = dump(hand_state(hand))  # the show stays in its place: the export replays
+    assert exported["actions"][-2:] == [
+        {"seat": 2, "action": "show", "cards": "As Ks Qs"},
+        {"seat": 1, "action": "disqualify"},
+    ]
+    replayed = replay(exported).outcome
+    assert replayed is not None and replayed.to_dict()["stacks"] == hand.result["stacks"]
+    assert_audit_ok(w.event)
+    start(w)  # the table deals on without them
+    assert_audit_ok(w.event)
+
+
+def _four_with_a_short_stack() -> tuple[Any, Hand]:
+    """Three players with 200 and Dan with 90 at seat 4; in the first hand Dan covers the pot
+    and the three others bet on into a new pot."""
+    w = world(3)
+    dan = player_register(event=w.event, name="Dan", starting_money=1000, by=None)
+    w.players.append(dan)
+    seat_buy_in(table=w.table, seat_number=4, player=dan, amount=90, by=None)
+    hand = start(w)  # dealer 1: seats 2, 3, 4, 1 in turn
+    for seat in (2, 3, 4, 1):
+        act(hand, seat=seat, action="look")
+    act(hand, seat=2, action="bet", amount=20)
+    act(hand, seat=3, action="bet", amount=40)
+    act(hand, seat=4, action="bet", amount=60)  # 25 left
+    act(hand, seat=1, action="bet", amount=60)
+    act(hand, seat=2, action="bet", amount=60)
+    act(hand, seat=3, action="bet", amount=60)
+    act(hand, seat=4, action="cover")  # 25 < 60: Dan covers pot 1, the others bet on
+    return w, hand
+
+
+def test_disqualifying_a_player_who_covered_leaves_their_pot_to_the_newer_winner() -> None:
+    w, hand = _four_with_a_short_stack()
+    state = hand_state(Hand.objects.get(pk=hand.pk))
+    assert state.by_seat[4].status == "covered" and len(state.pots) == 2
+    covered = state.pots[0].amount
+    _disqualify(w, 3)  # Dan: his hand is folded, his 90 stays in pot 1
+    state = hand_state(Hand.objects.get(pk=hand.pk))
+    assert state.log[-1] == Action("disqualify", 4) and state.pots[0].coverers == []
+    assert state.pots[0].amount == covered and state.to_act == 1
+    assert _balance(w, 3) == 1000 - 100  # nothing left on the table to give back
+    act(hand, seat=1, action="fold")
+    act(hand, seat=2, action="bet", amount=60)
+    hand, state = act(hand, seat=3, action="fold")  # seat 2 wins both pots, shows nothing
+    assert hand.status == Hand.Status.SETTLED and hand.result is not None
+    assert [(p["how"], p["winners"]) for p in hand.result["pots"]] == [
+        ("covered_pot", [2]),
+        ("folds", [2]),
+    ]
+    # Seat 2 kept 200 - 5 - 80 - 60 = 55; pot 1 is the antes 20 + 80 + 100 + 85 (Dan's) + 60.
+    assert covered == 345 and w.seat(2).stack == 55 + 345 + 60
+    assert_audit_ok(w.event)
+
+
+def test_disqualifying_the_last_player_betting_against_covers_gives_the_coverer_the_pots() -> None:
+    w, hand = _four_with_a_short_stack()
+    act(hand, seat=1, action="fold")
+    act(hand, seat=2, action="fold")  # seat 3 is left in the betting, against Dan's cover
+    state = hand_state(Hand.objects.get(pk=hand.pk))
+    assert state.phase == "showing" and state.cards_needed == [3, 4]
+    _disqualify(w, 2)  # seat 3: nobody is left betting; Dan takes pot 1, pot 2 goes with it
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.SETTLED and hand.result is not None
+    assert [(p["how"], p["winners"]) for p in hand.result["pots"]] == [
+        ("disqualified", [4]),
+        ("covered_pot", [4]),
+    ]
+    assert w.seat(4).stack == state.pot_total
+    assert _balance(w, 2) == 1000 - 210 + 200 - 5 - 40 - 60
+    exported = dump(hand_state(hand))
+    assert replay(exported).outcome.to_dict()["stacks"] == hand.result["stacks"]  # type: ignore[union-attr]
     assert_audit_ok(w.event)
 
 
