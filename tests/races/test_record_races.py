@@ -106,9 +106,8 @@ def test_a_disqualifying_ruling_against_the_dealers_action_forced_both_ways(
 ) -> None:
     """The ruling locks the day's row (for the day's own chain), then the hand; an action locks
     the hand: whichever goes first, the other waits for it — no deadlock, no raw error. The
-    ruling first:
-    Andy is folded out, Chris wins, and the dealer's fold for Andy is stale. The action first:
-    the hand settles, then Andy is disqualified between hands."""
+    ruling first: Andy is folded out, Chris wins, and the dealer's fold for Andy is stale. The
+    action first: the hand settles, then Andy is disqualified between hands."""
     f = floor()
     hand = one_to_settle(f)
     seq = hand.next_seq
