@@ -16,10 +16,12 @@ from brag_event.events.closing import _finish, day_close_request
 from brag_event.events.models import Day, DayClose
 from brag_event.floor.models import Ruling
 from brag_event.floor.services import ruling_record
+from brag_event.hands.models import Hand
+from brag_event.hands.services import hand_apply_action
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_leave
 
-from .floor import Floor, floor, problems
+from .floor import SETTLING, Floor, floor, one_to_settle, problems
 from .harness import crashes, interleave
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -93,3 +95,50 @@ def test_a_ruling_chained_while_the_close_takes_its_snapshot_makes_the_close_run
     assert (ruling.chain_day_id, day.status) == (day_id, Day.Status.CLOSED)
     assert day.record_root == engine_chain.record_root([], ruling.hash)
     assert any("serialize" in r.getMessage() for r in caplog.records), caplog.text
+
+
+HAND_LOCK = r'FROM "hands_hand".* FOR (NO KEY )?UPDATE'
+
+
+@pytest.mark.parametrize("ruling_first", [True, False])
+def test_a_disqualifying_ruling_against_the_dealers_action_forced_both_ways(
+    ruling_first: bool,
+) -> None:
+    """The ruling locks the day's row (for the day's own chain), then the hand; an action locks
+    the hand: whichever goes first, the other waits for it — no deadlock, no raw error. The
+    ruling first: Andy is folded out, Chris wins, and the dealer's fold for Andy is stale. The
+    action first: the hand settles, then Andy is disqualified between hands."""
+    f = floor()
+    hand = one_to_settle(f)
+    seq = hand.next_seq
+    andy = f.player("Andy").pk
+
+    def disqualify() -> Any:
+        return ruling_record(
+            table=f.t1.pk,
+            hand=hand.pk,
+            what_happened="Andy marked the cards",
+            decision="disqualified",
+            players=[andy],
+            penalty="disqualified",
+            by=None,
+        ).pk
+
+    def fold() -> Any:
+        return hand_apply_action(hand=hand.pk, action=SETTLING, expected_seq=seq, by=None)[0].status
+
+    if ruling_first:
+        outcomes, seen = interleave(disqualify, fold, after=HAND_LOCK)
+    else:
+        outcomes, seen = interleave(fold, disqualify, after=HAND_LOCK)
+    check(f, outcomes)
+    assert seen == "blocked", seen
+    ruling_outcome, action_outcome = outcomes if ruling_first else outcomes[::-1]
+    assert ruling_outcome.kind == "ok", outcomes
+    if ruling_first:
+        assert (action_outcome.kind, action_outcome.value) == ("refused", "stale_sequence")
+    else:
+        assert action_outcome.kind == "ok", outcomes
+    ruling = Ruling.objects.get(pk=ruling_outcome.value)
+    assert (ruling.chain_hand_id, ruling.chain_day_id) == (hand.pk, None)
+    assert Hand.objects.get(pk=hand.pk).status == Hand.Status.SETTLED
