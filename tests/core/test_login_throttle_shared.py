@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tests.events.test_day_close_worker import REDIS, database_url, redis_up, require
+from tests.closing.test_day_close_worker import REDIS, database_url, redis_up, require
 
 ROOT = Path(__file__).resolve().parents[2]
 RATE = 6

@@ -14,10 +14,10 @@ from django.db import OperationalError, connection, connections, transaction
 from rest_framework.test import APIClient
 
 from brag_event.api.models import IdempotencyRecord
+from brag_event.closing import services as closing
+from brag_event.closing.services import day_close_request
 from brag_event.core import transactions
 from brag_event.core.errors import Busy, ServiceError
-from brag_event.events import closing
-from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day, DayClose
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_sit_out
@@ -247,6 +247,6 @@ def test_a_close_the_database_keeps_refusing_fails_in_words_and_can_be_asked_aga
 
 
 def closing_task_retries() -> int:
-    from brag_event.events.tasks import CLOSE_RETRIES
+    from brag_event.closing.tasks import CLOSE_RETRIES
 
     return CLOSE_RETRIES

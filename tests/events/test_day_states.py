@@ -11,9 +11,9 @@ from django.apps import apps
 from django.db.models import F
 
 from brag_event.api.presenters import day_view
+from brag_event.closing import services as closing
+from brag_event.closing.services import day_close_fail, day_close_request
 from brag_event.core.errors import ServiceError
-from brag_event.events import closing
-from brag_event.events.closing import day_close_fail, day_close_request
 from brag_event.events.models import Day, DayClose, Event
 from brag_event.events.services import (
     day_open,

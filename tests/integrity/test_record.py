@@ -16,9 +16,9 @@ from django.db import connection
 from django.http import StreamingHttpResponse
 from django.test import Client
 
+from brag_event.closing.services import day_close_request
 from brag_event.engine import replay
 from brag_event.engine.chain import Tampered, verify_day
-from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day, DayClose
 from brag_event.hands import chain
 from brag_event.hands.models import ActionVoid, Hand, HandAction

@@ -15,11 +15,11 @@ from django.conf import settings
 from django.db import connection
 
 from brag_event.celery import app
-from brag_event.events.closing import day_close_request, day_close_run
+from brag_event.closing.services import day_close_request, day_close_run
 from brag_event.events.models import DayClose
 from brag_event.integrity.models import IntegrityRun
 from brag_event.integrity.tasks import integrity_check_all_task, integrity_check_event_task
-from tests.events.test_day_close_worker import (
+from tests.closing.test_day_close_worker import (
     REDIS,
     ROOT,
     database_url,

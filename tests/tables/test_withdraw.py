@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from brag_event.closing.services import day_close_request
 from brag_event.core.errors import ServiceError
-from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day
 from brag_event.players.models import Player, Qualification, StandingSnapshot
 from brag_event.players.services import player_register

@@ -18,7 +18,7 @@ from django.db import connection
 from kombu import pools
 
 from brag_event.celery import app
-from brag_event.events.closing import day_close_request
+from brag_event.closing.services import day_close_request
 from brag_event.events.models import DayClose
 from brag_event.players.models import Qualification
 from tests.factories import act, assert_audit_ok, start, world
