@@ -39,6 +39,8 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
+from bench.common import django_on
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench-results" / "pieces.json"
 TABLES = 6  # one per variant below
@@ -197,15 +199,7 @@ def measure(seeded: dict[str, Any], hands: int, warmup: int) -> dict[str, Any]:
 
 def setup(url: str, tables: int) -> dict[str, Any]:
     _recreate(url)
-    os.environ.update(
-        DATABASE_URL=url,
-        DJANGO_SETTINGS_MODULE="brag_event.settings",
-        DJANGO_DEBUG="false",
-        DJANGO_ALLOWED_HOSTS="testserver",
-    )
-    import django
-
-    django.setup()
+    django_on(url)
     from django.core.management import call_command
 
     from bench.api_seed import seed
@@ -224,15 +218,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.child:
         seeded = json.loads(Path(args.child).read_text())
-        os.environ.update(
-            DATABASE_URL=url,
-            DJANGO_SETTINGS_MODULE="brag_event.settings",
-            DJANGO_DEBUG="false",
-            DJANGO_ALLOWED_HOSTS="testserver",
-        )
-        import django
-
-        django.setup()
+        django_on(url)
         result = measure(seeded, args.hands, args.warmup)
         Path(args.child).with_suffix(".out").write_text(json.dumps(result))
         return 0
