@@ -25,7 +25,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tests.closing.test_day_close_worker import REDIS, database_url, redis_up, require
+from tests.processes import gunicorn
+from tests.worker import REDIS, database_url, redis_up, require
 
 ROOT = Path(__file__).resolve().parents[2]
 RATE = 6
@@ -79,22 +80,10 @@ def test_three_gunicorn_workers_share_one_login_allowance(tmp_path: Path) -> Non
     )
     log = tmp_path / "gunicorn.log"
     with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "--workers",
-                "3",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "brag_event.wsgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+        proc = gunicorn(
+            ["--workers", "3", "--bind", f"127.0.0.1:{port}", "brag_event.wsgi:application"],
+            env,
+            out,
         )
     base = f"http://127.0.0.1:{port}"
     try:

@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.processes import check_deploy, gunicorn
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 UNITS = DEPLOY / "systemd"
@@ -249,20 +251,8 @@ def test_gunicorn_serves_healthz_with_production_settings_and_the_healthcheck_se
     )
     log = tmp_path / "gunicorn.log"
     with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "-c",
-                str(DEPLOY / "gunicorn.conf.py"),
-                "brag_event.wsgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+        proc = gunicorn(
+            ["-c", str(DEPLOY / "gunicorn.conf.py"), "brag_event.wsgi:application"], env, out
         )
     check = [sys.executable, str(DEPLOY / "healthcheck.py")]
     try:
@@ -353,14 +343,7 @@ def test_env_example_is_a_production_configuration_that_passes_check_deploy() ->
         if not k.startswith(("GUNICORN_", "BRAG_", "DJANGO_", "CELERY_")) and k != "DATABASE_URL"
     }
     env.update({k: v for k, v in values.items() if v != ""})
-    done = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = check_deploy(env)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -3,7 +3,6 @@ step says why, in words; the next day is drawn from the close's qualifiers and n
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -40,16 +39,9 @@ from brag_event.tables.services import (
     seat_sit_out,
     table_create,
 )
-from tests.factories import act, assert_audit_ok, start, world
+from tests.factories import act, assert_audit_ok, refused, start, world
 
 pytestmark = pytest.mark.django_db
-
-
-def refused(code: str, call: Callable[[], Any]) -> ServiceError:
-    with pytest.raises(ServiceError) as err:
-        call()
-    assert err.value.code == code, (err.value.code, err.value.message)
-    return err.value
 
 
 def status(day: Day) -> str:
