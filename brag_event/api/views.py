@@ -337,15 +337,24 @@ class HandVoid(APIView):
     @extend_schema(request=VoidIn, responses={200: c.HandStateOut}, summary="Void the last action")
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
-        data = valid(VoidIn, request)
-        hand, state = hand_void_last_action(
-            hand=hand_id,
-            reason=data["reason"],
-            expected_seq=data.get("expected_seq"),
-            by=actor(request),
-            access=roles.TableAccess(request.user),
-        )
-        return Response({"hand": hand_view(hand, state)})
+        return hand_corrected(request, hand_id, VoidIn, hand_void_last_action)
+
+
+def hand_corrected(
+    request: Request, hand_id: int, body: type[serializers.Serializer], service: Any
+) -> Response:
+    """A supervisor's correction to a hand (a void, a misdeal): the reason and the expected
+    ``seq`` from ``body``, the ``service`` called on the tables the caller may operate; the
+    hand as it is now."""
+    data = valid(body, request)
+    hand, state = service(
+        hand=hand_id,
+        reason=data["reason"],
+        expected_seq=data.get("expected_seq"),
+        by=actor(request),
+        access=roles.TableAccess(request.user),
+    )
+    return Response({"hand": hand_view(hand, state)})
 
 
 # ------------------------------------------------------------------ seats

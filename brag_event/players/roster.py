@@ -16,6 +16,7 @@ from brag_event.tables import versions
 
 from .models import Player
 from .names import NAME_MAX, player_name_clean, player_name_key
+from .services import refuse_registered
 
 SEARCH_MAX = 3 * NAME_MAX
 
@@ -58,12 +59,7 @@ def player_rename(*, player: Player, name: str, by: Actor | None) -> Player:
             if existing is None:
                 raise
     if existing is not None:
-        same = "" if existing.name == clean else f" as “{existing.name}”"
-        raise ServiceError(
-            "player_exists",
-            f"“{clean}” is already registered for {player.event}{same}.",
-            details={"field": "name", "player": existing.pk, "existing": existing.name},
-        )
+        refuse_registered(existing, clean)
     # Tables, the tablets and the standings show the name.
     versions.event_changed(player.event_id, tables=True)
     audit_record(
