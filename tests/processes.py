@@ -4,6 +4,8 @@ database."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -35,3 +37,14 @@ def check_deploy(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
     )
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a program started by ``gunicorn`` and its workers (its process group): TERM, then
+    KILL after 30 s."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a stuck arbiter
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()

@@ -44,6 +44,18 @@ def _check_money(amount: Any, *, what: str, field: str, minimum: int) -> int:
     return amount
 
 
+def player_name_checked(name: str) -> str:
+    """``name`` cleaned (``names.player_name_clean``), refused empty or over ``NAME_MAX``."""
+    clean = player_name_clean(str(name))
+    if not clean:
+        raise ServiceError("invalid_name", "A player needs a name.", details={"field": "name"})
+    if len(clean) > NAME_MAX:
+        raise ServiceError(
+            "invalid_name", f"A name is at most {NAME_MAX} characters.", details={"field": "name"}
+        )
+    return clean
+
+
 def refuse_registered(existing: Player, clean: str) -> NoReturn:
     """Refuse a name that looks the same as ``existing``'s (a registered player of its event)."""
     same = "" if existing.name == clean else f" as “{existing.name}”"
@@ -58,13 +70,7 @@ def refuse_registered(existing: Player, clean: str) -> NoReturn:
 def player_register(
     *, event: Event, name: str, starting_money: int = 0, by: Actor | None
 ) -> Player:
-    clean = player_name_clean(str(name))
-    if not clean:
-        raise ServiceError("invalid_name", "A player needs a name.", details={"field": "name"})
-    if len(clean) > NAME_MAX:
-        raise ServiceError(
-            "invalid_name", f"A name is at most {NAME_MAX} characters.", details={"field": "name"}
-        )
+    clean = player_name_checked(name)
     _check_money(starting_money, what="Starting money", field="starting_money", minimum=0)
     existing = Player.objects.filter(event=event, name_key=player_name_key(clean)).first()
     if existing is None:

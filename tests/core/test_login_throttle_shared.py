@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -25,7 +24,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tests.processes import gunicorn
+from tests.processes import gunicorn, stop
 from tests.worker import REDIS, database_url, redis_up, require
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,12 +115,7 @@ def test_three_gunicorn_workers_share_one_login_allowance(tmp_path: Path) -> Non
         with ThreadPoolExecutor(max_workers=6) as pool:
             answers = Counter(pool.map(attempt, range(5 * RATE)))
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a stuck arbiter
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop(proc)
     assert answers == {401: RATE, 429: 4 * RATE}, answers
 
 

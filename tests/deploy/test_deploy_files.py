@@ -9,7 +9,6 @@ import os
 import re
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.processes import check_deploy, gunicorn
+from tests.processes import check_deploy, gunicorn, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -271,12 +270,7 @@ def test_gunicorn_serves_healthz_with_production_settings_and_the_healthcheck_se
         )
         assert ready.returncode == 1 and "503" in ready.stdout, ready.stdout + ready.stderr
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a stuck arbiter
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop(proc)
     access = log.read_text()
     assert re.search(r'"GET /healthz HTTP/1\.1" 200 \d+ \d+ms', access), access
 
