@@ -83,8 +83,8 @@ test: lock-check install lint typecheck security
 test-fast: install
 	$(PY) -m pytest -q -n $(FAST_WORKERS) -m "not browser and not production and not slow" \
 		--hypothesis-profile fast \
-		tests/engine tests/ledger tests/hands tests/tables tests/players tests/events tests/api \
-		tests/integrity
+		tests/engine tests/ledger tests/hands tests/tables tests/players tests/events tests/closing \
+		tests/api tests/integrity
 
 lint: install
 	$(PY) -m ruff check .

@@ -50,6 +50,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+from bench.common import pg_arguments, write_figures
+
 from .api_tablet import RETRYABLE, Sample, Tablet
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -463,7 +465,12 @@ def percentile(sorted_values: list[float], q: float) -> float:
 
 
 def latency_ms(samples: list[Sample]) -> dict[str, float]:
-    values = sorted(s.seconds * 1000 for s in samples)
+    return summary([s.seconds * 1000 for s in samples])
+
+
+def summary(values_ms: list[float]) -> dict[str, float]:
+    """Count, mean, p50, p95, p99 and max of times in milliseconds."""
+    values = sorted(values_ms)
     return {
         "count": len(values),
         "mean": sum(values) / len(values) if values else math.nan,
@@ -578,9 +585,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-reference", action="store_true", help="skip the reference endpoints")
     parser.add_argument("--keep-db", action="store_true", help="keep brag_bench afterwards")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--pg-host", default=os.environ.get("PGHOST", HOST))
-    parser.add_argument("--pg-port", type=int, default=int(os.environ.get("PGPORT", "5432")))
-    parser.add_argument("--pg-user", default=os.environ.get("PGUSER", "postgres"))
+    pg_arguments(parser, HOST)
     parser.add_argument("--json", type=Path, default=RESULTS, help="where to write the figures")
     args = parser.parse_args(argv)
     if args.quick:
@@ -956,10 +961,7 @@ def main(argv: list[str] | None = None) -> int:
         },
         "setup_seconds": setup_s,
     }
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    print(f"Figures written to {args.json}")
-    return 0
+    return write_figures(args.json, results)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ the end (unless ``--keep-db``). The exit code is 0 whether the targets pass or f
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
 import json
 import os
@@ -40,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from .api import Postgres, machine, say
+from .common import bench_database, pg_arguments, write_figures
 from .standings import ROOT, migrate, setup_django
 
 RESULTS = Path("bench-results") / "audit.json"
@@ -155,9 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--small-hands", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=2, help="rounds of replay + audit")
     parser.add_argument("--keep-db", action="store_true", help=f"keep {BENCH_DB} afterwards")
-    parser.add_argument("--pg-host", default=os.environ.get("PGHOST", HOST))
-    parser.add_argument("--pg-port", type=int, default=int(os.environ.get("PGPORT", "5432")))
-    parser.add_argument("--pg-user", default=os.environ.get("PGUSER", "postgres"))
+    pg_arguments(parser, HOST)
     parser.add_argument("--json", type=Path, default=RESULTS, help="where to write the figures")
     parser.add_argument("--step", choices=sorted(STEPS), help=argparse.SUPPRESS)
     parser.add_argument("--event", type=int, help=argparse.SUPPRESS)
@@ -171,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     seeded: dict[str, dict[str, Any]] = {}
     runs: dict[str, dict[str, list[tuple[float, float]]]] = {}
     periodic: dict[str, Any] = {}
-    try:
+    with bench_database(pg, BENCH_DB, keep=args.keep_db):
         say(f"bench.audit: creating {BENCH_DB} and migrating …")
         pg.recreate(BENCH_DB)
         migrate(
@@ -222,14 +220,6 @@ def main(argv: list[str] | None = None) -> int:
 
         connection.close()
         pg_info = pg.info()
-    finally:
-        if not args.keep_db:
-            with contextlib.suppress(Exception):
-                from django.db import connections
-
-                connections.close_all()
-            with contextlib.suppress(Exception):
-                pg.drop(BENCH_DB)
 
     info = machine()
     best = {
@@ -329,10 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         "targets": {"time": TIME_TARGET, "memory": MEMORY_TARGET, **verdicts},
         "load_average": os.getloadavg()[0],
     }
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    print(f"Figures written to {args.json}")
-    return 0
+    return write_figures(args.json, results)
 
 
 if __name__ == "__main__":

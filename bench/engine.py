@@ -31,6 +31,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
+from bench.common import write_figures
 from brag_event.engine import DECK, evaluate, load_history, replay, strength3
 from brag_event.engine.cards import RANKS, STRENGTH_TABLE, SUITS
 
@@ -338,10 +339,7 @@ def main(argv: list[str] | None = None) -> int:
             "ratio_engine_doc_over_pokerkit": r_doc / r_pk,
         },
     }
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    print(f"Figures written to {args.json}")
-    return 0
+    return write_figures(args.json, results)
 
 
 if __name__ == "__main__":

@@ -85,6 +85,20 @@ CLASSES = (
 SCALE = 10  # pgbench -s for the reference
 
 
+def sync_server(env: dict[str, str], workers: int, *, ready: tuple[str, tuple[int, ...]]) -> Server:
+    """gunicorn as deploy/ runs it (sync workers, one thread, the app preloaded), ready once
+    ``ready``'s path answers one of its statuses."""
+    return Server(
+        env,
+        workers=workers,
+        worker_class="sync",
+        threads=1,
+        preload=True,
+        ready=ready,
+        config=GUNICORN_CONFIG,
+    )
+
+
 def say(text: str = "") -> None:
     print(text, file=sys.stderr, flush=True)
 
@@ -238,15 +252,7 @@ def run_multiple(
     seeded["tables"] = [*seeded.get("tables", []), *added["tables"]]
     setup_s = time.perf_counter() - t
     redis.flush()
-    server = Server(
-        env,
-        workers=args.workers,
-        worker_class="sync",
-        threads=1,
-        preload=True,
-        ready=("/healthz", (200,)),
-        config=GUNICORN_CONFIG,
-    )
+    server = sync_server(env, args.workers, ready=("/healthz", (200,)))
     load: subprocess.Popen[str] | None = None
     try:
         server.start()
@@ -380,15 +386,7 @@ def reference(
         "BENCH_PGBENCH_DB": pgdb,
         "BENCH_PGBENCH_SCALE": str(SCALE),
     }
-    server = Server(
-        env,
-        workers=args.workers,
-        worker_class="sync",
-        threads=1,
-        preload=True,
-        ready=("/reference/noop/", (405,)),
-        config=GUNICORN_CONFIG,
-    )
+    server = sync_server(env, args.workers, ready=("/reference/noop/", (405,)))
     try:
         server.start()
         say(f"bench.event: reference, DRF + one TPC-B transaction, {args.reference_seconds:g} s …")

@@ -26,9 +26,6 @@ database is dropped at the end (unless ``--keep-db``). The figures are also writ
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
-import math
 import os
 import secrets
 import subprocess
@@ -38,7 +35,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .api import Postgres, machine, percentile, say
+from .api import Postgres, machine, say, summary
+from .common import bench_database, django_on, pg_arguments, write_figures
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path("bench-results") / "standings.json"
@@ -61,18 +59,8 @@ def migrate(env: dict[str, str]) -> None:
 
 
 def setup_django(url: str) -> None:
-    os.environ.update(
-        {
-            "DATABASE_URL": url,
-            "DJANGO_SETTINGS_MODULE": "brag_event.settings",
-            "DJANGO_DEBUG": "false",
-            "DJANGO_ALLOWED_HOSTS": "testserver",
-            "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(40),
-        }
-    )
-    import django
-
-    django.setup()
+    secret = os.environ.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(40)
+    django_on(url, DJANGO_SECRET_KEY=secret)
 
 
 # --------------------------------------------------------------------------------------------
@@ -89,18 +77,6 @@ def seed(players: int, hands: int) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------------------------
 # Measuring
-
-
-def summary(values_ms: list[float]) -> dict[str, float]:
-    values = sorted(values_ms)
-    return {
-        "count": len(values),
-        "mean": sum(values) / len(values) if values else math.nan,
-        "p50": percentile(values, 0.50),
-        "p95": percentile(values, 0.95),
-        "p99": percentile(values, 0.99),
-        "max": values[-1] if values else math.nan,
-    }
 
 
 def timed(call: Callable[[], None], *, warmup: int, n: int) -> list[float]:
@@ -167,16 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=300, help="timed requests each (≥ 200)")
     parser.add_argument("--warmup", type=int, default=30, help="untimed requests first")
     parser.add_argument("--keep-db", action="store_true", help=f"keep {BENCH_DB} afterwards")
-    parser.add_argument("--pg-host", default=os.environ.get("PGHOST", HOST))
-    parser.add_argument("--pg-port", type=int, default=int(os.environ.get("PGPORT", "5432")))
-    parser.add_argument("--pg-user", default=os.environ.get("PGUSER", "postgres"))
+    pg_arguments(parser, HOST)
     parser.add_argument("--json", type=Path, default=RESULTS, help="where to write the figures")
     args = parser.parse_args(argv)
     args.requests = max(200, args.requests)
 
     pg = Postgres(args.pg_host, args.pg_port, args.pg_user)
     url = pg.url(BENCH_DB)
-    try:
+    with bench_database(pg, BENCH_DB, keep=args.keep_db):
         say(f"bench.standings: creating {BENCH_DB} and migrating …")
         t = time.perf_counter()
         pg.recreate(BENCH_DB)
@@ -201,14 +175,6 @@ def main(argv: list[str] | None = None) -> int:
         }
         connection.close()
         pg_info = pg.info()
-    finally:
-        if not args.keep_db:
-            with contextlib.suppress(Exception):
-                from django.db import connections
-
-                connections.close_all()
-            with contextlib.suppress(Exception):
-                pg.drop(BENCH_DB)
 
     info = machine()
     base = figures["count"]["p95"]
@@ -286,10 +252,7 @@ def main(argv: list[str] | None = None) -> int:
             "api_pass": verdicts["api"],
         },
     }
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    print(f"Figures written to {args.json}")
-    return 0
+    return write_figures(args.json, results)
 
 
 if __name__ == "__main__":

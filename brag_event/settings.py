@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "axes",
     "brag_event.integrity",
     "brag_event.floor",
+    "brag_event.closing",
 ]
 
 MIDDLEWARE = [

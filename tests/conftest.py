@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,3 +39,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def _fast_passwords(settings: Any) -> None:
     """Real password hashing costs seconds per user; tests do not need its strength."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One browser for a module, closed before other modules start their own (Playwright's sync
+    API allows one running instance per thread)."""
+    from tests.browser import launched_chromium
+
+    with launched_chromium() as launched:
+        yield launched

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+
+from brag_event.core.errors import ServiceError
 from brag_event.engine import HandState
 from brag_event.events.models import Day, Event
 from brag_event.events.services import day_open, event_create_flash
@@ -60,3 +66,37 @@ def start(w: World) -> Hand:
 def assert_audit_ok(event: Event) -> None:
     report = ledger_audit(event=event)
     assert report.ok, "\n".join(report.lines())
+
+
+def user_in(role: str, username: str | None = None, *, password: str = "x") -> User:
+    """A staff user (named ``username``, else after the role) in the group ``role``; in none for
+    ``"nobody"``."""
+    user = User.objects.create_user(username or role, password=password)
+    if role != "nobody":
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
+    return user
+
+
+def signed_in(role: str = "organiser", username: str | None = None, **user: Any) -> Client:
+    """A test client signed in as a new ``user_in(role, username)``."""
+    client = Client()
+    client.force_login(user_in(role, username, **user))
+    return client
+
+
+def played(w: World) -> Hand:
+    """One hand at ``w``'s table, played to its end: seat 2 looks and bets 10, the others fold."""
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    act(hand, seat=3, action="fold")
+    hand, _ = act(hand, seat=1, action="fold")
+    return hand
+
+
+def refused(code: str, call: Callable[[], Any]) -> ServiceError:
+    """The ``ServiceError`` that ``call`` raises, checked to carry ``code``."""
+    with pytest.raises(ServiceError) as err:
+        call()
+    assert err.value.code == code, (err.value.code, err.value.message)
+    return err.value

@@ -14,6 +14,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
+from brag_event.audit.models import Verb
 from brag_event.engine import ACTIONS
 from brag_event.events.models import Day
 from brag_event.hands.models import Hand
@@ -333,14 +334,51 @@ class TransferOut(S.Serializer):
     at = S.DateTimeField()
 
 
+class DayNumberRef(S.Serializer):
+    id = S.IntegerField()
+    number = S.IntegerField()
+
+
+class TableRef(S.Serializer):
+    id = S.IntegerField()
+    number = S.IntegerField()
+    day = S.IntegerField(help_text="The table's day's number")
+
+
+class HandRef(S.Serializer):
+    id = S.IntegerField()
+    number = S.IntegerField()
+
+
+class SeatRef(S.Serializer):
+    id = S.IntegerField()
+    number = S.IntegerField()
+
+
+class TokenRef(S.Serializer):
+    id = S.IntegerField()
+    name = S.CharField()
+
+
 class AuditEntryOut(S.Serializer):
     id = S.IntegerField()
     at = S.DateTimeField()
-    actor = S.CharField(allow_null=True)
-    verb = S.CharField()
-    target = S.CharField(allow_blank=True)
+    actor = S.CharField(allow_null=True, help_text="Who did it (user name); null: the system")
+    actor_id = nullable_int()
+    verb = S.ChoiceField(choices=Verb.choices)
+    verb_label = S.CharField(help_text="The kind of change in words")
+    target = S.CharField(allow_blank=True, help_text="What it was done to, as it read then")
+    # What it was done to, as references (null where it does not apply); a seat's entry names
+    # its table and player too.
+    day = DayNumberRef(allow_null=True)
+    table = TableRef(allow_null=True)
+    hand = HandRef(allow_null=True)
+    seat = SeatRef(allow_null=True)
+    player = PlayerRef(allow_null=True)
+    token = TokenRef(allow_null=True, help_text="The device token the change was about")
     data = S.DictField(child=S.JSONField())  # type: ignore[assignment]  # a field
-    device = S.CharField(allow_blank=True)
+    device = S.CharField(allow_blank=True, help_text="Device, IP and user agent")
+    device_token = nullable_int(help_text="The device token the change came through, if any")
 
 
 def page_of(item: type[S.Serializer], name: str) -> type[S.Serializer]:

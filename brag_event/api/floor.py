@@ -27,11 +27,9 @@ from brag_event.floor.services import (
 from brag_event.players.models import Player
 
 from . import contract as c
-from . import roles
 from .idempotency import idempotent
-from .presenters import hand_view
 from .serializers import WholeNumberField
-from .views import OrganiserOnly, StaffOnly, SupervisorOnly, actor, table_for, valid
+from .views import OrganiserOnly, StaffOnly, SupervisorOnly, actor, hand_corrected, table_for, valid
 
 # ------------------------------------------------------------------ inputs
 
@@ -118,15 +116,7 @@ class HandMisdeal(APIView):
     @extend_schema(request=MisdealIn, responses={200: c.HandStateOut}, summary="Declare a misdeal")
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
-        data = valid(MisdealIn, request)
-        hand, state = hand_misdeal(
-            hand=hand_id,
-            reason=data["reason"],
-            expected_seq=data.get("expected_seq"),
-            by=actor(request),
-            access=roles.TableAccess(request.user),
-        )
-        return Response({"hand": hand_view(hand, state)})
+        return hand_corrected(request, hand_id, MisdealIn, hand_misdeal)
 
 
 class TableFloorCalls(APIView):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from brag_event.audit.models import AuditEntry
 from brag_event.engine import HandState
 from brag_event.engine.tablet import hand_live
 from brag_event.events.models import Day, Event
@@ -134,4 +135,30 @@ def table_summary(table: Table) -> dict[str, Any]:
         "hands": table.hands.count(),
         "live_hand": live,
         "carried_pot": table.carried_pot,
+    }
+
+
+def audit_entry_view(e: AuditEntry) -> dict[str, Any]:
+    """An audit entry with what it was done to as references (``contract.AuditEntryOut``); the
+    selector (``audit.selectors.audit_entries``) has fetched them with it."""
+    table = e.table
+    return {
+        "id": e.pk,
+        "at": e.at.isoformat(),
+        "actor": e.actor.get_username() if e.actor else None,
+        "actor_id": e.actor_id,
+        "verb": e.verb,
+        "verb_label": e.get_verb_display(),
+        "target": e.target,
+        "day": {"id": e.day.pk, "number": e.day.number} if e.day else None,
+        "table": (
+            {"id": table.pk, "number": table.number, "day": table.day.number} if table else None
+        ),
+        "hand": {"id": e.hand.pk, "number": e.hand.number} if e.hand else None,
+        "seat": {"id": e.seat.pk, "number": e.seat.number} if e.seat else None,
+        "player": {"id": e.player.pk, "name": e.player.name} if e.player else None,
+        "token": {"id": e.token.pk, "name": e.token.name} if e.token else None,
+        "data": e.data,
+        "device": e.device,
+        "device_token": e.device_token_id,
     }

@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from brag_event.audit.models import Verb
 from brag_event.engine import ACTIONS, MONEY_MAX
 
 
@@ -93,4 +94,15 @@ class TokenIn(serializers.Serializer):
 class StandingsQueryIn(serializers.Serializer):
     day = WholeNumberField(
         required=False, min_value=1, max_value=1000, help_text="A day's number: that day's figures"
+    )
+
+
+class AuditQueryIn(serializers.Serializer):
+    """``?table=&player=&actor=&verb=``, as on the organisers' audit page: every filter optional."""
+
+    table = WholeNumberField(required=False, min_value=1, help_text="A table's id: its entries")
+    player = WholeNumberField(required=False, min_value=1, help_text="A player's id")
+    actor = WholeNumberField(required=False, min_value=1, help_text="The id of the user who did it")
+    verb = serializers.ChoiceField(
+        choices=Verb.choices, required=False, help_text="The kind of change"
     )

@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from brag_event.audit.models import AuditEntry
+from brag_event.audit.selectors import audit_actors, audit_entries
 from brag_event.core.actors import Actor
 from brag_event.core.conditional import versioned_answer
 from brag_event.core.errors import Conflict, ServiceError
@@ -43,10 +43,19 @@ from . import contract as c
 from . import roles
 from .idempotency import idempotent
 from .models import DeviceToken
-from .presenters import event_view, hand_entries, hand_view, seat_view, table_summary, table_view
+from .presenters import (
+    audit_entry_view,
+    event_view,
+    hand_entries,
+    hand_view,
+    seat_view,
+    table_summary,
+    table_view,
+)
 from .refusals import records_refusals
 from .serializers import (
     ActionIn,
+    AuditQueryIn,
     BuyInIn,
     CardsIn,
     LoginIn,
@@ -328,15 +337,24 @@ class HandVoid(APIView):
     @extend_schema(request=VoidIn, responses={200: c.HandStateOut}, summary="Void the last action")
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
-        data = valid(VoidIn, request)
-        hand, state = hand_void_last_action(
-            hand=hand_id,
-            reason=data["reason"],
-            expected_seq=data.get("expected_seq"),
-            by=actor(request),
-            access=roles.TableAccess(request.user),
-        )
-        return Response({"hand": hand_view(hand, state)})
+        return hand_corrected(request, hand_id, VoidIn, hand_void_last_action)
+
+
+def hand_corrected(
+    request: Request, hand_id: int, body: type[serializers.Serializer], service: Any
+) -> Response:
+    """A supervisor's correction to a hand (a void, a misdeal): the reason and the expected
+    ``seq`` from ``body``, the ``service`` called on the tables the caller may operate; the
+    hand as it is now."""
+    data = valid(body, request)
+    hand, state = service(
+        hand=hand_id,
+        reason=data["reason"],
+        expected_seq=data.get("expected_seq"),
+        by=actor(request),
+        access=roles.TableAccess(request.user),
+    )
+    return Response({"hand": hand_view(hand, state)})
 
 
 # ------------------------------------------------------------------ seats
@@ -423,24 +441,52 @@ class EventAudit(APIView):
     permission_classes = [OrganiserOnly]
 
     @extend_schema(
-        responses={200: c.AuditPage}, parameters=c.PAGE_PARAMETERS, summary="Audit log (organisers)"
+        responses={200: c.AuditPage},
+        parameters=[AuditQueryIn, *c.PAGE_PARAMETERS],
+        summary="Audit log (organisers), newest first: everything about a table (its hands and "
+        "seats too), a player, by a user, of a kind — the organisers' audit page's filters",
     )
     def get(self, request: Request, event_id: int) -> Response:
         event = get_object_or_404(Event, pk=event_id)
-        rows = AuditEntry.objects.filter(event=event).select_related("actor").order_by("-at", "-id")
+        query = AuditQueryIn(data=request.query_params)
+        if not query.is_valid():
+            raise ServiceError(
+                "invalid_filter",
+                "table, player and actor are ids (digits 0–9), verb one of the kinds listed in "
+                "the schema",
+                details={"fields": query.errors},
+            )
+        given = query.validated_data
+        _refuse_unknown(event, given)
+        rows = audit_entries(
+            event_id=event.pk,
+            table_id=given.get("table"),
+            player_id=given.get("player"),
+            actor_id=given.get("actor"),
+            verb=given.get("verb"),
+        )
+        return paged(request, self, rows, audit_entry_view)
 
-        def shape(e: AuditEntry) -> dict[str, Any]:
-            return {
-                "id": e.pk,
-                "at": e.at.isoformat(),
-                "actor": e.actor.get_username() if e.actor else None,
-                "verb": e.verb,
-                "target": e.target,
-                "data": e.data,
-                "device": e.device,
-            }
 
-        return paged(request, self, rows, shape)
+def _refuse_unknown(event: Event, given: dict[str, Any]) -> None:
+    """A filter naming a table or player of another event, or a user who does not appear in
+    this event's log, is refused in words (the organisers' page offers only those as choices)."""
+    unknown = {
+        name: pk
+        for name, pk, found in (
+            ("table", given.get("table"), Table.objects.filter(day__event=event)),
+            ("player", given.get("player"), Player.objects.filter(event=event)),
+            ("actor", given.get("actor"), audit_actors(event_id=event.pk)),
+        )
+        if pk is not None and not found.filter(pk=pk).exists()
+    }
+    if unknown:
+        named = ", ".join(f"{name} {pk}" for name, pk in unknown.items())
+        raise ServiceError(
+            "invalid_filter",
+            f"Nothing to filter by: {named} is not in this event (an actor: not in its log).",
+            details={"fields": {name: ["not in this event"] for name in unknown}},
+        )
 
 
 class EventStandings(APIView):

@@ -49,7 +49,7 @@ class Event(models.Model):
 
 class Day(models.Model):
     """A day of play. Its life (``status``) runs one way: scheduled → open → closing → closed,
-    and only through the services (``events.services.day_open``, ``events.closing``): a day
+    and only through the services (``events.services.day_open``, ``closing.services``): a day
     opens once the day before it has closed; hands, buy-ins, re-buys, tables and moves happen
     only while it is open; closing takes it out of play and returns every stack."""
 

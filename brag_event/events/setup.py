@@ -21,11 +21,11 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
-from brag_event.tables import versions
 
 from .models import RULE_FIELDS, Day, DayRulesChange, Event
 from .services import FLASH_DAYS, day_update_rules, event_create_flash, rules_validate
 from .states import day_for_change
+from .versions import event_changed
 
 DAYS_MAX = 10  # days an event set up in the console may have
 NAME_MAX = Event._meta.get_field("name").max_length or 120
@@ -215,7 +215,7 @@ def day_setup_change(
             event_id=day.event_id,
         )
     if changed or moved:
-        versions.event_changed(day.event_id)
+        event_changed(day.event_id)
     return day
 
 

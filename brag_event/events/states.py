@@ -2,7 +2,7 @@
 
 A day opens only after the day before it has closed (``events.services.day_open``); while it is
 open, hands are played and players sit down, re-buy and move; closing takes it out of play at
-once (``events.closing``), returns every stack and makes it closed. Each service that needs the
+once (``closing.services``), returns every stack and makes it closed. Each service that needs the
 day in a state checks it with the day's row locked — ``day_for_play`` (shared: many tablets at
 once) or ``day_for_change`` (exclusive) — so a state change waits for every such service under
 way, and every later one sees the new state (docs/domain.md, "Concurrency")."""
@@ -33,22 +33,6 @@ def day_for_change(day_id: int) -> Day:
     """The day, its row locked to the end of the transaction against every other service that
     locks it (``FOR NO KEY UPDATE``)."""
     return Day.objects.select_for_update(no_key=True).get(pk=day_id)
-
-
-def play_sql(table_param: str = "%s") -> sql.Statement | None:
-    """A statement that share-locks the day of the table ``table_param`` (as ``day_for_play``
-    does), to go out in one batch before the statement that locks the table; ``None`` where
-    there are no row locks."""
-    if connection.vendor != "postgresql":
-        return None
-    from brag_event.tables.models import Table
-
-    query = (
-        f"SELECT 1 FROM {sql.table(Day)} d WHERE d.{sql.qn('id')} = "  # nosec B608
-        f"(SELECT t.{sql.qn('day_id')} FROM {sql.table(Table)} t "
-        f"WHERE t.{sql.qn('id')} = {table_param}) FOR SHARE OF d"
-    )
-    return query, []
 
 
 def refuse_unless_open(day: Day, what: str) -> None:

@@ -20,11 +20,11 @@ from brag_event.core.transactions import service_transaction
 from brag_event.engine import Action, EngineError, HandState
 from brag_event.engine.history import outcome_dict
 from brag_event.events.models import Day
-from brag_event.events.states import day_for_change, day_for_play, refuse_unless_open
+from brag_event.events.states import day_for_change, refuse_unless_open
 from brag_event.hands import chain, statements
 from brag_event.hands.models import Hand, HandAction
 from brag_event.hands.selectors import hand_state
-from brag_event.hands.services import hand_disqualify_seat
+from brag_event.hands.services import hand_disqualify_seat, lock_day_of_hand
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import (
     account_carried,
@@ -71,13 +71,7 @@ def hand_misdeal(
     again, after a shuffle. The hand stays in the log, settled, marked misdealt."""
     hand_id = hand if isinstance(hand, int) else hand.pk
     # The domain's lock order, as a void: the day (shared), the hand, its table.
-    day_id = (
-        Hand.objects.filter(pk=hand_id).values_list("table__day_id", flat=True).first()
-        if sql.possible_id(hand_id)
-        else None
-    )
-    if day_id is not None:
-        day_for_play(day_id)
+    lock_day_of_hand(hand_id)
     found = statements.lock_hand(hand_id, access)
     if found is None:
         raise NotFound("not_found", "Not found, or not yours to see.")

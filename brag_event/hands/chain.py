@@ -32,26 +32,8 @@ from .models import ActionVoid, Hand, HandAction
 Entry = tuple[int, int, dict[str, Any], str]
 
 
-def header(
-    *,
-    table: int,
-    number: int,
-    dealer: int,
-    rules: Mapping[str, Any],
-    seats: Iterable[Mapping[str, Any]],
-    carried_pot: int,
-    carried_seat: int | None,
-) -> dict[str, Any]:
-    """A stored hand's set-up as chained (``engine.chain.hand_content``)."""
-    return chain.hand_content(
-        table=table,
-        number=number,
-        dealer=dealer,
-        rules=rules,
-        seats=seats,
-        carried_pot=carried_pot,
-        carried_seat=carried_seat,
-    )
+# A stored hand's set-up as chained: the engine's, with the same keyword arguments.
+header = chain.hand_content
 
 
 def hand_header(hand: Hand, table_number: int) -> dict[str, Any]:

@@ -453,6 +453,19 @@ def _insert(row: HandAction) -> None:
         ) from None
 
 
+def lock_day_of_hand(hand_id: int) -> None:
+    """The first lock of a correction to a hand (a void, a misdeal), in the domain's order:
+    its day, share-locked (``day_for_play``); nothing for an id that names no hand (the hand's
+    own lock then answers "not found")."""
+    day_id = (
+        Hand.objects.filter(pk=hand_id).values_list("table__day_id", flat=True).first()
+        if sql.possible_id(hand_id)
+        else None
+    )
+    if day_id is not None:
+        day_for_play(day_id)
+
+
 @service_transaction
 def hand_void_last_action(
     *,
@@ -470,13 +483,7 @@ def hand_void_last_action(
     hand_id = hand if isinstance(hand, int) else hand.pk
     # The domain's lock order: the day (shared: a close waits for this void and then sees a
     # reopened hand, or this void sees the day closing), the hand, its table.
-    day_id = (
-        Hand.objects.filter(pk=hand_id).values_list("table__day_id", flat=True).first()
-        if sql.possible_id(hand_id)
-        else None
-    )
-    if day_id is not None:
-        day_for_play(day_id)
+    lock_day_of_hand(hand_id)
     hand, _log = _lock(hand_id, access)
     table = Table.objects.select_for_update(no_key=True).get(pk=hand.table_id)
     reason = " ".join(str(reason or "").split())

@@ -8,11 +8,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Protocol
 
+from django.db import connection
 from django.db.models import QuerySet
 
 from brag_event.core import sql
 from brag_event.events.models import Day
-from brag_event.events.states import play_sql
 from brag_event.tables.models import Table
 
 from .models import Hand
@@ -57,6 +57,20 @@ def _lock_table_sql() -> str:
     )
 
 
+def _day_play_sql() -> sql.Statement | None:
+    """A statement that share-locks the day of the table given as its one parameter, as
+    ``events.states.day_for_play`` does, to go out in one batch before the statement that locks
+    the table; ``None`` where there are no row locks (SQLite)."""
+    if connection.vendor != "postgresql":
+        return None
+    query = (
+        f"SELECT 1 FROM {sql.table(Day)} d WHERE d.{sql.qn('id')} = "  # nosec B608
+        f"(SELECT t.{sql.qn('day_id')} FROM {sql.table(Table)} t "
+        f"WHERE t.{sql.qn('id')} = %s) FOR SHARE OF d"
+    )
+    return query, []
+
+
 def lock_table(pk: int, access: Access | None, *, for_play: bool = False) -> Table | None:
     """The table with its day, its row locked to the end of the transaction, or ``None`` if
     there is no such table or ``access`` does not reach it. With ``for_play``, the day's row is
@@ -66,7 +80,7 @@ def lock_table(pk: int, access: Access | None, *, for_play: bool = False) -> Tab
         return None
     where, params = access.sql("t", "d") if access is not None else ("1 = 1", [])
     batch: list[sql.Statement] = []
-    day_lock = play_sql() if for_play else None
+    day_lock = _day_play_sql() if for_play else None
     if day_lock is not None:
         batch.append((day_lock[0], [pk]))
     batch.append((_lock_table_sql().format(access=where), [pk, *params]))

@@ -31,10 +31,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import stats as sps
-from scipy.special import gammaln
 
 from .facts import Exchange, FoldChance, HandFacts, Key, Shown
+
+
+def _scipy() -> Any:
+    """SciPy (``stats``, ``special``), imported on first use. Every process that starts Django
+    imports this module (the Celery tasks, through the services), and SciPy's statistics take
+    seconds of CPU to import: a web worker or a test process that never runs the monitor no
+    longer pays for them."""
+    import scipy.special
+    import scipy.stats
+
+    return scipy
+
 
 ALPHA = 0.001
 """Per check and per run: at most this chance that an honest event gets a false flag from it."""
@@ -182,9 +192,9 @@ def goodness_of_fit(
         return None
     obs = np.array([observed[c].sum() for c in classes])
     exp = np.array([expected[c].sum() for c in classes])
-    statistic = float(sps.chisquare(obs, exp).statistic)
+    statistic = float(_scipy().stats.chisquare(obs, exp).statistic)
     df = len(classes) - 1
-    p = float(sps.chi2.sf(statistic / dispersion, df))
+    p = float(_scipy().stats.chi2.sf(statistic / dispersion, df))
     numbers = {
         "hands": n,
         "statistic": round(statistic, 2),
@@ -353,14 +363,15 @@ def _hypergeometric_pmf(population: int, successes: int, draws: int) -> Any:
     return np.where(possible, np.exp(log_pmf), 0.0)
 
 
-_LOG_FACTORIALS = gammaln(np.arange(1, 1025, dtype=float))
+_LOG_FACTORIALS = np.zeros(0)
 
 
 def _log_factorials(n: int) -> Any:
-    """log(k!) for k = 0 … n (at least), grown as needed."""
+    """log(k!) for k = 0 … n (at least), grown as needed (1,024 at first)."""
     global _LOG_FACTORIALS
     if len(_LOG_FACTORIALS) <= n:
-        _LOG_FACTORIALS = gammaln(np.arange(1, 2 * n + 2, dtype=float))
+        size = 1024 if n < 1024 else 2 * n + 1
+        _LOG_FACTORIALS = _scipy().special.gammaln(np.arange(1, size + 1, dtype=float))
     return _LOG_FACTORIALS
 
 
@@ -558,7 +569,7 @@ def dealers_check(
                 continue
             x = counts[dealer, kind]
             share = n / all_hands
-            p_value = float(sps.binom.sf(x - 1, total, share)) if x else 1.0
+            p_value = float(_scipy().stats.binom.sf(x - 1, total, share)) if x else 1.0
             others = all_hands - n
             numbers = {
                 "kind": kind,

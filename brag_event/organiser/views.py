@@ -27,13 +27,13 @@ from django.views.decorators.http import require_POST
 
 from brag_event.api.models import DeviceToken
 from brag_event.api.services import token_issue, token_revoke
+from brag_event.closing.services import day_close_request
 from brag_event.core.actors import Actor
 from brag_event.core.conditional import etag_of, versioned_answer
 from brag_event.core.errors import ServiceError
 from brag_event.core.exports import spreadsheet_safe
 from brag_event.core.forms import bad_request, takes
 from brag_event.core.security import login_failures_recent, login_lockouts, login_unlock
-from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day, Event
 from brag_event.events.services import day_open, day_set_qualification
 from brag_event.hands.chain import chains, day_export_line, export_document

@@ -9,13 +9,13 @@ from django.db.models import QuerySet
 from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
-from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Event
 from brag_event.tables import versions
 
 from .models import Player
-from .names import NAME_MAX, player_name_clean, player_name_key
+from .names import NAME_MAX, player_name_key
+from .services import player_name_checked, refuse_registered
 
 SEARCH_MAX = 3 * NAME_MAX
 
@@ -34,13 +34,7 @@ def players_search(*, event: Event, text: str) -> QuerySet[Player]:
 def player_rename(*, player: Player, name: str, by: Actor | None) -> Player:
     """Correct a player's name, checked as at registration: cleaned, at most ``NAME_MAX``
     characters, and no other player of the event with a name that looks the same."""
-    clean = player_name_clean(str(name))
-    if not clean:
-        raise ServiceError("invalid_name", "A player needs a name.", details={"field": "name"})
-    if len(clean) > NAME_MAX:
-        raise ServiceError(
-            "invalid_name", f"A name is at most {NAME_MAX} characters.", details={"field": "name"}
-        )
+    clean = player_name_checked(name)
     player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
     before = player.name
     if clean == before:
@@ -58,12 +52,7 @@ def player_rename(*, player: Player, name: str, by: Actor | None) -> Player:
             if existing is None:
                 raise
     if existing is not None:
-        same = "" if existing.name == clean else f" as “{existing.name}”"
-        raise ServiceError(
-            "player_exists",
-            f"“{clean}” is already registered for {player.event}{same}.",
-            details={"field": "name", "player": existing.pk, "existing": existing.name},
-        )
+        refuse_registered(existing, clean)
     # Tables, the tablets and the standings show the name.
     versions.event_changed(player.event_id, tables=True)
     audit_record(

@@ -6,7 +6,7 @@ import csv
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
@@ -44,10 +44,8 @@ def _check_money(amount: Any, *, what: str, field: str, minimum: int) -> int:
     return amount
 
 
-@service_transaction
-def player_register(
-    *, event: Event, name: str, starting_money: int = 0, by: Actor | None
-) -> Player:
+def player_name_checked(name: str) -> str:
+    """``name`` cleaned (``names.player_name_clean``), refused empty or over ``NAME_MAX``."""
     clean = player_name_clean(str(name))
     if not clean:
         raise ServiceError("invalid_name", "A player needs a name.", details={"field": "name"})
@@ -55,6 +53,24 @@ def player_register(
         raise ServiceError(
             "invalid_name", f"A name is at most {NAME_MAX} characters.", details={"field": "name"}
         )
+    return clean
+
+
+def refuse_registered(existing: Player, clean: str) -> NoReturn:
+    """Refuse a name that looks the same as ``existing``'s (a registered player of its event)."""
+    same = "" if existing.name == clean else f" as “{existing.name}”"
+    raise ServiceError(
+        "player_exists",
+        f"“{clean}” is already registered for {existing.event}{same}.",
+        details={"field": "name", "player": existing.pk, "existing": existing.name},
+    )
+
+
+@service_transaction
+def player_register(
+    *, event: Event, name: str, starting_money: int = 0, by: Actor | None
+) -> Player:
+    clean = player_name_checked(name)
     _check_money(starting_money, what="Starting money", field="starting_money", minimum=0)
     existing = Player.objects.filter(event=event, name_key=player_name_key(clean)).first()
     if existing is None:
@@ -67,12 +83,7 @@ def player_register(
             if existing is None:
                 raise
     if existing is not None:
-        same = "" if existing.name == clean else f" as “{existing.name}”"
-        raise ServiceError(
-            "player_exists",
-            f"“{clean}” is already registered for {event}{same}.",
-            details={"field": "name", "player": existing.pk, "existing": existing.name},
-        )
+        refuse_registered(existing, clean)
     account_player(player)
     versions.event_changed(event.pk)
     if starting_money:

@@ -39,6 +39,7 @@ from typing import Any, Protocol
 from django.db.models import F
 
 from brag_event.core import sql
+from brag_event.events import versions as event_versions
 from brag_event.events.models import Day, Event
 
 from .models import Table
@@ -55,7 +56,7 @@ def table_changed(*table_ids: int, standings: bool = False) -> None:
 def event_changed(event_id: int, *, tables: bool = False) -> None:
     """Something event-wide changed (the standings and the dashboard); with ``tables``, also
     something every table of the event shows (a day's status, a player's name, the currency)."""
-    Event.objects.filter(pk=event_id).update(version=F("version") + 1)
+    event_versions.event_changed(event_id)
     if tables:
         Table.objects.filter(day__event_id=event_id).update(version=F("version") + 1)
 

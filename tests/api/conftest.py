@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from brag_event.api.models import DeviceToken, token_hash
@@ -59,3 +60,36 @@ def api(db: Any) -> Api:
     clients = {role: token_client(user, f"{role} tablet") for role, user in users.items()}
     clients["anonymous"] = APIClient()
     return Api(w, users, clients)
+
+
+# The actions of a hand that was seen: seats 1 and 2 must show their cards.
+SEEN_HAND = (
+    {"seat": 2, "action": "look"},
+    {"seat": 2, "action": "bet", "amount": 10},
+    {"seat": 3, "action": "fold"},
+    {"seat": 1, "action": "look"},
+    {"seat": 1, "action": "bet", "amount": 10},
+    {"seat": 2, "action": "see", "amount": 20},
+)
+
+
+@pytest.fixture
+def unthrottled() -> Any:
+    """No login throttle carried between tests (the throttle counts in the cache)."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
+    """The API's one error shape, with ``status`` and ``code``; the error object returned."""
+    assert response.status_code == status, (response.status_code, response.content[:300])
+    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
+    body = response.json()
+    assert set(body) == {"error"}, body
+    error: dict[str, Any] = body["error"]
+    assert set(error) == {"code", "message", "details"}, body
+    assert error["code"] == code, body
+    assert isinstance(error["message"], str) and error["message"]
+    assert isinstance(error["details"], dict)
+    return error

@@ -11,7 +11,7 @@ from brag_event.hands.models import HandAction
 from brag_event.ledger.models import Transfer
 from tests.factories import assert_audit_ok
 
-from .conftest import Api, post, start_hand
+from .conftest import SEEN_HAND, Api, post, start_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -32,14 +32,7 @@ def test_a_whole_hand_with_a_see_and_shown_cards(api: Api) -> None:
     url = f"/api/v1/hands/{hand['id']}/"
     dealer = api.client("dealer")
     seq = hand["next_seq"]
-    for body in (
-        {"seat": 2, "action": "look"},
-        {"seat": 2, "action": "bet", "amount": 10},
-        {"seat": 3, "action": "fold"},
-        {"seat": 1, "action": "look"},
-        {"seat": 1, "action": "bet", "amount": 10},
-        {"seat": 2, "action": "see", "amount": 20},
-    ):
+    for body in SEEN_HAND:
         response = post(dealer, url + "actions/", {**body, "expected_seq": seq})
         assert response.status_code == 201, response.json()
         seq = response.json()["hand"]["next_seq"]

@@ -9,11 +9,10 @@ from rest_framework.throttling import ScopedRateThrottle
 from brag_event.events.services import event_create_flash
 from tests.factories import start
 
-from .conftest import Api
-from .test_auth import assert_error, browser, csrf, fast_and_unthrottled, login, rows_containing
+from .conftest import Api, assert_error
+from .test_auth import browser, csrf, login, rows_containing
 
-pytestmark = pytest.mark.django_db
-__all__ = ["fast_and_unthrottled"]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("unthrottled")]
 
 
 def test_a_token_issued_with_an_idempotency_key_is_shown_once_and_not_stored(api: Api) -> None:

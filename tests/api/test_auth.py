@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db import connection
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
@@ -16,30 +15,9 @@ from brag_event.api.models import DeviceToken, token_hash
 from brag_event.hands.models import HandAction
 from tests.factories import start
 
-from .conftest import Api
+from .conftest import Api, assert_error
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fast_and_unthrottled(settings: Any) -> Any:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    cache.clear()
-    yield
-    cache.clear()
-
-
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, (response.status_code, response.content[:300])
-    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
-    body = response.json()
-    assert set(body) == {"error"}, body
-    error: dict[str, Any] = body["error"]
-    assert set(error) == {"code", "message", "details"}, body
-    assert error["code"] == code, body
-    assert isinstance(error["message"], str) and error["message"]
-    assert isinstance(error["details"], dict)
-    return error
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("unthrottled")]
 
 
 def rows_containing(text: str) -> list[str]:

@@ -26,30 +26,19 @@ from brag_event.players.models import Player
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in, table_create
-from tests.engine.test_classic_tables import BLIND_ROUNDS, OPEN_ROUNDS, load
+from tests.engine.test_classic_tables import (
+    BLIND_ILLEGAL,
+    BLIND_ROUNDS,
+    OPEN_ILLEGAL,
+    OPEN_ROUNDS,
+    load,
+)
 
 from .conftest import post, token_client
 
 pytestmark = pytest.mark.django_db
 
 STARTING_MONEY = 1000
-
-# (round, offset within the round, the illegal action, its code): as in the engine's tests.
-OPEN_ILLEGAL = [
-    (2, 0, {"seat": 1, "action": "bet", "amount": 1}, "bet_below_stake"),
-    (5, 0, {"seat": 1, "action": "see", "amount": 10}, "see_needs_two_players"),
-    (6, 1, {"seat": 3, "action": "see", "amount": 10}, "see_needs_two_players"),
-    (4, 3, {"seat": 5, "action": "bet", "amount": 8}, "raise_above_max"),
-    (1, 1, {"seat": 4, "action": "fold"}, "not_your_turn"),
-    (10, 0, {"seat": 1, "action": "see", "amount": 10}, "see_wrong_amount"),
-]
-BLIND_ILLEGAL = [
-    (6, 2, {"seat": 3, "action": "see", "amount": 20}, "cannot_see_blind"),
-    (7, 1, {"seat": 3, "action": "see", "amount": 20}, "cannot_see_blind"),
-    (4, 2, {"seat": 2, "action": "look"}, "look_not_your_turn"),
-    (5, 2, {"seat": 3, "action": "bet", "amount": 9}, "bet_below_stake"),
-    (8, 0, {"seat": 2, "action": "see", "amount": 20}, "see_wrong_amount"),
-]
 
 TABLES = {
     # fixture, looks before the first round, rounds, illegal moves, pot, winners, final stacks

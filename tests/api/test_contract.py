@@ -12,7 +12,7 @@ from schemathesis.core.failures import Failure, FailureGroup
 from brag_event.api.models import DeviceToken
 from tests.factories import assert_audit_ok
 
-from .conftest import Api, post, start_hand
+from .conftest import SEEN_HAND, Api, post, start_hand
 from .contract import conforms
 
 pytestmark = pytest.mark.django_db
@@ -25,14 +25,7 @@ def test_a_whole_hand_answers_as_documented(api: Api) -> None:
     url = f"/api/v1/hands/{hand['id']}/"
     conforms(post(dealer, f"/api/v1/tables/{w.table.pk}/hands/"))  # 409: a hand is live
     seq = hand["next_seq"]
-    for body in (
-        {"seat": 2, "action": "look"},
-        {"seat": 2, "action": "bet", "amount": 10},
-        {"seat": 3, "action": "fold"},
-        {"seat": 1, "action": "look"},
-        {"seat": 1, "action": "bet", "amount": 10},
-        {"seat": 2, "action": "see", "amount": 20},
-    ):
+    for body in SEEN_HAND:
         response = conforms(
             post(dealer, url + "actions/", {**body, "expected_seq": seq}, key=f"a{seq}")
         )

@@ -16,8 +16,7 @@ from rest_framework.test import APIClient
 
 from brag_event.api.parsers import json_depth
 
-from .conftest import Api
-from .test_auth import assert_error
+from .conftest import Api, assert_error
 from .test_schemathesis import schema
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.urls import URLPattern
 
 from brag_event.api.models import DeviceToken, token_hash
@@ -30,33 +29,12 @@ from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in, seat_leave, table_create
 from tests.factories import act, start
 
-from .conftest import Api
+from .conftest import SEEN_HAND, Api, assert_error
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("unthrottled")]
 
 ROLES = ("anonymous", "player", "dealer", "other_dealer", "supervisor", "organiser")
 REFUSAL_CODES = {401: "not_authenticated", 403: "forbidden", 404: "not_found"}
-
-
-@pytest.fixture(autouse=True)
-def fast_and_unthrottled(settings: Any) -> Any:
-    """Cheap password hashes (five users per cell) and no login throttle carried between cells."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    cache.clear()
-    yield
-    cache.clear()
-
-
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, (response.status_code, response.content[:300])
-    body = response.json()
-    assert set(body) == {"error"}, body
-    error: dict[str, Any] = body["error"]
-    assert set(error) == {"code", "message", "details"}, body
-    assert error["code"] == code, body
-    assert isinstance(error["message"], str) and error["message"]
-    assert isinstance(error["details"], dict)
-    return error
 
 
 def call(client: Any, method: str, url: str, body: Any = None) -> Any:
@@ -92,14 +70,7 @@ def spare_token(api: Api) -> DeviceToken:
 def hand_to_show(api: Api) -> Hand:
     """A hand that was seen: seats 1 and 2 must show their cards."""
     hand = start(api.world)
-    for action in (
-        {"seat": 2, "action": "look"},
-        {"seat": 2, "action": "bet", "amount": 10},
-        {"seat": 3, "action": "fold"},
-        {"seat": 1, "action": "look"},
-        {"seat": 1, "action": "bet", "amount": 10},
-        {"seat": 2, "action": "see", "amount": 20},
-    ):
+    for action in SEEN_HAND:
         hand, state = act(hand, **action)
     assert state.cards_needed == [1, 2]
     return hand

@@ -18,7 +18,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.organiser import audit_views
 from brag_event.tables.services import seat_sit_out, table_create
-from tests.factories import World, act, start, world
+from tests.factories import World, act, signed_in, start, world
 
 ROOT = Path(__file__).resolve().parents[2]
 CALLS = {"audit_record", "audit_admin_edit"}
@@ -111,11 +111,7 @@ def test_entries_refer_to_their_subjects_and_the_device_token() -> None:
 
 
 def organiser() -> Client:
-    user = User.objects.create_user("org", password="x")
-    user.groups.add(Group.objects.get_or_create(name="organiser")[0])
-    client = Client()
-    client.force_login(user)
-    return client
+    return signed_in("organiser", "org")
 
 
 def two_tables() -> tuple[World, int, User]:

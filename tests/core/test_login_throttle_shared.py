@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -25,7 +24,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tests.events.test_day_close_worker import REDIS, database_url, redis_up, require
+from tests.processes import gunicorn, stop
+from tests.worker import REDIS, database_url, redis_up, require
 
 ROOT = Path(__file__).resolve().parents[2]
 RATE = 6
@@ -79,22 +79,10 @@ def test_three_gunicorn_workers_share_one_login_allowance(tmp_path: Path) -> Non
     )
     log = tmp_path / "gunicorn.log"
     with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "--workers",
-                "3",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "brag_event.wsgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+        proc = gunicorn(
+            ["--workers", "3", "--bind", f"127.0.0.1:{port}", "brag_event.wsgi:application"],
+            env,
+            out,
         )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -127,12 +115,7 @@ def test_three_gunicorn_workers_share_one_login_allowance(tmp_path: Path) -> Non
         with ThreadPoolExecutor(max_workers=6) as pool:
             answers = Counter(pool.map(attempt, range(5 * RATE)))
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a stuck arbiter
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop(proc)
     assert answers == {401: RATE, 429: 4 * RATE}, answers
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import os
 import secrets
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.processes import check_deploy
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = {
@@ -33,14 +34,7 @@ def check(**changes: str) -> subprocess.CompletedProcess[str]:
             env[key] = value
         else:
             env.pop(key, None)
-    return subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return check_deploy(env)
 
 
 def test_check_deploy_is_clean() -> None:

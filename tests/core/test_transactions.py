@@ -14,14 +14,14 @@ from django.db import OperationalError, connection, connections, transaction
 from rest_framework.test import APIClient
 
 from brag_event.api.models import IdempotencyRecord
+from brag_event.closing import services as closing
+from brag_event.closing.services import day_close_request
 from brag_event.core import transactions
 from brag_event.core.errors import Busy, ServiceError
-from brag_event.events import closing
-from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day, DayClose
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_sit_out
-from tests.factories import assert_audit_ok, world
+from tests.factories import assert_audit_ok, user_in, world
 from tests.races.harness import Outcome, _blocked_or_done, _run, _Watch
 
 TABLE_LOCK = 'FROM "tables_table"'
@@ -114,10 +114,8 @@ def test_past_its_retries_a_service_answers_busy_in_words(monkeypatch: Any) -> N
 
 
 def organiser_client() -> APIClient:
-    user = User.objects.create_user("org", password="x")
-    user.groups.add(Group.objects.get_or_create(name="organiser")[0])
     client = APIClient()
-    client.force_authenticate(user)
+    client.force_authenticate(user_in("organiser", "org"))
     return client
 
 
@@ -247,6 +245,6 @@ def test_a_close_the_database_keeps_refusing_fails_in_words_and_can_be_asked_aga
 
 
 def closing_task_retries() -> int:
-    from brag_event.events.tasks import CLOSE_RETRIES
+    from brag_event.closing.tasks import CLOSE_RETRIES
 
     return CLOSE_RETRIES

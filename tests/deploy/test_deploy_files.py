@@ -9,7 +9,6 @@ import os
 import re
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -19,6 +18,8 @@ from typing import Any
 
 import pytest
 import yaml
+
+from tests.processes import check_deploy, gunicorn, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -249,20 +250,8 @@ def test_gunicorn_serves_healthz_with_production_settings_and_the_healthcheck_se
     )
     log = tmp_path / "gunicorn.log"
     with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "-c",
-                str(DEPLOY / "gunicorn.conf.py"),
-                "brag_event.wsgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+        proc = gunicorn(
+            ["-c", str(DEPLOY / "gunicorn.conf.py"), "brag_event.wsgi:application"], env, out
         )
     check = [sys.executable, str(DEPLOY / "healthcheck.py")]
     try:
@@ -281,12 +270,7 @@ def test_gunicorn_serves_healthz_with_production_settings_and_the_healthcheck_se
         )
         assert ready.returncode == 1 and "503" in ready.stdout, ready.stdout + ready.stderr
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a stuck arbiter
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop(proc)
     access = log.read_text()
     assert re.search(r'"GET /healthz HTTP/1\.1" 200 \d+ \d+ms', access), access
 
@@ -353,14 +337,7 @@ def test_env_example_is_a_production_configuration_that_passes_check_deploy() ->
         if not k.startswith(("GUNICORN_", "BRAG_", "DJANGO_", "CELERY_")) and k != "DATABASE_URL"
     }
     env.update({k: v for k, v in values.items() if v != ""})
-    done = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = check_deploy(env)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -18,6 +18,8 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from brag_event.engine import (
+    ACTIONS,
+    FLOOR_ACTIONS,
     SETTLED,
     Action,
     EngineError,
@@ -37,20 +39,8 @@ ENDING = frozenset({"fold", "see", "cover", "showdown", "keep", "discard", "show
 WEIGHTS = {"bet": 10, "cover": 4, "look": 3, "see": 2}
 """How many times an allowed action of a kind is entered in the draw (default 1)."""
 
-JUNK_KINDS = (
-    "look",
-    "keep",
-    "discard",
-    "bet",
-    "fold",
-    "see",
-    "cover",
-    "showdown",
-    "show",
-    "nonsense",
-    "",
-    "BET",
-)
+# Every kind a dealer may enter, then a few that are not kinds at all.
+JUNK_KINDS = (*(kind for kind in ACTIONS if kind not in FLOOR_ACTIONS), "nonsense", "", "BET")
 
 
 # ---------------------------------------------------------------------------- tables

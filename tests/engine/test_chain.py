@@ -143,6 +143,14 @@ def _failure(hands: list[dict[str, Any]], root: str) -> dict[str, Any]:
     return err.value.problem.to_dict()
 
 
+def _examples(full: int) -> int:
+    """``full`` examples, as ``make test`` runs them; the fast profile's few under ``make
+    test-fast`` (tests/conftest.py)."""
+    if settings.get_current_profile_name() == "fast":
+        return min(full, settings.get_profile("fast").max_examples)
+    return full
+
+
 # Values an insider might write instead: numbers, other actions, cards, nothing.
 VALUES = st.one_of(
     st.none(),
@@ -152,7 +160,7 @@ VALUES = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=_examples(150), deadline=None)
 @given(data=st.data())
 def test_changing_any_single_field_of_any_action_breaks_verification(data: st.DataObject) -> None:
     hands = day()
@@ -176,7 +184,7 @@ def test_changing_any_single_field_of_any_action_breaks_verification(data: st.Da
     assert problem["seq"] == entry["seq"]
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=_examples(50), deadline=None)
 @given(data=st.data())
 def test_changing_the_set_up_or_moving_an_entry_breaks_verification(data: st.DataObject) -> None:
     hands = day()

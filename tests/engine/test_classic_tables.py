@@ -58,23 +58,35 @@ def _round_start(round_no: int, looks: int, sizes: list[int]) -> int:
 OPEN_ROUNDS = [5, 4, 4, 4, 3, 3, 3, 2, 2, 1]
 BLIND_ROUNDS = [5, 5, 5, 5, 4, 3, 2, 1]
 
+# The illegal moves the classic tables' text points out (round, offset within the round, the
+# action, its code); tests/api/test_classic_http.py plays the same over HTTP.
+OPEN_ILLEGAL: list[tuple[int, int, dict[str, Any], str]] = [
+    # Round 2: Andy must bet 2 again although he already put in 1.
+    (2, 0, {"seat": 1, "action": "bet", "amount": 1}, "bet_below_stake"),
+    # Rounds 5-6: A, C and E are all in: no-one can see.
+    (5, 0, {"seat": 1, "action": "see", "amount": 10}, "see_needs_two_players"),
+    (6, 1, {"seat": 3, "action": "see", "amount": 10}, "see_needs_two_players"),
+    # Round 4: Eddie may raise the stake of 2 by at most 5.
+    (4, 3, {"seat": 5, "action": "bet", "amount": 8}, "raise_above_max"),
+    # Never fold out of turn.
+    (1, 1, {"seat": 4, "action": "fold"}, "not_your_turn"),
+    # Round 10: seeing costs twice Eddie's 10.
+    (10, 0, {"seat": 1, "action": "see", "amount": 10}, "see_wrong_amount"),
+]
+BLIND_ILLEGAL: list[tuple[int, int, dict[str, Any], str]] = [
+    # C is not allowed to see B in round 6 or 7, even though only two players are left.
+    (6, 2, {"seat": 3, "action": "see", "amount": 20}, "cannot_see_blind"),
+    (7, 1, {"seat": 3, "action": "see", "amount": 20}, "cannot_see_blind"),
+    # Looking at a blind hand out of turn (B during C's raise in round 4).
+    (4, 2, {"seat": 2, "action": "look"}, "look_not_your_turn"),
+    # Round 5: after B's blind 5 the stake is 10; C's 9 is not enough.
+    (5, 2, {"seat": 3, "action": "bet", "amount": 9}, "bet_below_stake"),
+    # Round 8: blind B sees for the stake (10), not for twice it.
+    (8, 0, {"seat": 2, "action": "see", "amount": 20}, "see_wrong_amount"),
+]
 
-@pytest.mark.parametrize(
-    ("round_no", "offset", "action", "code"),
-    [
-        # Round 2: Andy must bet 2 again although he already put in 1.
-        (2, 0, {"seat": 1, "action": "bet", "amount": 1}, "bet_below_stake"),
-        # Rounds 5-6: A, C and E are all in: no-one can see.
-        (5, 0, {"seat": 1, "action": "see", "amount": 10}, "see_needs_two_players"),
-        (6, 1, {"seat": 3, "action": "see", "amount": 10}, "see_needs_two_players"),
-        # Round 4: Eddie may raise the stake of 2 by at most 5.
-        (4, 3, {"seat": 5, "action": "bet", "amount": 8}, "raise_above_max"),
-        # Never fold out of turn.
-        (1, 1, {"seat": 4, "action": "fold"}, "not_your_turn"),
-        # Round 10: seeing costs twice Eddie's 10.
-        (10, 0, {"seat": 1, "action": "see", "amount": 10}, "see_wrong_amount"),
-    ],
-)
+
+@pytest.mark.parametrize(("round_no", "offset", "action", "code"), OPEN_ILLEGAL)
 def test_illegal_moves_in_the_open_table(
     round_no: int, offset: int, action: dict[str, Any], code: str
 ) -> None:
@@ -86,20 +98,7 @@ def test_illegal_moves_in_the_open_table(
     assert err.value.index == index
 
 
-@pytest.mark.parametrize(
-    ("round_no", "offset", "action", "code"),
-    [
-        # C is not allowed to see B in round 6 or 7, even though only two players are left.
-        (6, 2, {"seat": 3, "action": "see", "amount": 20}, "cannot_see_blind"),
-        (7, 1, {"seat": 3, "action": "see", "amount": 20}, "cannot_see_blind"),
-        # Looking at a blind hand out of turn (B during C's raise in round 4).
-        (4, 2, {"seat": 2, "action": "look"}, "look_not_your_turn"),
-        # Round 5: after B's blind 5 the stake is 10; C's 9 is not enough.
-        (5, 2, {"seat": 3, "action": "bet", "amount": 9}, "bet_below_stake"),
-        # Round 8: blind B sees for the stake (10), not for twice it.
-        (8, 0, {"seat": 2, "action": "see", "amount": 20}, "see_wrong_amount"),
-    ],
-)
+@pytest.mark.parametrize(("round_no", "offset", "action", "code"), BLIND_ILLEGAL)
 def test_illegal_moves_in_the_blind_table(
     round_no: int, offset: int, action: dict[str, Any], code: str
 ) -> None:

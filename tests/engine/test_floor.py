@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
@@ -104,12 +105,9 @@ def test_misdeal_replays_from_its_history() -> None:
 def test_a_misdeal_in_a_history_with_a_seat_is_invalid() -> None:
     doc = dump(table(2, 100))
     doc["actions"] = [{"seat": 1, "action": "misdeal"}]
-    try:
+    with pytest.raises(EngineError) as err:
         load_history(doc)
-    except EngineError as err:
-        assert err.code == "invalid_history"
-    else:  # pragma: no cover
-        raise AssertionError("accepted")
+    assert err.value.code == "invalid_history"
 
 
 # ---------------------------------------------------------------------------- missed hands
@@ -132,12 +130,9 @@ def test_a_penalty_seat_is_not_dealt_in_and_pays_no_ante() -> None:
 def test_penalty_must_be_a_boolean_in_a_history() -> None:
     doc = dump(table(2, 100))
     doc["seats"][0]["penalty"] = "yes"
-    try:
+    with pytest.raises(EngineError) as err:
         load_history(doc)
-    except EngineError as err:
-        assert err.code == "invalid_history"
-    else:  # pragma: no cover
-        raise AssertionError("accepted")
+    assert err.value.code == "invalid_history"
 
 
 def test_only_penalty_seats_left_means_no_hand() -> None:

@@ -3,7 +3,6 @@ step says why, in words; the next day is drawn from the close's qualifiers and n
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -11,9 +10,9 @@ from django.apps import apps
 from django.db.models import F
 
 from brag_event.api.presenters import day_view
+from brag_event.closing import services as closing
+from brag_event.closing.services import day_close_fail, day_close_request
 from brag_event.core.errors import ServiceError
-from brag_event.events import closing
-from brag_event.events.closing import day_close_fail, day_close_request
 from brag_event.events.models import Day, DayClose, Event
 from brag_event.events.services import (
     day_open,
@@ -40,16 +39,9 @@ from brag_event.tables.services import (
     seat_sit_out,
     table_create,
 )
-from tests.factories import act, assert_audit_ok, start, world
+from tests.factories import act, assert_audit_ok, refused, start, world
 
 pytestmark = pytest.mark.django_db
-
-
-def refused(code: str, call: Callable[[], Any]) -> ServiceError:
-    with pytest.raises(ServiceError) as err:
-        call()
-    assert err.value.code == code, (err.value.code, err.value.message)
-    return err.value
 
 
 def status(day: Day) -> str:

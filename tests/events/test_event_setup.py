@@ -4,7 +4,6 @@ scratch, a day's date and rules changed only while it is scheduled, and the chan
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -12,7 +11,6 @@ from django.contrib.auth.models import User
 
 from brag_event.audit.models import AuditEntry
 from brag_event.core.actors import Actor
-from brag_event.core.errors import ServiceError
 from brag_event.events.models import Day, DayRulesChange, Event
 from brag_event.events.services import day_open, day_update_rules
 from brag_event.events.setup import (
@@ -22,6 +20,7 @@ from brag_event.events.setup import (
     event_create_from_preset,
     flash_preset,
 )
+from tests.factories import refused
 
 pytestmark = pytest.mark.django_db
 
@@ -35,13 +34,6 @@ RULES: dict[str, Any] = {
     "table_min": 50,
     "table_max": 100,
 }
-
-
-def refused(code: str, call: Callable[[], Any]) -> ServiceError:
-    with pytest.raises(ServiceError) as err:
-        call()
-    assert err.value.code == code, (err.value.code, err.value.message)
-    return err.value
 
 
 def test_the_flash_preset_has_the_event_sheets_three_days() -> None:

@@ -7,25 +7,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from brag_event.floor.models import FloorCall, Misdeal, Penalty
 from brag_event.floor.services import floor_call_open, ruling_record
 from brag_event.hands.models import Hand
 from brag_event.players.links import player_path
-from tests.factories import act, assert_audit_ok, start, world
+from tests.factories import act, assert_audit_ok, signed_in, start, world
 
 pytestmark = pytest.mark.django_db
 
 
 def login(role: str) -> Client:
-    user = User.objects.create_user(role, password="pw")
-    if role != "nobody":
-        user.groups.add(Group.objects.get_or_create(name=role)[0])
-    client = Client()
-    client.force_login(user)
-    return client
+    return signed_in(role, password="pw")
 
 
 def test_call_take_misdeal_and_ruling_through_the_pages(settings: Any) -> None:

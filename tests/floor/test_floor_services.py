@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from brag_event.closing.services import day_close_request
 from brag_event.core.errors import Conflict, ServiceError, StaleHand
 from brag_event.engine import Action, dump, replay
-from brag_event.events.closing import day_close_request
 from brag_event.events.models import DayClose
 from brag_event.floor.models import CarriedSplit, FloorCall, Misdeal, Penalty, Ruling
 from brag_event.floor.services import (

@@ -11,20 +11,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.db import connection
 from django.http import StreamingHttpResponse
 from django.test import Client
 
+from brag_event.closing.services import day_close_request
 from brag_event.engine import replay
 from brag_event.engine.chain import Tampered, verify_day
-from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day, DayClose
 from brag_event.hands import chain
 from brag_event.hands.models import ActionVoid, Hand, HandAction
 from brag_event.hands.services import hand_void_last_action
 from brag_event.ledger.audit import ledger_audit
-from tests.factories import World, act, start, world
+from tests.factories import World, act, signed_in, start, world
 
 pytestmark = pytest.mark.django_db
 
@@ -170,11 +169,7 @@ def test_rewriting_a_chain_whole_still_breaks_the_closed_days_published_root(
 
 
 def _login_organiser() -> Client:
-    user = User.objects.create_user("organiser", password="x")
-    user.groups.add(Group.objects.get_or_create(name="organiser")[0])
-    client = Client()
-    client.force_login(user)
-    return client
+    return signed_in("organiser")
 
 
 def _export(day: Day) -> list[str]:

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from brag_event.closing.services import day_close_request
 from brag_event.core.errors import Conflict, StaleHand
 from brag_event.engine.chain import Tampered, verify_day
-from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day
 from brag_event.floor.models import Ruling
 from brag_event.floor.services import ruling_record

@@ -5,29 +5,19 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 from brag_event.celery import app
-from brag_event.events.closing import day_close_request, day_close_run
+from brag_event.closing.services import day_close_request, day_close_run
 from brag_event.events.models import DayClose
 from brag_event.integrity.models import IntegrityRun
 from brag_event.integrity.tasks import integrity_check_all_task, integrity_check_event_task
-from tests.events.test_day_close_worker import (
-    REDIS,
-    ROOT,
-    database_url,
-    redis_up,
-    require,
-    reset_connections,
-    wait_for,
-)
+from tests.worker import celery_worker, wait_for
 
 from .conftest import Floor
 
@@ -69,37 +59,8 @@ def test_a_day_close_queues_a_run_when_it_is_done(
 def worker() -> Iterator[subprocess.Popen[bytes]]:
     """A real worker that also takes tasks queued by the worker itself (the close queues the
     monitor's run from inside the worker, on Celery's default queue)."""
-    require(connection.vendor == "postgresql", "a worker process needs a shared database")
-    require(redis_up(), f"no Redis at {REDIS}")
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "CELERY_BROKER_URL": REDIS,
-        "DJANGO_DEBUG": "false",
-    }
-    queue = f"test-integrity-{os.getpid()}"
-    command = [sys.executable, "-m", "celery", "-A", "brag_event.celery", "worker", "-P", "solo"]
-    command += ["-Q", f"{queue},celery", "--without-heartbeat", "--without-mingle"]
-    proc = subprocess.Popen(
-        [*command, "--without-gossip", "-l", "warning"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    saved = {k: app.conf.get(k) for k in ("task_always_eager", "broker_url", "task_default_queue")}
-    app.conf.update(task_always_eager=False, broker_url=REDIS, task_default_queue=queue)
-    reset_connections()
-    try:
+    with celery_worker(f"test-integrity-{os.getpid()}", "celery") as proc:
         yield proc
-    finally:
-        app.conf.update(saved)
-        reset_connections()
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a stuck worker
-            proc.kill()
 
 
 @pytest.mark.django_db(transaction=True)

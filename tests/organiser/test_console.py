@@ -7,39 +7,25 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
 from brag_event.events.models import Day, DayClose
-from brag_event.hands.models import Hand
 from brag_event.ledger.audit import ledger_audit
 from brag_event.ledger.models import LedgerCheck
-from tests.factories import World, act, start, world
+from tests.factories import played, start, user_in, world
+from tests.factories import signed_in as signed_in_as
 
 pytestmark = pytest.mark.django_db
 
 
 def user(role: str, name: str | None = None) -> User:
-    account = User.objects.create_user(name or role, password=f"{role}-pw")
-    if role != "nobody":
-        account.groups.add(Group.objects.get_or_create(name=role)[0])
-    return account
+    return user_in(role, name, password=f"{role}-pw")
 
 
 def signed_in(role: str) -> Client:
-    client = Client()
-    client.force_login(user(role))
-    return client
-
-
-def played(w: World) -> Hand:
-    hand = start(w)
-    act(hand, seat=2, action="look")
-    act(hand, seat=2, action="bet", amount=10)
-    act(hand, seat=3, action="fold")
-    hand, _ = act(hand, seat=1, action="fold")
-    return hand
+    return signed_in_as(role, password=f"{role}-pw")
 
 
 # ------------------------------------------------------------------ signing in and out

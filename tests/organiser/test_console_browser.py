@@ -8,52 +8,22 @@ tests/tablet)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from django.contrib.auth.models import Group, User
 from django.core.cache import cache
 
 from brag_event.players.services import player_register
+from tests.browser import DOCS_SHOTS
+from tests.browser import shot as screenshot
 from tests.factories import act, start, world
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 LAPTOP = {"width": 1366, "height": 768}
 TABLET = {"width": 1180, "height": 820}
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-def chromium_path() -> str | None:
-    for name in (os.environ.get("BRAG_CHROMIUM", ""), "chromium", "chromium-browser"):
-        if name and (found := shutil.which(name)):
-            return found
-    return None
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    path = chromium_path()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("Chromium is missing: .ci/run installs Debian's chromium package")
-        pytest.skip("no Chromium here (install Debian's chromium to run the browser tests)")
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=15_000)
-    with sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield launched
-        launched.close()
-
 
 def shot(page: Any, name: str) -> None:
-    DOCS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(DOCS / f"{name}.png"), full_page=True)
+    screenshot(page, name, folder=DOCS_SHOTS)
 
 
 def overflow(page: Any) -> int:

@@ -15,14 +15,10 @@ import csv
 import io
 import json
 import os
-import shutil
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.core.cache import cache
@@ -34,9 +30,10 @@ from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player, Qualification
 from brag_event.tables.models import Seat, SeatingDraw, Table
+from tests.browser import DOCS_SHOTS
+from tests.browser import shot as screenshot
 from tests.factories import assert_audit_ok
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 VIEWPORT = {"width": 1366, "height": 768}
 HANDS_A_TABLE = 2  # hands each table plays on each day
 
@@ -53,32 +50,8 @@ IMPORT = (
 )
 
 
-def chromium_path() -> str | None:
-    for name in (os.environ.get("BRAG_CHROMIUM", ""), "chromium", "chromium-browser"):
-        if name and (found := shutil.which(name)):
-            return found
-    return None
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    path = chromium_path()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("Chromium is missing: .ci/run installs Debian's chromium package")
-        pytest.skip("no Chromium here (install Debian's chromium to run the browser tests)")
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=15_000)
-    with sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield launched
-        launched.close()
-
-
 def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    screenshot(page, name, folder=DOCS_SHOTS)
 
 
 def no_sideways_scroll(page: Any) -> None:

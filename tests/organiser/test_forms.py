@@ -9,7 +9,6 @@ import io
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from brag_event.api.models import DeviceToken
@@ -20,7 +19,7 @@ from brag_event.players.models import Player
 from brag_event.players.services import player_register
 from brag_event.tables.models import SeatingDraw
 from brag_event.tables.seating import seating_draw
-from tests.factories import World, assert_audit_ok, world
+from tests.factories import World, assert_audit_ok, signed_in, world
 
 pytestmark = pytest.mark.django_db
 
@@ -28,11 +27,7 @@ BAD_NUMBERS = ["²", "abc", "7.5", "1e3", "0x10", "9" * 30, "-5", "١٢", "1_000
 
 
 def organiser_client() -> Client:
-    user = User.objects.create_user("org", password="x")
-    user.groups.add(Group.objects.get_or_create(name="organiser")[0])
-    client = Client()
-    client.force_login(user)
-    return client
+    return signed_in("organiser", "org")
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.http import StreamingHttpResponse
 from django.test import Client
 from django.utils import timezone
@@ -22,27 +22,13 @@ from brag_event.hands.models import Hand
 from brag_event.ledger.models import LedgerCheck, Transfer
 from brag_event.players.models import Player
 from brag_event.players.services import players_import
-from tests.factories import World, act, start, world
+from tests.factories import played, signed_in, world
 
 pytestmark = pytest.mark.django_db
 
 
 def login(role: str) -> Client:
-    user = User.objects.create_user(role, password="x")
-    if role != "nobody":
-        user.groups.add(Group.objects.get_or_create(name=role)[0])
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def played(w: World) -> Hand:
-    hand = start(w)
-    act(hand, seat=2, action="look")
-    act(hand, seat=2, action="bet", amount=10)
-    act(hand, seat=3, action="fold")
-    hand, _ = act(hand, seat=1, action="fold")
-    return hand
+    return signed_in(role)
 
 
 def test_only_organisers_get_in() -> None:

@@ -4,22 +4,17 @@ hand), and the import's report of every row."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from brag_event.players.models import Player
-from tests.factories import World, act, assert_audit_ok, start, world
+from tests.factories import World, act, assert_audit_ok, signed_in, start, world
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def organiser() -> Client:
-    user = User.objects.create_user("org", password="x")
-    user.groups.add(Group.objects.get_or_create(name="organiser")[0])
-    client = Client()
-    client.force_login(user)
-    return client
+    return signed_in("organiser", "org")
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.test import Client
 
 from brag_event.events.models import Day
@@ -16,15 +16,9 @@ from brag_event.players.services import player_register
 from brag_event.tables.models import Seat, SeatingDraw, Table
 from brag_event.tables.seating import balance_proposals
 from brag_event.tables.services import seat_buy_in, table_create
-from tests.factories import assert_audit_ok
+from tests.factories import assert_audit_ok, user_in
 
 pytestmark = pytest.mark.django_db
-
-
-def user_in(group: str, username: str) -> User:
-    user = User.objects.create_user(username, password="x")
-    user.groups.add(Group.objects.get_or_create(name=group)[0])
-    return user
 
 
 @pytest.fixture

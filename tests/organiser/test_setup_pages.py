@@ -12,17 +12,14 @@ from django.test import Client
 from brag_event.events.models import Day, DayRulesChange, Event
 from brag_event.events.services import day_open
 from brag_event.events.setup import flash_preset
+from tests.factories import signed_in
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def organiser() -> Client:
-    user = User.objects.create_user("org", password="x")
-    user.groups.add(Group.objects.get_or_create(name="organiser")[0])
-    client = Client()
-    client.force_login(user)
-    return client
+    return signed_in("organiser", "org")
 
 
 def rules_post(**changes: Any) -> dict[str, Any]:

@@ -7,23 +7,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from brag_event.events.models import Day, Event
 from brag_event.players.services import player_register
 from brag_event.tables.models import SeatingDraw
+from tests.factories import signed_in
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def organiser() -> Client:
-    user = User.objects.create_user("org", password="x")
-    user.groups.add(Group.objects.get_or_create(name="organiser")[0])
-    client = Client()
-    client.force_login(user)
-    return client
+    return signed_in("organiser", "org")
 
 
 def day(event: Event, number: int) -> Day:

@@ -3,26 +3,15 @@ checks it, and the import's report of every row and of the columns it ignored.""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import pytest
 
 from brag_event.audit.models import AuditEntry
-from brag_event.core.errors import ServiceError
 from brag_event.players.models import Player
 from brag_event.players.roster import player_rename, players_search
 from brag_event.players.services import player_register, players_import
-from tests.factories import world
+from tests.factories import refused, world
 
 pytestmark = pytest.mark.django_db
-
-
-def refused(code: str, call: Callable[[], Any]) -> ServiceError:
-    with pytest.raises(ServiceError) as err:
-        call()
-    assert err.value.code == code, (err.value.code, err.value.message)
-    return err.value
 
 
 def test_search_compares_names_as_names_are_compared() -> None:

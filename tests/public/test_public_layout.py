@@ -6,26 +6,20 @@ go to ``docs/screenshots/``."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from brag_event.players.links import player_path
 from brag_event.players.services import player_register
+from tests.browser import DOCS_SHOTS, SHOTS, shot
 from tests.factories import act, start, world
-
-from .test_standings_browser import SHOTS, chromium  # noqa: F401 (the module's browser)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
 
 def save(page: Any, name: str) -> None:
-    where = DOCS if os.environ.get("BRAG_DOCS_SHOTS") else SHOTS
-    where.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(where / f"{name}.png"), full_page=True)
+    shot(page, name, folder=DOCS_SHOTS if os.environ.get("BRAG_DOCS_SHOTS") else SHOTS)
 
 
 def hall_of(players: int) -> Any:
@@ -40,7 +34,7 @@ def hall_of(players: int) -> Any:
     return w
 
 
-def open_at(chromium: Any, url: str, width: int, height: int) -> Any:  # noqa: F811
+def open_at(chromium: Any, url: str, width: int, height: int) -> Any:
     context = chromium.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -51,7 +45,7 @@ def open_at(chromium: Any, url: str, width: int, height: int) -> Any:  # noqa: F
 def test_the_standings_fit_a_phone(
     transactional_db: Any,
     live_server: Any,
-    chromium: Any,  # noqa: F811
+    chromium: Any,
 ) -> None:
     w = hall_of(8)
     page = open_at(chromium, f"{live_server.url}/standings/{w.event.pk}/", 390, 844)
@@ -80,7 +74,7 @@ def test_the_standings_fit_a_phone(
 def test_the_big_screen_shows_ten_rows_uncut_with_a_readable_time_and_no_tabs(
     transactional_db: Any,
     live_server: Any,
-    chromium: Any,  # noqa: F811
+    chromium: Any,
 ) -> None:
     w = hall_of(10)
     page = open_at(chromium, f"{live_server.url}/standings/{w.event.pk}/?big=1", 1920, 1080)
@@ -106,7 +100,7 @@ def test_the_big_screen_shows_ten_rows_uncut_with_a_readable_time_and_no_tabs(
 def test_a_players_page_on_a_phone(
     transactional_db: Any,
     live_server: Any,
-    chromium: Any,  # noqa: F811
+    chromium: Any,
 ) -> None:
     w = hall_of(3)
     hand = start(w)

@@ -4,51 +4,14 @@ is skipped locally and fails under CI (as in ``tests/tablet``)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from brag_event.players.links import player_path
+from tests.browser import shot
 from tests.factories import act, start, world
-
-SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
-
-# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
-# synchronous and safe (Django refuses them by default when a loop is running).
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def chromium_path() -> str | None:
-    for name in (os.environ.get("BRAG_CHROMIUM", ""), "chromium", "chromium-browser"):
-        if name and (found := shutil.which(name)):
-            return found
-    return None
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """One browser for this module, closed before other modules start their own (Playwright's
-    sync API allows one running instance per thread)."""
-    path = chromium_path()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("Chromium is missing: .ci/run installs Debian's chromium package")
-        pytest.skip("no Chromium here (install Debian's chromium to run the browser tests)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

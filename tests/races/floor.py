@@ -7,8 +7,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
+from brag_event.closing.services import day_close_request
 from brag_event.core.errors import ServiceError
-from brag_event.events.closing import day_close_request
 from brag_event.events.models import Day, DayClose, Event
 from brag_event.hands.models import Hand
 from brag_event.hands.services import hand_apply_action, hand_start

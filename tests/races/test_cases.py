@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from brag_event.events.closing import day_close_request, day_close_run
+from brag_event.closing.services import day_close_request, day_close_run
 from brag_event.events.models import Day, DayClose
 from brag_event.hands.models import Hand
 from brag_event.hands.services import hand_start, hand_void_last_action

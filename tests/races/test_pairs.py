@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from brag_event.events.closing import day_close_request, day_close_run
+from brag_event.closing.services import day_close_request, day_close_run
 from brag_event.events.models import Day, DayClose, Event
 from brag_event.events.services import day_open, day_set_qualification, day_update_rules
 from brag_event.hands.models import Hand

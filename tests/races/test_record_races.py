@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from brag_event.closing.services import _finish, day_close_request
 from brag_event.core.transactions import retrying
 from brag_event.engine import chain as engine_chain
-from brag_event.events.closing import _finish, day_close_request
 from brag_event.events.models import Day, DayClose
 from brag_event.floor.models import Ruling
 from brag_event.floor.services import ruling_record
@@ -26,7 +26,7 @@ from .harness import crashes, interleave
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# The close's last step locks the day, then its close row (``events.closing._finish``).
+# The close's last step locks the day, then its close row (``closing.services._finish``).
 FINISH_LOCK = r'FROM "events_dayclose" WHERE "events_dayclose"\."id" = .* FOR NO KEY UPDATE'
 # The ruling's entry on the day's own chain, written to the day's row.
 RULING_ON_DAY = r'^UPDATE "events_day" SET "record_seq"'

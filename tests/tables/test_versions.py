@@ -24,7 +24,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from brag_event.events.closing import day_close_request
+from brag_event.closing.services import day_close_request
 from brag_event.hands.models import Hand
 from brag_event.hands.services import hand_void_last_action
 from brag_event.ledger.checks import ledger_check_run

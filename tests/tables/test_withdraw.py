@@ -4,13 +4,11 @@ or qualified again; their money stays theirs in the ledger."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from brag_event.core.errors import ServiceError
-from brag_event.events.closing import day_close_request
+from brag_event.closing.services import day_close_request
 from brag_event.events.models import Day
 from brag_event.players.models import Player, Qualification, StandingSnapshot
 from brag_event.players.services import player_register
@@ -18,16 +16,9 @@ from brag_event.tables.models import Seat
 from brag_event.tables.seating import seating_draw
 from brag_event.tables.services import seat_buy_in
 from brag_event.tables.withdraw import player_reinstate, player_withdraw
-from tests.factories import act, assert_audit_ok, start, world
+from tests.factories import act, assert_audit_ok, refused, start, world
 
 pytestmark = pytest.mark.django_db
-
-
-def refused(code: str, call: Callable[[], Any]) -> ServiceError:
-    with pytest.raises(ServiceError) as err:
-        call()
-    assert err.value.code == code, (err.value.code, err.value.message)
-    return err.value
 
 
 def total(player: Player) -> int:

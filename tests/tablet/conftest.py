@@ -1,53 +1,24 @@
-"""Browser tests: headless Chromium driven by Playwright against the live test server.
-
-Chromium comes from the system (Debian's ``chromium``, installed by ``.ci/run``). Without it the
-browser tests are skipped locally, and fail under CI, where they must run."""
+"""The tablet's browser tests: one Chromium for the session (``tests.browser``), a hall of
+tables, and signed-in pages."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
 from django.core.cache import cache
 
+from tests.browser import launched_chromium
 from tests.factories import World, world
-
-SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
-
-# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
-# synchronous and safe (Django refuses them by default when a loop is running).
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-def chromium_path() -> str | None:
-    for name in (os.environ.get("BRAG_CHROMIUM", ""), "chromium", "chromium-browser"):
-        if name and (found := shutil.which(name)):
-            return found
-    return None
 
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    path = chromium_path()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("Chromium is missing: .ci/run installs Debian's chromium package")
-        pytest.skip("no Chromium here (install Debian's chromium to run the browser tests)")
-    from playwright.sync_api import expect, sync_playwright
-
-    # A loaded 2-core CI machine can take seconds to answer: wait up to 15 s for the page.
-    expect.set_options(timeout=15_000)
-
-    with sync_playwright() as pw:
-        launched = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
+    with launched_chromium() as launched:
         yield launched
-        launched.close()
 
 
 @dataclass
@@ -88,8 +59,3 @@ def hall(transactional_db: Any, live_server: Any) -> Iterator[Hall]:
     yield made
     for context in made.contexts:  # no tablet keeps polling into the next test
         context.close()
-
-
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)

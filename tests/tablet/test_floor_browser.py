@@ -14,9 +14,10 @@ from playwright.sync_api import expect
 
 from brag_event.floor.models import FloorCall, Misdeal, Penalty
 from brag_event.hands.models import Hand
+from tests.browser import shot
 from tests.factories import assert_audit_ok
 
-from .conftest import Hall, shot
+from .conftest import Hall
 from .test_tablet_browser import open_table, start_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)

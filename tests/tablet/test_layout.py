@@ -25,9 +25,8 @@ from brag_event.hands.services import hand_start
 from brag_event.players.services import player_register
 from brag_event.tables.models import Table
 from brag_event.tables.services import seat_buy_in, table_create
+from tests.browser import SHOTS
 from tests.factories import act, assert_audit_ok
-
-from .conftest import SHOTS
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

@@ -15,9 +15,10 @@ from brag_event.core.actors import Actor
 from brag_event.hands.models import Hand, HandAction
 from brag_event.hands.services import hand_void_last_action
 from brag_event.tables.models import Seat
+from tests.browser import shot
 from tests.factories import assert_audit_ok
 
-from .conftest import Hall, shot
+from .conftest import Hall
 from .test_tablet_browser import bet_least, open_table, start_hand
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]

@@ -9,9 +9,10 @@ import pytest
 from playwright.sync_api import expect
 
 from brag_event.hands.models import Hand, HandAction
+from tests.browser import shot
 from tests.factories import assert_audit_ok
 
-from .conftest import Hall, shot
+from .conftest import Hall
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -18,9 +18,10 @@ from brag_event.hands.models import HandAction
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_buy_in, table_create
+from tests.browser import shot
 from tests.factories import act, start
 
-from .conftest import Hall, shot
+from .conftest import Hall
 from .test_tablet_browser import open_table, start_hand
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]

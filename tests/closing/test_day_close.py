@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from brag_event.closing.services import day_close_request, day_close_run
 from brag_event.core.errors import ServiceError
-from brag_event.events.closing import day_close_request, day_close_run
 from brag_event.events.models import Day, DayClose
 from brag_event.events.services import day_open
 from brag_event.hands.services import hand_start

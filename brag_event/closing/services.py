@@ -1,6 +1,16 @@
 """Closing a day: out of play at once, then every stack back to its player's balance, a ledger
 audit, a standings snapshot, the next day's qualifiers by the organiser's rule, and closed.
 
+Why a package of its own, above the domain apps (pyproject's layers: ``closing`` sits under
+``integrity`` and the web layers, over ``players``, ``tables``, ``hands``, ``ledger`` and
+``floor``, which sit over ``events``): the close is an operation over the whole day — it returns
+seats (``tables``), shares the carried pots (``floor``), audits the ledger (``ledger``, which
+replays ``hands``) and snapshots the standings (``players``). Kept in ``events``, it made the
+lowest domain app import every other one, and each of them imports ``events`` (a day's state,
+its row lock). Here its imports point down, and ``events`` keeps what a day is (its models,
+states and rules), imported by all and importing none of them. The close's row (``DayClose``)
+stays an ``events`` model: it is part of the day's record, and moving it would only move a table.
+
 ``day_close_request`` takes the day out of play in its own transaction — open → closing, with
 the day's row locked, so no hand can start and nobody can sit down or re-buy from then on — if
 every table is idle; otherwise it refuses with the tables named and the day stays open, play
@@ -29,6 +39,9 @@ from brag_event.core.transactions import (
     retrying,
     service_transaction,
 )
+from brag_event.events.models import Day, DayClose
+from brag_event.events.signals import day_closed
+from brag_event.events.states import day_for_change
 from brag_event.floor.models import CarriedSplit
 from brag_event.floor.services import carried_pots_share
 from brag_event.hands.models import Hand
@@ -40,9 +53,7 @@ from brag_event.tables import versions
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_leave
 
-from .models import Day, DayClose
-from .signals import day_close_requested, day_closed
-from .states import day_for_change
+from .signals import day_close_requested
 
 
 def _take_out_of_play(day: Day) -> None:
@@ -99,8 +110,8 @@ def day_close_request(*, day: Day, by: Actor | None) -> DayClose:
         data={"again": not created},
         event_id=day.event_id,
     )
-    # Queued once the request commits, by the task's module (``tasks.queue_close``): the
-    # orchestration's imports point down, and the task's module imports it, not the reverse.
+    # Queued once the request commits, by the task's module (``tasks.queue_close``): the task's
+    # module imports this one, not the reverse.
     close_id = close.pk
     transaction.on_commit(lambda: day_close_requested.send(sender=DayClose, close_id=close_id))
     return close
@@ -117,6 +128,8 @@ def day_close_run(*, close_id: int) -> DayClose:
     """The task's body. Safe to run again at any point, and never twice at once. A ``Busy``
     (the database gave up on a step again and again) leaves the close as it is, for the task
     to run again later."""
+    # The lock's name (and the task's) are those the close had in ``events``: a run started by
+    # the older code and one started now still exclude each other.
     with advisory_lock("events.day_close", close_id):
         close = retrying(lambda: _claim(close_id))
         if close.status != DayClose.Status.DONE:

@@ -1,9 +1,10 @@
-"""The day close on a real Celery worker, with Redis as the broker and PostgreSQL underneath:
-the request queues the task on commit, a worker process (``celery worker``) runs it, and asking
-again changes nothing."""
+"""A real Celery worker for the tests that need one (the day close, the integrity monitor after
+it), with Redis as the broker and the test's PostgreSQL database underneath; and the services
+those tests and others need (Redis up, the database's URL for another process)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -18,15 +19,10 @@ from django.db import connection
 from kombu import pools
 
 from brag_event.celery import app
-from brag_event.events.closing import day_close_request
 from brag_event.events.models import DayClose
-from brag_event.players.models import Qualification
-from tests.factories import act, assert_audit_ok, start, world
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 REDIS = os.environ.get("BRAG_TEST_REDIS", "redis://127.0.0.1:6379/15")
-
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def redis_up() -> bool:
@@ -40,6 +36,7 @@ def redis_up() -> bool:
 
 
 def require(ok: bool, why: str) -> None:
+    """Skip the test unless ``ok`` (fail it under CI, which must run it)."""
     if not ok:
         if os.environ.get("CI"):
             pytest.fail(why + " (CI must run it)")
@@ -47,6 +44,7 @@ def require(ok: bool, why: str) -> None:
 
 
 def database_url() -> str:
+    """The test database's URL, for another process (a worker, gunicorn)."""
     s = connection.settings_dict
     auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
@@ -59,8 +57,10 @@ def reset_connections() -> None:
     app.amqp._producer_pool = None
 
 
-@pytest.fixture
-def worker() -> Iterator[subprocess.Popen[bytes]]:
+@contextlib.contextmanager
+def celery_worker(queue: str, *also: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A ``celery worker`` process (solo pool) taking tasks from ``queue`` (and the queues
+    ``also``), this process sending its tasks there through Redis until the block ends."""
     require(connection.vendor == "postgresql", "a worker process needs a shared database")
     require(redis_up(), f"no Redis at {REDIS}")
     env = {
@@ -69,11 +69,10 @@ def worker() -> Iterator[subprocess.Popen[bytes]]:
         "CELERY_BROKER_URL": REDIS,
         "DJANGO_DEBUG": "false",
     }
-    queue = f"test-{os.getpid()}"
     command = [sys.executable, "-m", "celery", "-A", "brag_event.celery", "worker", "-P", "solo"]
-    command += ["-Q", queue, "--without-heartbeat", "--without-mingle", "--without-gossip"]
+    command += ["-Q", ",".join((queue, *also)), "--without-heartbeat", "--without-mingle"]
     proc = subprocess.Popen(
-        [*command, "-l", "warning"],
+        [*command, "--without-gossip", "-l", "warning"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -95,6 +94,7 @@ def worker() -> Iterator[subprocess.Popen[bytes]]:
 
 
 def wait_for(close: DayClose, proc: Any, seconds: float = 60) -> DayClose:
+    """The close once it is done or failed, as the worker left it."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         close.refresh_from_db()
@@ -104,23 +104,3 @@ def wait_for(close: DayClose, proc: Any, seconds: float = 60) -> DayClose:
             pytest.fail("the worker died:\n" + proc.stdout.read().decode(errors="replace"))
         time.sleep(0.2)
     pytest.fail(f"the close did not finish: {close.status} {close.step}")
-
-
-def test_the_day_close_runs_on_a_real_worker_and_twice_is_once(worker: Any) -> None:
-    w = world(3, money=1000, buy_in=200)
-    hand = start(w)
-    act(hand, seat=2, action="look")
-    act(hand, seat=2, action="bet", amount=10)
-    act(hand, seat=3, action="fold")
-    act(hand, seat=1, action="fold")
-    close = day_close_request(day=w.day, by=None)  # queued when this commits
-    close = wait_for(close, worker)
-    assert close.status == DayClose.Status.DONE, close.report
-    assert close.runs == 1 and close.progress == 100
-    assert Qualification.objects.filter(day__number=2).count() == 3
-    again = day_close_request(day=w.day, by=None)
-    assert again.pk == close.pk
-    time.sleep(1)
-    close.refresh_from_db()
-    assert close.runs == 1
-    assert_audit_ok(w.event)

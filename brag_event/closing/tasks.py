@@ -1,4 +1,4 @@
-"""Celery tasks of events. They take ids, call services, and are safe to run twice."""
+"""Celery tasks of the close. They take ids, call services, and are safe to run twice."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from celery import shared_task
 from brag_event.core.errors import Busy
 from brag_event.core.transactions import backoff
 
-from .closing import day_close_fail, day_close_run
+from .services import day_close_fail, day_close_run
 
 CLOSE_RETRIES = 5
 
 
 def queue_close(*, close_id: int, **_signal: Any) -> None:
-    """``day_close_requested`` listener (connected in ``EventsConfig.ready``): queue the close,
+    """``day_close_requested`` listener (connected in ``ClosingConfig.ready``): queue the close,
     the request being committed."""
     day_close_task.delay(close_id)
 
@@ -24,11 +24,12 @@ def queue_close(*, close_id: int, **_signal: Any) -> None:
     bind=True,
     acks_late=True,
     reject_on_worker_lost=True,
+    # The name it had in ``events``: tasks already queued under it still run.
     name="events.day_close",
     max_retries=CLOSE_RETRIES,
 )
 def day_close_task(self: Any, close_id: int) -> str:
-    """Close a day (``events.closing``). Acknowledged only when done, so a worker that dies
+    """Close a day (``closing.services``). Acknowledged only when done, so a worker that dies
     mid-way leaves the task to be delivered again; the run picks up where it stopped. When the
     database gives up on a step again and again (``Busy``), the task runs again a little later;
     after ``CLOSE_RETRIES`` times the close is marked failed, in words, for the organiser to ask
