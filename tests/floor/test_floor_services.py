@@ -287,6 +287,23 @@ def test_disqualifying_another_player_keeps_the_turn() -> None:
     assert_audit_ok(w.event)
 
 
+def test_the_standings_count_a_player_folded_out_of_a_live_hand_once() -> None:
+    # The hand goes on without Andy; his stack (195 after the ante) is in his balance already,
+    # so the standings must not add his stack from before the hand as well.
+    w = world(3)
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    _disqualify(w, 0)
+    assert Hand.objects.get(pk=hand.pk).status == Hand.Status.IN_PROGRESS
+    andy = next(r for r in standings(w.event) if r["player"] == w.players[0].pk)
+    assert (andy["balance"], andy["stack"], andy["total"]) == (985, 0, 985)
+    assert andy["disqualified"] and andy["rank"] is None
+    others = [r for r in standings(w.event) if r["player"] != w.players[0].pk]
+    assert [r["total"] for r in others] == [990, 990]  # their hand counts when it ends
+    assert_audit_ok(w.event)
+
+
 def test_disqualifying_one_of_the_last_two_gives_the_other_the_pot() -> None:
     w = world(3)
     hand = start(w)

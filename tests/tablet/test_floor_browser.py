@@ -44,7 +44,7 @@ def test_call_the_floor_misdeal_and_warning(hall: Hall, browser: Any) -> None:
     supervisor = hall.page(browser, who="supervisor")
     supervisor.goto(f"{hall.url}/organiser/events/{w.event.pk}/floor/")
     expect(supervisor.locator(".calls")).to_contain_text("A card was dealt face up")
-    supervisor.get_by_role("link", name="open").click()
+    supervisor.get_by_role("link", name="Open the call").click()
     supervisor.get_by_role("button", name="Take this call").click()
     supervisor.get_by_label("Why is it a misdeal?").fill("a card dealt face up")
     shot(supervisor, "floor-03-call-page")
