@@ -10,7 +10,7 @@ import pytest
 from brag_event.core.errors import Conflict, ServiceError, StaleHand
 from brag_event.engine import Action, dump, replay
 from brag_event.events.closing import day_close_request
-from brag_event.events.models import DayClose
+from brag_event.events.models import Day, DayClose
 from brag_event.floor.models import CarriedSplit, FloorCall, Misdeal, Penalty, Ruling
 from brag_event.floor.services import (
     floor_call_open,
@@ -23,7 +23,7 @@ from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_start, hand_void_last_action
 from brag_event.ledger.models import Transfer
-from brag_event.players.models import Player, Standing
+from brag_event.players.models import Player, Qualification, Standing, StandingSnapshot
 from brag_event.players.selectors import standings
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat, Table
@@ -449,4 +449,32 @@ def test_the_close_shares_a_pot_still_carried(django_capture_on_commit_callbacks
     assert Table.objects.get(pk=w.table.pk).carried_pot == 0
     balances = dict(Player.objects.values_list("name", "balance"))
     assert balances == {"Andy": 991, "Bill": 988, "Chris": 991}
+    assert_audit_ok(w.event)
+
+
+def test_the_close_qualifies_nobody_disqualified_but_a_lifted_one(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    w = world(3)
+    andy, bill = w.players[0], w.players[1]
+    for player in (andy, bill):
+        ruling_record(
+            table=w.table,
+            what_happened="abuse",
+            decision="disqualified",
+            players=[player.pk],
+            penalty="disqualified",
+            by=None,
+        )
+    penalty_lift(penalty=Penalty.objects.get(player=bill), reason="appeal upheld", by=None)
+    Day.objects.filter(pk=w.day.pk).update(qualify_rule="top", qualify_top=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        close = day_close_request(day=w.day, by=None)
+    close.refresh_from_db()
+    assert close.status == DayClose.Status.DONE, close.report
+    day2 = w.event.days.get(number=2)
+    qualified = set(Qualification.objects.filter(day=day2).values_list("player_id", flat=True))
+    assert qualified == {bill.pk, w.players[2].pk}  # Andy is out of every qualification
+    snapshot = StandingSnapshot.objects.get(day=w.day, player=andy)
+    assert not snapshot.qualified and snapshot.rank == 0  # outside the ranking
     assert_audit_ok(w.event)
