@@ -366,6 +366,30 @@ def test_disqualifying_a_player_after_the_betting_ended_folds_them_before_the_sh
     assert_audit_ok(w.event)
 
 
+def test_disqualifying_the_blind_winner_keeping_a_hand_carries_the_pot_with_nobody() -> None:
+    w = world(3)
+    first = start(w)  # dealer 1: seats 2, 3, 1
+    act(first, seat=2, action="bet", amount=3)  # blind
+    act(first, seat=3, action="fold")
+    act(first, seat=1, action="fold")  # the pot of 18 carries; Bill keeps his blind hand
+    hand = start(w)  # dealer 2: seats 3, 1, 2; Bill holds two blind hands
+    act(hand, seat=3, action="fold")
+    act(hand, seat=1, action="fold")  # everyone folds to Bill again: he must keep one …
+    assert hand_state(Hand.objects.get(pk=hand.pk)).must_choose == [2]
+    _disqualify(w, 1)  # … but is disqualified: nobody is left, the pot carries, kept by nobody
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.SETTLED and hand.result is not None
+    assert hand.result["carried"] == {"pot": 33, "seat": None}
+    table = Table.objects.get(pk=w.table.pk)
+    assert (table.carried_pot, table.carried_seat) == (33, None)
+    assert _balance(w, 1) == 1000 - 210 + 200 - 5 - 3 - 5
+    assert_audit_ok(w.event)
+    nxt = start(w)  # Andy and Chris play for it; nobody holds a second hand
+    state = hand_state(nxt)
+    assert state.pot_total == 33 + 10 and all(p.hands == 1 for p in state.players)
+    assert_audit_ok(w.event)
+
+
 def _four_with_a_short_stack() -> tuple[Any, Hand]:
     """Three players with 200 and Dan with 90 at seat 4; in the first hand Dan covers the pot
     and the three others bet on into a new pot."""
