@@ -323,6 +323,22 @@ def test_disqualifying_one_of_the_last_two_gives_the_other_the_pot() -> None:
     assert_audit_ok(w.event)
 
 
+def test_a_misdeal_after_a_disqualification_gives_the_player_s_refund_to_their_balance() -> None:
+    w = world(3)
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    _disqualify(w, 2)  # Chris: folded out, 195 back to his balance, his ante in the pot
+    assert _balance(w, 2) == 1000 - 210 + 195
+    hand_misdeal(hand=hand, reason="a card face up", by=None)
+    # His ante comes back to him too, not to the seat he has left.
+    assert _balance(w, 2) == 1000 - 10
+    chris = Seat.objects.get(player=w.players[2])
+    assert chris.left_at is not None and chris.stack == 0
+    assert [w.seat(1).stack, w.seat(2).stack] == [200, 200]
+    assert_audit_ok(w.event)
+
+
 def test_disqualifying_a_player_who_already_folded_returns_the_stack_at_once() -> None:
     w = world(3)
     hand = start(w)
