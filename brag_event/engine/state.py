@@ -1125,7 +1125,9 @@ class HandState:
                 j -= 1
         if how == "folds":
             winners = [active[0]]
-            why = "folded or was disqualified" if self.disqualified else "folded"
+            why = "folded"
+            if self.disqualified:
+                why += f" or was disqualified ({self._labels(self.disqualified)})"
             text = f"{name(active[0])} wins: everyone else {why}."
         elif how == "see":
             assert self.seer is not None and self.seen is not None
