@@ -327,6 +327,7 @@ class HandState:
         self.show_seats: list[int] = []
         self.log: list[Action] = []
         self.outcome: Outcome | None = None
+        self.disqualified: list[int] = []  # seats the floor folded out (RULES §4b)
 
     # ------------------------------------------------------------------ public read side
 
@@ -394,6 +395,7 @@ class HandState:
         clone.must_choose = list(self.must_choose)
         clone.show_seats = list(self.show_seats)
         clone.log = list(self.log)
+        clone.disqualified = list(self.disqualified)
         return clone
 
     def snapshot(self) -> tuple[Any, ...]:
@@ -840,6 +842,7 @@ class HandState:
             raise IllegalAction("player_out", who=p.label, status=_status_words(p.status))
         if not do:
             return
+        self.disqualified.append(p.seat)
         if p.status == COVERED:
             for pot in self.pots:
                 if p.seat in pot.coverers:
@@ -1122,7 +1125,10 @@ class HandState:
                 j -= 1
         if how == "folds":
             winners = [active[0]]
-            text = f"{name(active[0])} wins: everyone else folded."
+            why = "folded"
+            if self.disqualified:
+                why += f" or was disqualified ({self._labels(self.disqualified)})"
+            text = f"{name(active[0])} wins: everyone else {why}."
         elif how == "see":
             assert self.seer is not None and self.seen is not None
             seer, seen = self.seer.seat, self.seen.seat

@@ -29,6 +29,7 @@ from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import (
     account_carried,
     account_player,
+    account_stack,
     transfer_post,
     transfer_reverse,
 )
@@ -132,6 +133,23 @@ def hand_misdeal(
             "ledger_mismatch",
             "The hand's transfers do not match what the engine says was paid; run the ledger "
             "audit before declaring this misdeal.",
+        )
+    # A player the floor disqualified out of this hand has left the table: what they get back
+    # goes on to their balance, as their stack did (RULES §4b), never stays on a left seat.
+    gone = (
+        Seat.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("player", "table__day")
+        .filter(pk__in=[k for k, v in back.items() if v > 0], left_at__isnull=False)
+        .order_by("pk")
+    )
+    for seat in gone:
+        transfer_post(
+            kind=Transfer.Kind.LEAVE,
+            source=account_stack(seat),
+            target=account_player(seat.player),
+            amount=back[seat.pk],
+            by=by,
+            memo=f"misdeal of {hand}: back to {seat.player}, disqualified",
         )
     hand.next_seq += 1
     hand.status = Hand.Status.SETTLED

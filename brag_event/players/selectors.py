@@ -33,11 +33,24 @@ def _in_play(event: Event, day: Day | None) -> tuple[dict[int, int], set[int]]:
     and those whose hand is on ``day`` (every day when ``None``)."""
     before: dict[int, int] = {}
     counted: set[int] = set()
-    live = Hand.objects.filter(table__day__event=event, status=Hand.Status.IN_PROGRESS)
-    for day_id, seats in live.values_list("table__day_id", "seats"):
+    live = list(
+        Hand.objects.filter(table__day__event=event, status=Hand.Status.IN_PROGRESS).values_list(
+            "table__day_id", "seats"
+        )
+    )
+    # A player disqualified out of the hand has left it with their stack, which is in their
+    # balance already (RULES §4b): no stack "before the hand" is added for them.
+    gone = set(
+        Seat.objects.filter(
+            pk__in=[s["seat_id"] for _d, seats in live for s in seats if s.get("dealt")],
+            left_at__isnull=False,
+        ).values_list("pk", flat=True)
+    )
+    for day_id, seats in live:
         for seat in seats:
             if seat.get("dealt"):
-                before[seat["player_id"]] = int(seat["stack"])
+                if seat["seat_id"] not in gone:
+                    before[seat["player_id"]] = int(seat["stack"])
                 if day is None or day.pk == day_id:
                     counted.add(seat["player_id"])
     return before, counted

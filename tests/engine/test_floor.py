@@ -289,7 +289,10 @@ def test_disqualifying_the_seer_after_the_see_gives_the_seen_player_the_pot() ->
     state.disqualify(3)  # … when the floor disqualifies them: seat 1 wins as after a fold
     out = state.outcome
     assert out is not None and out.pots[0].how == "folds" and out.pots[0].winners == [1]
-    assert out.stacks == {1: 130, 2: 95, 3: 75}  # seat 3 paid the ante and 20 to see
+    assert out.stacks == {1: 130, 2: 95, 3: 75}
+    assert out.pots[0].explanation.startswith(
+        "Andy (seat 1) wins: everyone else folded or was disqualified (Chris (seat 3))."
+    )  # seat 3 paid the ante and 20 to see
     assert out.shown == {}
     doc = json.loads(json.dumps(dump(state)))
     # The show before the disqualification stays in its place, so the replay agrees.

@@ -13,7 +13,7 @@ from brag_event.floor.models import FloorCall, Misdeal, Penalty
 from brag_event.floor.services import floor_call_open, ruling_record
 from brag_event.hands.models import Hand
 from brag_event.players.links import player_path
-from tests.factories import act, assert_audit_ok, signed_in, start, world
+from tests.factories import act, assert_audit_ok, signed_in, start, user_in, world
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +89,106 @@ def test_a_warning_on_the_players_page_and_a_disqualified_player_in_the_standing
     assert b"Warnings and penalties" in page.content and b"showed his cards" in page.content
     standings = client.get(f"/standings/{w.event.pk}/")
     assert b"disqualified" in standings.content
+
+
+# ---------------------------------------------------------------------------- who may do what
+#
+# Every floor page and form against every role, as a table (like tests/api/test_permissions.py):
+# anonymous visitors go to the login page, players and dealers are refused (403) and change
+# nothing; supervisors and organisers rule; only an organiser lifts a disqualification.
+
+ROLES = ("anonymous", "player", "dealer", "supervisor", "organiser")
+LOGIN, NO, OK, BACK = "login", 403, 200, 302
+
+PAGE_ROWS: list[tuple[str, str, tuple[Any, ...]]] = [
+    # (what, request, expected per role in ROLES order)
+    ("the floor's page", "GET board", (LOGIN, NO, NO, OK, OK)),
+    ("a call", "GET call", (LOGIN, NO, NO, OK, OK)),
+    ("take a call", "POST take", (LOGIN, NO, NO, BACK, BACK)),
+    ("record a ruling", "POST ruling", (LOGIN, NO, NO, BACK, BACK)),
+    ("declare a misdeal", "POST misdeal", (LOGIN, NO, NO, BACK, BACK)),
+    ("lift a disqualification", "POST lift", (LOGIN, NO, NO, BACK, BACK)),
+]
+
+
+def client_for(role: str, w: Any) -> Client:
+    client = Client()
+    if role == "anonymous":
+        return client
+    # A player's user is in no staff group: the link to their player row is what they are.
+    user = user_in("nobody" if role == "player" else role, f"{role}-user", password="pw")
+    if role == "player":
+        w.players[0].user = user
+        w.players[0].save(update_fields=["user"])
+    client.force_login(user)
+    return client
+
+
+def floor_state() -> tuple[Any, ...]:
+    return (
+        list(FloorCall.objects.values_list("pk", "status")),
+        list(Penalty.objects.values_list("pk", "kind", "lifted_at")),
+        Misdeal.objects.count(),
+        list(Hand.objects.values_list("pk", "status", "next_seq")),
+    )
+
+
+@pytest.mark.parametrize(("what", "request_", "expected"), PAGE_ROWS, ids=[r[0] for r in PAGE_ROWS])
+@pytest.mark.parametrize("role", ROLES)
+def test_who_may_use_the_floor_pages(
+    role: str, what: str, request_: str, expected: tuple[Any, ...]
+) -> None:
+    w = world(3)
+    hand = start(w)
+    call = floor_call_open(table=w.table, hand=hand, note="card exposed", by=None)
+    out = ruling_record(
+        table=w.table,
+        what_happened="abuse",
+        decision="out",
+        players=[w.players[2].pk],
+        penalty="disqualified",
+        by=None,
+    )
+    dq = out.penalties.get()
+    urls = {
+        "board": f"/organiser/events/{w.event.pk}/floor/",
+        "call": f"/organiser/floor/calls/{call.pk}/",
+        "take": f"/organiser/floor/calls/{call.pk}/",
+        "ruling": f"/organiser/floor/calls/{call.pk}/",
+        "misdeal": f"/organiser/floor/calls/{call.pk}/",
+        "lift": f"/organiser/floor/penalties/{dq.pk}/lift/",
+    }
+    bodies = {
+        "take": {"form": "take"},
+        "ruling": {
+            "form": "ruling",
+            "what_happened": "talked about the hand",
+            "decision": "a warning",
+            "players": [str(w.players[1].pk)],
+            "penalty": "warning",
+        },
+        "misdeal": {"form": "misdeal", "reason": "a card face up"},
+        "lift": {"reason": "appeal upheld"},
+    }
+    method, name = request_.split()
+    client = client_for(role, w)
+    before = floor_state()
+    url = urls[name]
+    answer = client.get(url) if method == "GET" else client.post(url, bodies[name])
+    want = expected[ROLES.index(role)]
+    if want == LOGIN:
+        assert answer.status_code == 302 and "/login" in answer["Location"]
+    else:
+        assert answer.status_code == want, (role, what, answer.status_code)
+    if want in (LOGIN, NO):
+        assert floor_state() == before  # a refusal changes nothing
+    elif name == "lift":
+        dq.refresh_from_db()
+        assert (dq.lifted_at is not None) == (role == "organiser")  # a supervisor may not
+    elif name == "take":
+        assert FloorCall.objects.get(pk=call.pk).status == "taken"
+    elif name == "ruling":
+        assert Penalty.objects.filter(player=w.players[1], kind="warning").exists()
+    elif name == "misdeal":
+        assert Misdeal.objects.filter(hand=hand).exists()
+    assert_audit_ok(w.event)

@@ -10,7 +10,7 @@ import pytest
 from brag_event.closing.services import day_close_request
 from brag_event.core.errors import Conflict, ServiceError, StaleHand
 from brag_event.engine import Action, dump, replay
-from brag_event.events.models import DayClose
+from brag_event.events.models import Day, DayClose
 from brag_event.floor.models import CarriedSplit, FloorCall, Misdeal, Penalty, Ruling
 from brag_event.floor.services import (
     floor_call_open,
@@ -23,7 +23,7 @@ from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_start, hand_void_last_action
 from brag_event.ledger.models import Transfer
-from brag_event.players.models import Player, Standing
+from brag_event.players.models import Player, Qualification, Standing, StandingSnapshot
 from brag_event.players.selectors import standings
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat, Table
@@ -287,6 +287,23 @@ def test_disqualifying_another_player_keeps_the_turn() -> None:
     assert_audit_ok(w.event)
 
 
+def test_the_standings_count_a_player_folded_out_of_a_live_hand_once() -> None:
+    # The hand goes on without Andy; his stack (195 after the ante) is in his balance already,
+    # so the standings must not add his stack from before the hand as well.
+    w = world(3)
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    _disqualify(w, 0)
+    assert Hand.objects.get(pk=hand.pk).status == Hand.Status.IN_PROGRESS
+    andy = next(r for r in standings(w.event) if r["player"] == w.players[0].pk)
+    assert (andy["balance"], andy["stack"], andy["total"]) == (985, 0, 985)
+    assert andy["disqualified"] and andy["rank"] is None
+    others = [r for r in standings(w.event) if r["player"] != w.players[0].pk]
+    assert [r["total"] for r in others] == [990, 990]  # their hand counts when it ends
+    assert_audit_ok(w.event)
+
+
 def test_disqualifying_one_of_the_last_two_gives_the_other_the_pot() -> None:
     w = world(3)
     hand = start(w)
@@ -303,6 +320,22 @@ def test_disqualifying_one_of_the_last_two_gives_the_other_the_pot() -> None:
     assert Table.objects.get(pk=w.table.pk).button == 2
     assert_audit_ok(w.event)
     start(w)  # the table deals on without the disqualified player
+    assert_audit_ok(w.event)
+
+
+def test_a_misdeal_after_a_disqualification_gives_the_player_s_refund_to_their_balance() -> None:
+    w = world(3)
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    _disqualify(w, 2)  # Chris: folded out, 195 back to his balance, his ante in the pot
+    assert _balance(w, 2) == 1000 - 210 + 195
+    hand_misdeal(hand=hand, reason="a card face up", by=None)
+    # His ante comes back to him too, not to the seat he has left.
+    assert _balance(w, 2) == 1000 - 10
+    chris = Seat.objects.get(player=w.players[2])
+    assert chris.left_at is not None and chris.stack == 0
+    assert [w.seat(1).stack, w.seat(2).stack] == [200, 200]
     assert_audit_ok(w.event)
 
 
@@ -346,6 +379,30 @@ def test_disqualifying_a_player_after_the_betting_ended_folds_them_before_the_sh
     assert replayed is not None and replayed.to_dict()["stacks"] == hand.result["stacks"]
     assert_audit_ok(w.event)
     start(w)  # the table deals on without them
+    assert_audit_ok(w.event)
+
+
+def test_disqualifying_the_blind_winner_keeping_a_hand_carries_the_pot_with_nobody() -> None:
+    w = world(3)
+    first = start(w)  # dealer 1: seats 2, 3, 1
+    act(first, seat=2, action="bet", amount=3)  # blind
+    act(first, seat=3, action="fold")
+    act(first, seat=1, action="fold")  # the pot of 18 carries; Bill keeps his blind hand
+    hand = start(w)  # dealer 2: seats 3, 1, 2; Bill holds two blind hands
+    act(hand, seat=3, action="fold")
+    act(hand, seat=1, action="fold")  # everyone folds to Bill again: he must keep one …
+    assert hand_state(Hand.objects.get(pk=hand.pk)).must_choose == [2]
+    _disqualify(w, 1)  # … but is disqualified: nobody is left, the pot carries, kept by nobody
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.SETTLED and hand.result is not None
+    assert hand.result["carried"] == {"pot": 33, "seat": None}
+    table = Table.objects.get(pk=w.table.pk)
+    assert (table.carried_pot, table.carried_seat) == (33, None)
+    assert _balance(w, 1) == 1000 - 210 + 200 - 5 - 3 - 5
+    assert_audit_ok(w.event)
+    nxt = start(w)  # Andy and Chris play for it; nobody holds a second hand
+    state = hand_state(nxt)
+    assert state.pot_total == 33 + 10 and all(p.hands == 1 for p in state.players)
     assert_audit_ok(w.event)
 
 
@@ -432,4 +489,32 @@ def test_the_close_shares_a_pot_still_carried(django_capture_on_commit_callbacks
     assert Table.objects.get(pk=w.table.pk).carried_pot == 0
     balances = dict(Player.objects.values_list("name", "balance"))
     assert balances == {"Andy": 991, "Bill": 988, "Chris": 991}
+    assert_audit_ok(w.event)
+
+
+def test_the_close_qualifies_nobody_disqualified_but_a_lifted_one(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    w = world(3)
+    andy, bill = w.players[0], w.players[1]
+    for player in (andy, bill):
+        ruling_record(
+            table=w.table,
+            what_happened="abuse",
+            decision="disqualified",
+            players=[player.pk],
+            penalty="disqualified",
+            by=None,
+        )
+    penalty_lift(penalty=Penalty.objects.get(player=bill), reason="appeal upheld", by=None)
+    Day.objects.filter(pk=w.day.pk).update(qualify_rule="top", qualify_top=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        close = day_close_request(day=w.day, by=None)
+    close.refresh_from_db()
+    assert close.status == DayClose.Status.DONE, close.report
+    day2 = w.event.days.get(number=2)
+    qualified = set(Qualification.objects.filter(day=day2).values_list("player_id", flat=True))
+    assert qualified == {bill.pk, w.players[2].pk}  # Andy is out of every qualification
+    snapshot = StandingSnapshot.objects.get(day=w.day, player=andy)
+    assert not snapshot.qualified and snapshot.rank == 0  # outside the ranking
     assert_audit_ok(w.event)

@@ -13,9 +13,10 @@ from django.contrib.auth.models import Group, User
 from playwright.sync_api import expect
 
 from brag_event.floor.models import FloorCall, Misdeal, Penalty
+from brag_event.floor.services import ruling_record
 from brag_event.hands.models import Hand
 from tests.browser import shot
-from tests.factories import assert_audit_ok
+from tests.factories import act, assert_audit_ok
 
 from .conftest import Hall
 from .test_tablet_browser import open_table, start_hand
@@ -45,7 +46,7 @@ def test_call_the_floor_misdeal_and_warning(hall: Hall, browser: Any) -> None:
     supervisor = hall.page(browser, who="supervisor")
     supervisor.goto(f"{hall.url}/organiser/events/{w.event.pk}/floor/")
     expect(supervisor.locator(".calls")).to_contain_text("A card was dealt face up")
-    supervisor.get_by_role("link", name="open").click()
+    supervisor.get_by_role("link", name="Open the call").click()
     supervisor.get_by_role("button", name="Take this call").click()
     supervisor.get_by_label("Why is it a misdeal?").fill("a card dealt face up")
     shot(supervisor, "floor-03-call-page")
@@ -70,4 +71,40 @@ def test_call_the_floor_misdeal_and_warning(hall: Hall, browser: Any) -> None:
     hands = list(Hand.objects.order_by("number"))
     assert [h.dealer_seat for h in hands] == [1, 1] and hands[1].shuffle_before
     shot(tablet, "floor-06-tablet-redeal")
+    assert_audit_ok(w.event)
+
+
+def test_a_disqualification_after_the_see_settles_the_hand_on_the_tablet(
+    hall: Hall, browser: Any
+) -> None:
+    """Bill looks and bets, Chris folds, Andy looks and sees Bill; the dealer enters Bill's
+    cards — and the floor disqualifies Andy before his are shown (RULES §4b): the tablet, which
+    was asking for Andy's cards, shows the hand settled, Bill the winner as after a fold."""
+    w = hall.world
+    tablet = open_table(hall, browser)
+    start_hand(tablet)
+    hand = Hand.objects.get()
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    act(hand, seat=3, action="fold")
+    act(hand, seat=1, action="look")
+    act(hand, seat=1, action="see")
+    act(hand, seat=2, action="show", cards="As Ks Qs")
+    tablet.reload()
+    expect(tablet.locator("body")).to_contain_text("Andy")
+    ruling_record(
+        table=w.table,
+        what_happened="Andy showed his cards to Chris before the show",
+        decision="Disqualified",
+        players=[w.players[0].pk],
+        penalty="disqualified",
+        by=None,
+    )
+    # The tablet refreshes itself (the table's version moved).
+    expect(tablet.locator("#result")).to_contain_text(
+        "everyone else folded or was disqualified (Andy (seat 1))"
+    )
+    expect(tablet.locator("#result")).to_contain_text("Bill (seat 2) wins 45")
+    shot(tablet, "floor-07-tablet-disqualified-after-see")
+    assert Hand.objects.get().status == Hand.Status.SETTLED
     assert_audit_ok(w.event)
