@@ -26,8 +26,8 @@ from brag_event.players.links import player_path
 from brag_event.players.models import Player
 from brag_event.players.services import player_register
 from brag_event.tables.services import seat_buy_in, table_create
+from tests.browser import SHOTS
 from tests.factories import act
-from tests.public.test_standings_browser import SHOTS, chromium  # noqa: F401 (the browser)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -188,7 +188,7 @@ def check(page: Any, width: int, root: str = "main") -> None:
 def test_the_floor_pages_hold_their_layout(
     transactional_db: Any,
     live_server: Any,
-    chromium: Any,  # noqa: F811
+    chromium: Any,
     width: int,
     height: int,
 ) -> None:
