@@ -1,0 +1,198 @@
+"""A tablet in a dead zone: the network is cut before a hand starts; the dealer starts that hand
+and the next one on the tablet (dealt by the engine in Pyodide), enters both start to finish,
+reloads the page with no network (the service worker opens it, IndexedDB has the queue and the
+table), and reconnects: the server's log equals the tablet's, every stack matches, and the
+ledger audit passes.
+
+Honest offline: Playwright's ``set_offline`` is trusted for nothing. Every request the live
+server receives is counted (Django's ``request_started``): while the tablet is offline none may
+arrive, whoever sent it (the page, the engine's worker or the service worker). The reloaded page
+must say that the service worker served it."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.core.signals import request_started
+from playwright.sync_api import expect
+
+from brag_event.hands.models import Hand, HandAction
+from brag_event.tables.models import Seat
+from tests.factories import assert_audit_ok
+
+from .conftest import SHOTS, Hall
+from .test_offline_tablet import BOOT, engine_ready
+from .test_tablet_browser import open_table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+class Hits:
+    """The requests that reach the live server (any thread), with their paths."""
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+        self.lock = threading.Lock()
+        self.on = False
+
+    def __call__(self, sender: Any, environ: dict[str, Any] | None = None, **kw: Any) -> None:
+        if self.on:
+            with self.lock:
+                self.paths.append((environ or {}).get("PATH_INFO", "?"))
+
+
+@pytest.fixture
+def hits() -> Iterator[Hits]:
+    counter = Hits()
+    request_started.connect(counter, weak=False)
+    yield counter
+    request_started.disconnect(counter)
+
+
+def kept_for_offline(page: Any) -> None:
+    """The service worker controls the page and has kept it, Pyodide and the engine."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=BOOT)
+    expect(page.locator("#sw-status")).to_have_text(
+        "Kept on this tablet for offline use.", timeout=BOOT
+    )
+    page.wait_for_function(
+        """() => caches.open("brag-pages").then((c) => c.match(location.pathname)).then((r) => !!r)""",
+        timeout=BOOT,
+        polling=250,
+    )
+
+
+def to_act(page: Any) -> str:
+    title = page.locator(".to-act-title")
+    expect(title).to_have_text(re.compile(r" to act$"))
+    return str(title.text_content()).removesuffix(" to act")
+
+
+def bet_least(page: Any) -> None:
+    page.locator(".quick .chip").first.click()
+    page.locator("#bet-submit").click()
+
+
+def show(page: Any, who: str, cards: tuple[str, str, str]) -> None:
+    expect(page.locator("#showdown h2")).to_contain_text(who)
+    for card in cards:
+        page.locator(f'[data-card="{card}"]').click()
+    page.locator("#show-submit").click()
+
+
+def stacks_on_screen(page: Any) -> dict[int, int]:
+    return {n: int(str(page.locator(f".s{n} .stack").text_content())) for n in (1, 2, 3)}
+
+
+def tablet_logs(queue: list[dict[str, Any]]) -> list[list[tuple[Any, ...]]]:
+    """The tablet's entries hand by hand, as the server logs them."""
+    hands: list[list[tuple[Any, ...]]] = []
+    for item in queue:
+        if item["kind"] == "start":
+            hands.append([])
+            continue
+        body = item["body"]
+        action = "show" if item["kind"] == "cards" else body["action"]
+        hands[-1].append(
+            (
+                body["expected_seq"],
+                body.get("seat"),
+                action,
+                body.get("amount"),
+                body.get("hand") or "",
+                body.get("cards") or "",
+            )
+        )
+    return hands
+
+
+def test_two_hands_offline_with_a_reload_in_a_dead_zone_then_reconnected(
+    hall: Hall, browser: Any, hits: Hits
+) -> None:
+    page = open_table(hall, browser)
+    page.set_viewport_size({"width": 1180, "height": 820})
+    engine_ready(page)
+    cold = page.evaluate("() => window.__bragOffline.boot")
+    kept_for_offline(page)
+
+    # The network goes before the hand starts.
+    page.context.set_offline(True)
+    hits.on = True
+    page.get_by_role("button", name="Start the next hand").click()
+    expect(page.locator("#queue li")).to_have_count(1)
+    expect(page.locator("#queue li").first).to_have_text("Hand 1 starts")
+    # Hand 1, dealt by the tablet's engine: antes in, Bill first to act.
+    assert to_act(page) == "Bill (seat 2)"
+    bet_least(page)
+    page.get_by_role("button", name="Fold").click()  # Chris
+    assert to_act(page) == "Andy (seat 1)"
+    bet_least(page)
+    page.get_by_role("button", name="See for 6").click()  # Bill sees Andy
+    show(page, "Andy (seat 1)", ("Ah", "Kh", "Qh"))
+    show(page, "Bill (seat 2)", ("3h", "3d", "3c"))
+    expect(page.locator("#result")).to_contain_text("Bill (seat 2) wins 27")
+    expect(page.locator(".s2 .stack")).to_have_text(str(200 - 5 - 3 - 6 + 27))
+
+    # Hand 2, started on the tablet: the button has moved on.
+    page.get_by_role("button", name="Start the next hand").click()
+    expect(page.locator("#queue li").last).to_have_text("Hand 2 starts")
+    expect(page.locator("#centre .hand-no")).to_have_text("Hand 2 · betting")
+    first = to_act(page)
+    assert first != "Bill (seat 2)"  # the next seat after the dealer acts first
+    bet_least(page)
+    second = to_act(page)
+    page.get_by_role("button", name="Fold").click()
+    third = to_act(page)
+    assert len({first, second, third}) == 3
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "24-offline-second-hand.png"))
+    queued_before = page.evaluate("() => window.__bragQueue().length")
+
+    # A reload with no network: the service worker serves the page, IndexedDB the rest.
+    response = page.reload()
+    assert response is not None and response.from_service_worker
+    engine_ready(page)
+    cached = page.evaluate("() => window.__bragOffline.boot")
+    expect(page.locator("#net")).to_contain_text("Offline")
+    expect(page.locator("#queue li")).to_have_count(queued_before)
+    assert to_act(page) == third
+    page.get_by_role("button", name="Fold").click()
+    expect(page.locator("#result")).to_contain_text(f"{first} wins")
+    screen = stacks_on_screen(page)
+    assert sum(screen.values()) == 600  # no money made or lost on the tablet
+    queue = page.evaluate("() => window.__bragQueue()")
+    assert [q["kind"] for q in queue].count("start") == 2
+    # Nothing reached the server while offline: not a page, a script, Pyodide or an action.
+    assert hits.paths == []
+    assert Hand.objects.count() == 0 and HandAction.objects.count() == 0
+    print(  # figures for the README (this machine's load varies): not assertions
+        f"engine start-up: cold {cold['total'] / 1000:.1f} s "
+        f"(Pyodide {cold['worker']['pyodide'] / 1000:.1f} s); from the service worker's cache "
+        f"{cached['total'] / 1000:.1f} s (Pyodide {cached['worker']['pyodide'] / 1000:.1f} s)"
+    )
+
+    # Reconnect: the queue drains in order, the new hands take their ids from the server.
+    hits.on = False
+    page.context.set_offline(False)
+    expect(page.locator("#queue")).to_be_hidden(timeout=60_000)
+    expect(page.locator("#notice")).to_be_hidden()
+    hands = list(Hand.objects.order_by("number"))
+    assert [h.status for h in hands] == [Hand.Status.SETTLED] * 2
+    server = [
+        [
+            (a.seq, a.seat, a.action, a.amount, a.hand_choice or "", a.cards or "")
+            for a in HandAction.objects.filter(hand=h).order_by("seq")
+        ]
+        for h in hands
+    ]
+    assert server == tablet_logs(queue)
+    assert hands[0].dealer_seat != hands[1].dealer_seat
+    stacks = dict(Seat.objects.values_list("number", "stack"))
+    assert stacks == screen
+    for number, stack in stacks.items():
+        expect(page.locator(f".s{number} .stack")).to_have_text(str(stack))
+    assert_audit_ok(hall.world.event)
