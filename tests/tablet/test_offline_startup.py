@@ -66,8 +66,11 @@ def kept_for_offline(page: Any) -> None:
     )
 
 
-def to_act(page: Any) -> str:
+def to_act(page: Any, after: str | None = None) -> str:
+    """Who acts now (once the screen has moved on from ``after``)."""
     title = page.locator(".to-act-title")
+    if after is not None:
+        expect(title).not_to_have_text(f"{after} to act")
     expect(title).to_have_text(re.compile(r" to act$"))
     return str(title.text_content()).removesuffix(" to act")
 
@@ -128,9 +131,11 @@ def test_two_hands_offline_with_a_reload_in_a_dead_zone_then_reconnected(
     # Hand 1, dealt by the tablet's engine: antes in, Bill first to act.
     assert to_act(page) == "Bill (seat 2)"
     bet_least(page)
-    page.get_by_role("button", name="Fold").click()  # Chris
-    assert to_act(page) == "Andy (seat 1)"
+    assert to_act(page, after="Bill (seat 2)") == "Chris (seat 3)"
+    page.get_by_role("button", name="Fold").click()
+    assert to_act(page, after="Chris (seat 3)") == "Andy (seat 1)"
     bet_least(page)
+    assert to_act(page, after="Andy (seat 1)") == "Bill (seat 2)"
     page.get_by_role("button", name="See for 6").click()  # Bill sees Andy
     show(page, "Andy (seat 1)", ("Ah", "Kh", "Qh"))
     show(page, "Bill (seat 2)", ("3h", "3d", "3c"))
@@ -144,12 +149,10 @@ def test_two_hands_offline_with_a_reload_in_a_dead_zone_then_reconnected(
     first = to_act(page)
     assert first != "Bill (seat 2)"  # the next seat after the dealer acts first
     bet_least(page)
-    second = to_act(page)
+    second = to_act(page, after=first)
     page.get_by_role("button", name="Fold").click()
-    third = to_act(page)
+    third = to_act(page, after=second)
     assert len({first, second, third}) == 3
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "24-offline-second-hand.png"))
     queued_before = page.evaluate("() => window.__bragQueue().length")
 
     # A reload with no network: the service worker serves the page, IndexedDB the rest.
@@ -160,10 +163,17 @@ def test_two_hands_offline_with_a_reload_in_a_dead_zone_then_reconnected(
     expect(page.locator("#net")).to_contain_text("Offline")
     expect(page.locator("#queue li")).to_have_count(queued_before)
     assert to_act(page) == third
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "24-offline-reloaded-mid-hand.png"))
     page.get_by_role("button", name="Fold").click()
-    expect(page.locator("#result")).to_contain_text(f"{first} wins")
+    # Everyone folded to a blind player: the pot is carried to the next hand (RULES).
+    result = page.locator("#result")
+    expect(result).to_contain_text(f"Everyone folded to {first}")
+    expect(result).to_contain_text("carried")
+    carried = int(re.findall(r"The pot of (\d+) is carried", str(result.text_content()))[0])
+    expect(page.locator("#next")).to_contain_text(f"Carried to the next hand: a pot of {carried}.")
     screen = stacks_on_screen(page)
-    assert sum(screen.values()) == 600  # no money made or lost on the tablet
+    assert sum(screen.values()) + carried == 600  # no money made or lost on the tablet
     queue = page.evaluate("() => window.__bragQueue()")
     assert [q["kind"] for q in queue].count("start") == 2
     # Nothing reached the server while offline: not a page, a script, Pyodide or an action.
@@ -193,6 +203,8 @@ def test_two_hands_offline_with_a_reload_in_a_dead_zone_then_reconnected(
     assert hands[0].dealer_seat != hands[1].dealer_seat
     stacks = dict(Seat.objects.values_list("number", "stack"))
     assert stacks == screen
+    hall.world.table.refresh_from_db()
+    assert hall.world.table.carried_pot == carried
     for number, stack in stacks.items():
         expect(page.locator(f".s{number} .stack")).to_have_text(str(stack))
     assert_audit_ok(hall.world.event)

@@ -55,7 +55,7 @@
       }
     }).then(function (ms) {
       ready = true;
-      timings.boot = { total: performance.now() - t0, worker: ms, cached: cached };
+      timings.boot = { total: performance.now() - t0, worker: ms, cached: ms.from_cache > 0 };
       progress(null, "Offline engine ready");
       if (onReady) onReady();
     }, function (err) {
