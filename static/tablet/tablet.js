@@ -315,7 +315,7 @@
     function refresh() {
       return api("GET", "/tables/" + T.id + "/", undefined, undefined, T.etag).then(function (res) {
         if (res.status === 401) { toLogin(); return; }
-        if (res.status === 304) { setNet("", ""); return; }
+        if (res.status === 304) { T.fromStore = false; setNet("", ""); return; }
         var refused = res.status !== 200 ? errorOf(res) : null;
         if (refused && /^day_/.test(refused.code)) { dayNotOpen(refused); return; }
         if (refused) { notice(refused.message, "error"); return; }
@@ -325,7 +325,11 @@
         // older state never replaces a newer one (the next refresh brings the table again).
         if (before && after && (after.id < before.id || (after.id === before.id && after.next_seq < before.next_seq))) return;
         T.etag = res.etag;
-        if (before && after && before.id === after.id && after.next_seq > before.next_seq && !T.queue.length && !T.sending && !T.quiet) {
+        // (Not for the table kept on the tablet and drawn at a reload: it is only a placeholder
+        // until the server answers; a queued entry it made stale is refused and said so.)
+        var kept = T.fromStore;
+        T.fromStore = false;
+        if (before && after && before.id === after.id && after.next_seq > before.next_seq && !T.queue.length && !T.sending && !T.quiet && !kept) {
           notice("The hand moved on from another device; the screen shows it now.", "info");
         }
         T.table = res.data;
@@ -1066,7 +1070,7 @@
         localStorage.removeItem(OLD_QUEUE_KEY);
       }
       T.queue = queue || [];
-      if (got[1] && got[1].table && !T.table) { T.table = got[1].table; T.etag = got[1].etag; T.keptAt = got[1].at; }
+      if (got[1] && got[1].table && !T.table) { T.table = got[1].table; T.etag = got[1].etag; T.keptAt = got[1].at; T.fromStore = true; }
       T.me = got[2] || null;
       if (T.table) { render(); reproject(); }
     }, function () {
