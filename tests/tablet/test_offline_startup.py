@@ -4,10 +4,12 @@ reloads the page with no network (the service worker opens it, IndexedDB has the
 table), and reconnects: the server's log equals the tablet's, every stack matches, and the
 ledger audit passes.
 
-Honest offline: Playwright's ``set_offline`` is trusted for nothing. Every request the live
-server receives is counted (Django's ``request_started``): while the tablet is offline none may
-arrive, whoever sent it (the page, the engine's worker or the service worker). The reloaded page
-must say that the service worker served it."""
+Honest offline: Playwright's ``set_offline`` is not trusted alone. In Chromium a request of a
+page that a service worker controls but lets through to the network (the API here) was seen to
+reach the server with the context offline; so every request is also refused by routing, and
+every request the live server receives is counted (Django's ``request_started``): while the
+tablet is offline none may arrive, whoever sent it (the page, the engine's worker or the service
+worker). The reloaded page must say that the service worker served it."""
 
 from __future__ import annotations
 
@@ -20,11 +22,13 @@ import pytest
 from django.core.signals import request_started
 from playwright.sync_api import expect
 
+from brag_event.core.actors import Actor
 from brag_event.hands.models import Hand, HandAction
+from brag_event.hands.services import hand_start
 from brag_event.tables.models import Seat
 from tests.factories import assert_audit_ok
 
-from .conftest import SHOTS, Hall
+from .conftest import SHOTS, Hall, shot
 from .test_offline_tablet import BOOT, engine_ready
 from .test_tablet_browser import open_table
 
@@ -42,7 +46,8 @@ class Hits:
     def __call__(self, sender: Any, environ: dict[str, Any] | None = None, **kw: Any) -> None:
         if self.on:
             with self.lock:
-                self.paths.append((environ or {}).get("PATH_INFO", "?"))
+                env = environ or {}
+                self.paths.append(f"{env.get('REQUEST_METHOD')} {env.get('PATH_INFO')}")
 
 
 @pytest.fixture
@@ -51,6 +56,21 @@ def hits() -> Iterator[Hits]:
     request_started.connect(counter, weak=False)
     yield counter
     request_started.disconnect(counter)
+
+
+def refuse(route: Any) -> None:
+    route.abort("internetdisconnected")
+
+
+def cut(context: Any) -> None:
+    """The network goes: the context offline, and every request refused by routing too."""
+    context.set_offline(True)
+    context.route("**/*", refuse)
+
+
+def mend(context: Any) -> None:
+    context.unroute("**/*", refuse)
+    context.set_offline(False)
 
 
 def kept_for_offline(page: Any) -> None:
@@ -124,7 +144,7 @@ def test_two_hands_offline_with_a_reload_in_a_dead_zone_then_reconnected(
     kept_for_offline(page)
 
     # The network goes before the hand starts.
-    page.context.set_offline(True)
+    cut(page.context)
     hits.on = True
     page.get_by_role("button", name="Start the next hand").click()
     expect(page.locator("#queue li")).to_have_count(1)
@@ -190,7 +210,7 @@ def test_two_hands_offline_with_a_reload_in_a_dead_zone_then_reconnected(
 
     # Reconnect: the queue drains in order, the new hands take their ids from the server.
     hits.on = False
-    page.context.set_offline(False)
+    mend(page.context)
     expect(page.locator("#queue")).to_be_hidden(timeout=60_000)
     expect(page.locator("#notice")).to_be_hidden()
     hands = list(Hand.objects.order_by("number"))
@@ -241,3 +261,35 @@ def test_engine_start_up_cold_and_from_the_tablets_cache(hall: Hall, browser: An
         f"{', '.join(f'{t:.1f}' for t in totals)} s (Pyodide "
         f"{', '.join(f'{t:.1f}' for t in pyodide)} s)"
     )
+
+
+def test_a_hand_started_from_another_device_while_offline_is_said_in_words(
+    hall: Hall, browser: Any
+) -> None:
+    """The tablet starts a hand offline and enters in it; meanwhile a supervisor starts the
+    table's hand from the console. On reconnect the server refuses the tablet's start: the tablet
+    stops, says what was not entered, shows the server's hand, and the dealer enters from it."""
+    page = open_table(hall, browser)
+    engine_ready(page)
+    cut(page.context)
+    page.get_by_role("button", name="Start the next hand").click()
+    assert to_act(page) == "Bill (seat 2)"
+    bet_least(page)
+    expect(page.locator("#queue li")).to_have_count(2)
+    hand_start(table=hall.world.table, by=Actor(user=hall.supervisor, device="console"))
+    mend(page.context)
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("Refused: \u201cHand 1 starts\u201d", timeout=30_000)
+    expect(notice).to_contain_text("Finish the hand in progress before starting another.")
+    expect(notice).to_contain_text("Not sent after it: Bill (seat 2) bets 3 blind.")
+    shot(page, "25-offline-start-refused")
+    expect(page.locator("#queue")).to_be_hidden()
+    # The server's hand, as the console dealt it: the dealer enters from there.
+    assert to_act(page) == "Bill (seat 2)"
+    assert HandAction.objects.count() == 0
+    bet_least(page)
+    expect(page.locator("#queue")).to_be_hidden(timeout=30_000)
+    expect(page.locator(".to-act-title")).to_have_text("Chris (seat 3) to act")
+    assert Hand.objects.count() == 1
+    assert list(HandAction.objects.values_list("seat", "action", "amount")) == [(2, "bet", 3)]
+    assert_audit_ok(hall.world.event)
