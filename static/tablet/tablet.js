@@ -232,8 +232,30 @@
       // With no day in play, say each event's state in words (RULES §4b: days follow one another).
       notOpen.forEach(function (event) { list.appendChild(el("li", { class: "day-state", text: eventState(event) })); });
     }).catch(function (err) {
-      if (err instanceof NetworkError) { clear(list).appendChild(el("li", { text: "No network: reload when connected." })); }
+      if (err instanceof NetworkError) keptTables(list);
     });
+  }
+
+  /* No network (a tablet restarted in a dead zone opens here): the tables this tablet kept
+   * (IndexedDB), each opening as it was last seen — the service worker keeps their pages. */
+  function keptTables(list) {
+    clear(list).removeAttribute("aria-busy");
+    var store = window.BragStore;
+    var none = function () { clear(list).appendChild(el("li", { text: "No network: reload when connected." })); };
+    if (!store) { none(); return; }
+    store.keys("table-").then(function (keys) {
+      return Promise.all(keys.map(function (k) { return store.get(k); }));
+    }).then(function (kept) {
+      kept = kept.filter(function (k) { return k && k.table; });
+      if (!kept.length) { none(); return; }
+      list.appendChild(el("li", { class: "day-state", text: "No network: the tables this tablet has kept, as it last saw them." }));
+      kept.forEach(function (k) {
+        var t = k.table;
+        list.appendChild(el("li", null, el("a", { class: "tile", href: "/tablet/tables/" + t.id + "/" },
+          el("strong", { text: "Table " + t.number }),
+          el("span", { text: "day " + t.day.number + " · seen at " + new Date(k.at).toTimeString().slice(0, 5) }))));
+      });
+    }, none);
   }
 
   // ------------------------------------------------------------------ the table page

@@ -195,13 +195,21 @@ def test_two_hands_offline_with_a_reload_in_a_dead_zone_then_reconnected(
     expect(page.locator("#next")).to_contain_text(f"Carried to the next hand: a pot of {carried}.")
     screen = stacks_on_screen(page)
     assert sum(screen.values()) + carried == 600  # no money made or lost on the tablet
+    taps = sorted(page.evaluate("() => window.__bragOffline.taps"))
+    # A restart in the dead zone opens the tablet's start page: it lists the tables it kept.
+    page.goto(f"{hall.url}/tablet/")
+    kept = page.get_by_role("link", name=re.compile("Table 1"))
+    expect(kept).to_contain_text("seen at")
+    kept.click()
+    engine_ready(page)
+    expect(page.locator("#result")).to_contain_text(f"Everyone folded to {first}")
+    assert stacks_on_screen(page) == screen
     queue = page.evaluate("() => window.__bragQueue()")
     assert [q["kind"] for q in queue].count("start") == 2
     # Nothing reached the server while offline: not a page, a script, Pyodide or an action.
     assert hits.paths == []
     assert Hand.objects.count() == 0 and HandAction.objects.count() == 0
     assert cached["worker"]["from_cache"] >= 6  # Pyodide's files and the engine, all kept
-    taps = sorted(page.evaluate("() => window.__bragOffline.taps"))
     print(  # figures for the README (this machine's load varies): not assertions
         f"engine start-up: first visit {cold['total'] / 1000:.1f} s; reloaded offline, from "
         f"the tablet's cache {cached['total'] / 1000:.1f} s; an offline tap to the new action "
