@@ -284,6 +284,7 @@ class TableOut(S.Serializer):
     event = EventRef()
     button = S.IntegerField()
     shuffle_next = S.BooleanField()
+    rules = RulesOut(help_text="The day's rules (the next hand is dealt with them)")
     carried = CarriedOut()
     seats = SeatOut(many=True)
     hand = HandOut(allow_null=True, help_text="The latest hand")

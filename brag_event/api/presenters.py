@@ -120,6 +120,8 @@ def table_view(table: Table) -> dict[str, Any]:
         # Who deals the next hand (between hands, the tablet's dealer button).
         "next_dealer": next_dealer_seat(table, [s.number for s in seats]),
         "shuffle_next": table.shuffle_next,
+        # The day's rules: what the tablet's engine deals the next hand with when offline.
+        "rules": table.day.rules().to_dict(),
         "carried": {"pot": table.carried_pot, "seat": table.carried_seat},
         "seats": [seat_view(s) for s in seats],
         "hand": hand_view(hand) if hand is not None else None,

@@ -55,6 +55,14 @@ def first_dealer(button: int | None, seated: Sequence[int], seats: int) -> int:
     return seated[0]
 
 
+def next_dealer(table: Mapping[str, Any]) -> int | None:
+    """Who deals the next hand at ``table`` (the tablet's dealer button between hands)."""
+    seated = sorted(s["number"] for s in table["seats"])
+    if not seated:
+        return None
+    return first_dealer(table.get("button"), seated, Rules.from_dict(table["rules"]).seats)
+
+
 def next_hand(table: Mapping[str, Any]) -> HandState:
     """The next hand at a table, as the server's ``hand_start`` deals it. ``table`` is what the
     tablet knows: ``rules``, ``button``, ``carried`` (``pot``, ``seat``), ``shuffle_next`` and
@@ -136,10 +144,13 @@ def _one(request: Mapping[str, Any]) -> dict[str, Any]:
             "shuffle_before": state.shuffle_before_deal,
             "carried": {"pot": state.carried_in, "seat": state.carried_seat_in},
             "table": table,
+            "next_dealer": state.dealer,
         }
     if op == "after":
+        # The table once the queued hand has settled, and who deals the hand after it.
         state = _state(request["history"], request.get("queued") or [])
-        return {"table": table_after(request["table"], state)}
+        table = table_after(request["table"], state)
+        return {"table": table, "next_dealer": next_dealer(table)}
     raise EngineError("invalid_history", index=None, problem=f"unknown request {op!r}")
 
 

@@ -41,3 +41,33 @@ def engine_zip() -> tuple[bytes, str]:
     _memo.clear()
     _memo[key] = made
     return made
+
+
+# What the service worker (/tablet/sw.js) keeps for a tablet that opens with no network: the
+# tablet's pages' scripts, styles and icons (their static names, hashed in production), Pyodide's
+# pinned files and the engine's zip. The table pages themselves are kept as they are visited.
+SHELL = (
+    "tablet/tablet.css",
+    "tablet/tablet.js",
+    "tablet/floor.css",
+    "tablet/floor.js",
+    "tablet/offline/store.js",
+    "tablet/offline/engine-client.js",
+    "tablet/offline/offline.js",
+    "tablet/offline/engine-worker.js",
+    "icons/favicon.svg",
+    "icons/favicon-32.png",
+    "icons/apple-touch-icon.png",
+)
+
+
+def offline_version(shell: dict[str, bytes], pyodide: str, engine: str) -> tuple[str, str]:
+    """The two cache names' versions: the shell's (the hash of its files' content) and the
+    runtime's (Pyodide's pinned integrity and the engine's hash). A release that changes a file
+    brings a new shell cache; Pyodide's ten megabytes are fetched again only when Pyodide or the
+    engine changed."""
+    digest = hashlib.sha256()
+    for name in sorted(shell):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(shell[name]).digest())
+    runtime = hashlib.sha256(f"{pyodide}\0{engine}".encode()).hexdigest()[:16]
+    return digest.hexdigest()[:16], runtime

@@ -6,18 +6,23 @@ device token kept on the tablet) and asks the API, which enforces every role."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
+from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from brag_event.core.forms import takes
 
-from .offline import engine_zip
+from . import vendor
+from .offline import SHELL, engine_zip, offline_version
 
 HOME = "/tablet/"
 
@@ -76,6 +81,43 @@ def engine(request: HttpRequest, version: str) -> HttpResponse:
         raise Http404("This version of the engine is not served any more.")
     response = HttpResponse(data, content_type="application/zip")
     response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
+@takes()
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The tablet's service worker (``templates/tablet/sw.js``): at ``/tablet/sw.js`` so that
+    its scope is the tablet's pages. It names what it keeps and the versions of its caches;
+    the browser checks it again at most once a day (``Cache-Control``, ``updateViaCache``)."""
+    _data, engine_version = engine_zip()
+    pin = vendor.lock()
+    shell: dict[str, bytes] = {}
+    for name in SHELL:
+        found = finders.find(name)
+        if isinstance(found, str):
+            with open(found, "rb") as handle:
+                shell[name] = handle.read()
+    shell_version, runtime_version = offline_version(shell, pin["integrity"], engine_version)
+    runtime = [static(f"vendor/pyodide/{name}") for name in sorted(pin["files"])]
+    runtime.append(reverse("tablet:engine", args=[engine_version]))
+    config = {
+        "shell": f"brag-shell-{shell_version}",
+        "runtime": f"brag-runtime-{pin['version']}-{runtime_version}",
+        "pages": [reverse("tablet:tables")],
+        "shell_files": [static(name) for name in SHELL],
+        "runtime_files": runtime,
+        # Pyodide's files kept by an older runtime cache of the same Pyodide are reused.
+        "runtime_reuse": f"brag-runtime-{pin['version']}-",
+        "static": settings.STATIC_URL
+        if settings.STATIC_URL.startswith("/")
+        else "/" + settings.STATIC_URL,
+        "engine": reverse("tablet:engine", args=["x"]).rsplit("/", 1)[0] + "/",
+    }
+    # Our own paths only; JSON is valid JavaScript (no "</script>" concern: not in HTML).
+    context = {"config": json.dumps(config, indent=1)}
+    response = render(request, "tablet/sw.js", context, content_type="text/javascript")
+    response["Cache-Control"] = "max-age=86400"
+    response["Service-Worker-Allowed"] = HOME
     return response
 
 

@@ -2,9 +2,12 @@
  *
  * Everything shown comes from the API, and every button comes from the engine's legal actions
  * (hand.legal_actions): an illegal entry is not offered. Actions go through a queue kept in
- * localStorage: each gets its Idempotency-Key and expected_seq when tapped, is stored before it
- * is sent, and is sent in order when the network allows; a reload loses nothing, a retry never
- * enters twice, and a refusal is shown, not swallowed. */
+ * IndexedDB (offline/store.js): each gets its Idempotency-Key and expected_seq when tapped, is
+ * stored before it is sent, and is sent in order when the network allows; a reload loses
+ * nothing, a retry never enters twice, and a refusal is shown, not swallowed. The last table the
+ * tablet saw is kept there too, and a service worker (/tablet/sw.js) keeps the pages, Pyodide
+ * and the engine: a tablet that reloads offline opens its table as it last saw it and keeps
+ * playing, the engine in the browser computing each hand (offline/offline.js). */
 (function () {
   "use strict";
 
@@ -229,8 +232,30 @@
       // With no day in play, say each event's state in words (RULES §4b: days follow one another).
       notOpen.forEach(function (event) { list.appendChild(el("li", { class: "day-state", text: eventState(event) })); });
     }).catch(function (err) {
-      if (err instanceof NetworkError) { clear(list).appendChild(el("li", { text: "No network: reload when connected." })); }
+      if (err instanceof NetworkError) keptTables(list);
     });
+  }
+
+  /* No network (a tablet restarted in a dead zone opens here): the tables this tablet kept
+   * (IndexedDB), each opening as it was last seen — the service worker keeps their pages. */
+  function keptTables(list) {
+    clear(list).removeAttribute("aria-busy");
+    var store = window.BragStore;
+    var none = function () { clear(list).appendChild(el("li", { text: "No network: reload when connected." })); };
+    if (!store) { none(); return; }
+    store.keys("table-").then(function (keys) {
+      return Promise.all(keys.map(function (k) { return store.get(k); }));
+    }).then(function (kept) {
+      kept = kept.filter(function (k) { return k && k.table; });
+      if (!kept.length) { none(); return; }
+      list.appendChild(el("li", { class: "day-state", text: "No network: the tables this tablet has kept, as it last saw them." }));
+      kept.forEach(function (k) {
+        var t = k.table;
+        list.appendChild(el("li", null, el("a", { class: "tile", href: "/tablet/tables/" + t.id + "/" },
+          el("strong", { text: "Table " + t.number }),
+          el("span", { text: "day " + t.day.number + " · seen at " + new Date(k.at).toTimeString().slice(0, 5) }))));
+      });
+    }, none);
   }
 
   // ------------------------------------------------------------------ the table page
@@ -252,25 +277,41 @@
       stopped: false, // the day is not open: nothing to poll
       wakeLock: null
     };
-    var QUEUE_KEY = "brag-queue-table-" + T.id;
-    try { T.queue = JSON.parse(localStorage.getItem(QUEUE_KEY) || "[]"); } catch (e) { T.queue = []; }
+    var QUEUE_KEY = "queue-table-" + T.id;
+    var TABLE_KEY = "table-" + T.id;
+    var OLD_QUEUE_KEY = "brag-queue-table-" + T.id; // before IndexedDB: moved over once
+    var store = window.BragStore;
 
-    function saveQueue() { localStorage.setItem(QUEUE_KEY, JSON.stringify(T.queue)); }
-    function hand() {
-      // With actions queued, the hand the tablet's own engine computed (offline/offline.js).
-      var p = T.projected;
-      if (p && T.queue.length && T.table && T.table.hand && p.id === T.table.hand.id) return p;
-      return T.table && T.table.hand;
+    /* The queue is written to IndexedDB on every change; the writes commit in order. */
+    function saveQueue() {
+      var copy = T.queue.slice();
+      T.saving = store.set(QUEUE_KEY, copy).catch(function () {
+        notice("This tablet cannot store the queue: do not reload the page until it is sent.", "error");
+      });
+      return T.saving;
     }
+    function saveTable() {
+      if (T.table) store.set(TABLE_KEY, { table: T.table, etag: T.etag, at: Date.now() }).catch(function () {});
+    }
+    /* The table to draw: with entries queued, the table and hand the tablet's own engine
+     * computed from the server's last state and the queue (offline/offline.js). */
+    function view() {
+      var p = T.projected;
+      if (p && T.queue.length) return p.table;
+      return T.table;
+    }
+    function hand() { var t = view(); return t && t.hand; }
 
-    /* Ask the engine in the browser for the hand after the queued actions; the action bar is
+    /* Ask the engine in the browser for the table after the queued entries; the action bar is
      * then drawn from its legal actions, so a table keeps playing without the network. */
     function reproject(tapped, item) {
-      if (!window.BragOffline || !T.queue.length || !T.table || !T.table.hand) return;
-      window.BragOffline.project(T.table.hand, T.queue).then(function (p) {
-        if (!p || p.error) { T.projected = null; render(); return; }
-        T.projected = p;
-        if (item) item.expect = p;
+      if (!window.BragOffline || !T.queue.length || !T.table) { T.projected = null; return; }
+      var asked = (T.asked = (T.asked || 0) + 1);
+      window.BragOffline.project(T.table, T.queue).then(function (p) {
+        if (asked !== T.asked) return; // a newer question is on its way
+        if (p && p.error) notice("The tablet's engine cannot compute the queued entries: " + p.error.message, "error");
+        T.projected = p && !p.error ? p : null;
+        if (item && T.projected) { item.expect = T.projected.hand; saveQueue(); }
         render();
         if (tapped) window.BragOffline.timings.taps.push(performance.now() - tapped);
       });
@@ -296,7 +337,7 @@
     function refresh() {
       return api("GET", "/tables/" + T.id + "/", undefined, undefined, T.etag).then(function (res) {
         if (res.status === 401) { toLogin(); return; }
-        if (res.status === 304) { setNet("", ""); return; }
+        if (res.status === 304) { T.fromStore = false; setNet("", ""); return; }
         var refused = res.status !== 200 ? errorOf(res) : null;
         if (refused && /^day_/.test(refused.code)) { dayNotOpen(refused); return; }
         if (refused) { notice(refused.message, "error"); return; }
@@ -306,12 +347,18 @@
         // older state never replaces a newer one (the next refresh brings the table again).
         if (before && after && (after.id < before.id || (after.id === before.id && after.next_seq < before.next_seq))) return;
         T.etag = res.etag;
-        if (before && after && before.id === after.id && after.next_seq > before.next_seq && !T.queue.length && !T.sending && !T.quiet) {
+        // (Not for the table kept on the tablet and drawn at a reload: it is only a placeholder
+        // until the server answers; a queued entry it made stale is refused and said so.)
+        var kept = T.fromStore;
+        T.fromStore = false;
+        if (before && after && before.id === after.id && after.next_seq > before.next_seq && !T.queue.length && !T.sending && !T.quiet && !kept) {
           notice("The hand moved on from another device; the screen shows it now.", "info");
         }
         T.table = res.data;
+        saveTable();
         if (window.BragOffline) window.BragOffline.remember(res.data.hand);
         setNet("", "");
+        if (T.queue.length) reproject();
         render();
       }, function () { setNet("Offline", "offline"); });
     }
@@ -319,6 +366,9 @@
     function applyHand(h) {
       if (!h) return;
       T.table.hand = h;
+      saveTable();
+      if (window.BragOffline) window.BragOffline.remember(h);
+      reproject();
       render();
       // A settled hand moved money back to the stacks: redraw the seats from the table.
       if (h.status !== "in_progress" && !T.queue.length) refresh();
@@ -329,10 +379,11 @@
     function enqueue(kind, payload, label) {
       var h = hand();
       var last = T.queue[T.queue.length - 1];
-      var seq = last && last.hand === h.id ? last.body.expected_seq + 1 : h.next_seq;
+      var seq = last && last.hand === h.id && last.kind !== "start" ? last.body.expected_seq + 1 : h.next_seq;
       var tapped = performance.now();
       T.queue.push({
         key: newKey(),
+        kind: kind,
         hand: h.id,
         path: "/hands/" + h.id + (kind === "cards" ? "/cards/" : "/actions/"),
         body: Object.assign({}, payload, { expected_seq: seq }),
@@ -350,6 +401,62 @@
       T.retry = window.setTimeout(function () { T.retry = null; pump(); }, 1500);
     }
 
+    /* The next hand, started on the tablet while the network is gone (or while entries wait):
+     * queued like an action, with its own Idempotency-Key (``key``: the one of a start that
+     * got no answer, so that a start that did reach the server is not dealt twice). The engine
+     * deals it on the tablet; its actions name it by a local id until the server's answer. */
+    function enqueueStart(key) {
+      var tapped = performance.now();
+      var t = view();
+      var number = t.hand ? t.hand.number + 1 : 1;
+      var item = {
+        key: key || newKey(),
+        kind: "start",
+        local: "L" + newKey(),
+        path: "/tables/" + T.id + "/hands/",
+        body: {},
+        label: "Hand " + number + " starts"
+      };
+      T.queue.push(item);
+      saveQueue();
+      render();
+      reproject(tapped, item);
+      pump();
+    }
+
+    function startHand() {
+      if (T.queue.length) { enqueueStart(); return; }
+      var key = newKey();
+      var button = $("#start-hand");
+      if (button) button.disabled = true;
+      api("POST", "/tables/" + T.id + "/hands/", {}, key).then(function (res) {
+        if (button) button.disabled = false;
+        if (res.status === 201) {
+          notice("");
+          T.quiet = true;
+          return refresh().then(function () { T.quiet = false; });
+        }
+        if (res.status === 401) { toLogin(); return; }
+        notice(errorOf(res).message, "error");
+      }, function () {
+        // No answer: the tablet deals it with its engine and sends the start when it can.
+        if (button) button.disabled = false;
+        if (window.BragOffline && window.BragOffline.isReady() && T.table && T.table.rules) enqueueStart(key);
+        else notice("No network, and the tablet's engine is not loaded yet: the hand cannot start. Try again.", "error");
+      });
+    }
+
+    /* The server dealt a hand started on the tablet: its entries take the hand's id. */
+    function named(item, hand) {
+      if (!hand || item.kind !== "start") return;
+      T.queue.forEach(function (q) {
+        if (q.hand !== item.local) return;
+        q.hand = hand.id;
+        q.path = q.path.replace("/hands/" + item.local + "/", "/hands/" + hand.id + "/");
+      });
+      if (window.BragOffline) window.BragOffline.rename(item.local, hand.id);
+    }
+
     function pump() {
       if (T.sending || !T.queue.length) { renderQueue(); return; }
       T.sending = true;
@@ -358,10 +465,12 @@
       api("POST", item.path, item.body, item.key).then(function (res) {
         T.sending = false;
         if (res.status === 201 || res.status === 200) {
+          var got = item.kind === "start" ? res.data : res.data.hand;
           T.queue.shift();
+          named(item, got);
           saveQueue();
           setNet("", "");
-          var why = window.BragOffline ? window.BragOffline.differs(item.expect, res.data.hand) : "";
+          var why = window.BragOffline ? window.BragOffline.differs(item.expect, got) : "";
           if (why) {
             // The server is the authority: stop, say both, redraw from the server's hand.
             var notSent = T.queue.splice(0).map(function (d) { return d.label; });
@@ -369,10 +478,10 @@
             T.projected = null;
             notice("The server's answer to \u201c" + item.label + "\u201d differs from the tablet's. " + why +
               (notSent.length ? " Not sent: " + notSent.join(", ") + "." : "") + " The screen shows the server's hand: enter from there.", "warn");
-            applyHand(res.data.hand);
+            applyHand(got);
             return;
           }
-          applyHand(res.data.hand);
+          applyHand(got);
           announce(item.label + (res.replayed ? " (was already entered)" : " entered"));
           pump();
           return;
@@ -384,7 +493,7 @@
         saveQueue();
         var rest = dropped.slice(1).map(function (d) { return d.label; });
         var tail = rest.length ? " Not sent after it: " + rest.join(", ") + "." : "";
-        var had = T.projected && window.BragOffline ? " The tablet had: " + window.BragOffline.describe(T.projected) + "." : "";
+        var had = T.projected && window.BragOffline ? " The tablet had: " + window.BragOffline.describe(T.projected.hand) + "." : "";
         T.projected = null;
         if (err.code === "stale_sequence") {
           notice("Another device moved the hand on: \u201c" + item.label + "\u201d was not entered." + tail + had + " The screen shows the hand now.", "warn");
@@ -548,11 +657,12 @@
       var h = hand();
       var live = h && h.status === "in_progress";
       var bySeat = {};
-      T.table.seats.forEach(function (s) { bySeat[s.number] = s; });
+      var t = view();
+      t.seats.forEach(function (s) { bySeat[s.number] = s; });
       var inHand = {};
       ((h && h.players) || []).forEach(function (p) { inHand[p.seat] = p; });
       // In a hand, its dealer; between hands, the seat that deals the next one.
-      var dealer = live ? h.dealer : (T.table.next_dealer !== undefined ? T.table.next_dealer : (h ? h.dealer : T.table.button));
+      var dealer = live ? h.dealer : (t.next_dealer !== undefined && t.next_dealer !== null ? t.next_dealer : (h ? h.dealer : t.button));
       for (var n = 1; n <= 6; n++) {
         var seat = bySeat[n];
         var p = live ? inHand[n] : null;
@@ -591,7 +701,7 @@
       var h = hand();
       var currency = T.table.event.currency;
       if (!h) {
-        box.appendChild(el("p", { text: "No hand yet." + (T.table.carried.pot ? " Carried pot " + T.table.carried.pot + " " + currency + "." : "") }));
+        box.appendChild(el("p", { text: "No hand yet." + (view().carried.pot ? " Carried pot " + view().carried.pot + " " + currency + "." : "") }));
         return;
       }
       box.appendChild(el("p", { class: "hand-no", text: "Hand " + h.number + (h.status === "settled" ? " · settled" : " · " + h.phase) }));
@@ -854,13 +964,25 @@
       box.hidden = false;
       // Above the result, so that a long showdown never pushes it out of sight.
       next.hidden = false;
-      if (T.queue.length) {
-        // Settled on the tablet: the next hand and the seats wait for the queue to be sent.
+      var t = view();
+      if (T.queue.length && !T.projected) {
+        // Settled on the tablet, but its engine is not loaded: wait for the queue to be sent.
         next.appendChild(el("p", { class: "muted", text: "The hand is settled on the tablet; the next hand starts once the queued actions are sent." }));
         return;
       }
-      if (T.table.shuffle_next) next.appendChild(el("p", { class: "reminder", role: "note", text: "Shuffle the deck before dealing this hand." }));
-      next.appendChild(el("button", { type: "button", class: "primary", id: "start-hand", text: "Start the next hand", onclick: function () { write("/tables/" + T.id + "/hands/", {}); } }));
+      if (t.shuffle_next) next.appendChild(el("p", { class: "reminder", role: "note", text: "Shuffle the deck before dealing this hand." }));
+      if (t.carried && t.carried.pot) next.appendChild(el("p", { class: "muted", text: "Carried to the next hand: a pot of " + t.carried.pot + "." }));
+      next.appendChild(el("button", { type: "button", class: "primary", id: "start-hand", text: "Start the next hand", onclick: startHand }));
+      if (T.queue.length) {
+        // Seats change through the server alone: not while entries wait to be sent.
+        box.appendChild(el("p", { class: "muted", text: "Stacks as the tablet computed them. Seats can be changed once the queued entries are sent." }));
+        var plain = el("ul", { class: "seat-admin" });
+        t.seats.forEach(function (s) {
+          plain.appendChild(el("li", null, el("span", { text: "Seat " + s.number + ": " + s.player.name + " · " + s.stack + (s.sitting_out ? " · sitting out" : "") })));
+        });
+        box.appendChild(plain);
+        return;
+      }
       var list = el("ul", { class: "seat-admin" });
       var taken = {};
       T.table.seats.forEach(function (s) {
@@ -950,9 +1072,44 @@
 
     if (window.BragOffline) window.BragOffline.start(function () { reproject(); });
     window.__bragOfflineLog = function () { var h = hand(); return (h && h.actions) || []; };
-    whoAmI().then(function (me) {
+    window.__bragQueue = function () { return T.queue; };
+
+    function showMe() { if (T.me) $("#who").textContent = T.me.username + " · " + T.me.role; }
+
+    /* What the tablet kept (IndexedDB): the queue, the table as last seen, who is signed in and
+     * the hands' start documents. A reload with no network draws the table from them at once. */
+    var restored = Promise.all([
+      store.get(QUEUE_KEY),
+      store.get(TABLE_KEY),
+      store.get("me"),
+      window.BragOffline ? window.BragOffline.restore() : null
+    ]).then(function (got) {
+      var queue = got[0];
+      if (!queue) {
+        try { queue = JSON.parse(localStorage.getItem(OLD_QUEUE_KEY) || "[]"); } catch (e) { queue = []; }
+        T.queue = queue;
+        if (queue.length) saveQueue();
+        localStorage.removeItem(OLD_QUEUE_KEY);
+      }
+      T.queue = queue || [];
+      if (got[1] && got[1].table && !T.table) { T.table = got[1].table; T.etag = got[1].etag; T.keptAt = got[1].at; T.fromStore = true; }
+      T.me = got[2] || null;
+      if (T.table) { render(); reproject(); }
+    }, function () {
+      notice("This tablet cannot read what it stored (IndexedDB): entries are not kept across a reload.", "error");
+    });
+
+    restored.then(whoAmI).then(function (me) {
       T.me = me;
+      store.set("me", me).catch(function () {});
       return refresh();
+    }, function (err) {
+      if (!(err instanceof NetworkError)) throw err;
+      // No network: the table as last seen, the queue as kept, the engine from the tablet's copy.
+      showMe();
+      var when = T.keptAt ? " — the table as seen at " + new Date(T.keptAt).toTimeString().slice(0, 5) : "";
+      setNet("Offline" + when + (T.queue.length ? " — " + T.queue.length + " queued" : ""), "offline");
+      if (!T.table) notice("No network, and this tablet has not seen this table yet: reload when connected.", "error");
     }).then(function () {
       pump();
       window.setInterval(function () {
@@ -962,7 +1119,36 @@
     }).catch(function () { setNet("Offline", "offline"); });
   }
 
+  // ------------------------------------------------------------------ offline start-up
+
+  /* The service worker (/tablet/sw.js) keeps the pages, scripts, Pyodide and the engine. It
+   * needs a secure origin (HTTPS, or localhost): elsewhere the tablet still works online. The
+   * browser checks the worker's script at most once a day (updateViaCache "all": its HTTP cache
+   * of one day); a new release brings new cache names. */
+  function offlineStartup() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+    var line = $("#sw-status");
+    var bar = $("#sw-progress");
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      var msg = event.data || {};
+      if (msg.type !== "sw-progress" || !line) return;
+      var done = msg.done >= msg.total;
+      line.textContent = done ? "Kept on this tablet for offline use." : "Keeping for offline use: " + msg.done + " of " + msg.total + " files…";
+      if (bar) { bar.hidden = done; bar.max = msg.total; bar.value = msg.done; }
+    });
+    navigator.serviceWorker.register("/tablet/sw.js", { scope: "/tablet/", updateViaCache: "all" }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      if (line && navigator.serviceWorker.controller && !line.textContent) line.textContent = "Kept on this tablet for offline use.";
+      // The first visit is not seen by the worker: ask it to keep this page for next time.
+      if (!navigator.serviceWorker.controller && reg.active) reg.active.postMessage({ type: "keep-page", url: window.location.pathname });
+    }).catch(function (err) {
+      if (line) line.textContent = "Offline start-up unavailable: " + (err && err.message || err);
+    });
+  }
+
   var page = document.body.getAttribute("data-page");
+  if (page === "table" || page === "tables") offlineStartup();
   if (page === "login") loginPage();
   else if (page === "tables") tablesPage();
   else if (page === "table") tablePage();

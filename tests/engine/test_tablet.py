@@ -87,3 +87,18 @@ def test_start_after_a_queued_hand_deals_from_the_settled_table() -> None:
     after = table_after(table(), first)
     assert got["table"] == after
     assert got["hand"] == json.loads(json.dumps(hand_live(next_hand(after))))
+
+
+def test_after_says_who_deals_next_as_the_server_does() -> None:
+    first = next_hand(table())
+    queued = [{"action": "fold", "seat": 1}]
+    request = {"op": "after", "table": table(), "history": dump(first), "queued": queued}
+    got = json.loads(answer(json.dumps(request)))
+    first.fold(1)
+    after = table_after(table(), first)
+    assert got["table"] == after
+    # The button passed on; the seat that deals is the button's (or the next seated clockwise).
+    assert got["next_dealer"] == first_dealer(after["button"], [1, 3, 5], 6)
+    assert got["next_dealer"] != first.dealer
+    started = json.loads(answer(json.dumps({**request, "op": "start"})))
+    assert started["next_dealer"] == got["next_dealer"] == next_hand(after).dealer

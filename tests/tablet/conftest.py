@@ -29,9 +29,11 @@ class Hall:
     supervisor: User
     contexts: list[Any]
 
-    def page(self, browser: Any, *, who: str = "dealer", portrait: bool = False) -> Any:
+    def page(
+        self, browser: Any, *, who: str = "dealer", portrait: bool = False, **options: Any
+    ) -> Any:
         size = {"width": 800, "height": 1280} if portrait else {"width": 1280, "height": 800}
-        context = browser.new_context(viewport=size, device_scale_factor=1)
+        context = browser.new_context(viewport=size, device_scale_factor=1, **options)
         self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 from django.contrib.staticfiles.views import serve
+from django.test import RequestFactory
 
 from brag_event.tablet import vendor
-from brag_event.tablet.offline import ENGINE, engine_zip
+from brag_event.tablet.offline import ENGINE, engine_zip, offline_version
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,3 +88,57 @@ def test_the_table_page_names_the_engine_it_runs(client: Any) -> None:
     assert f"/tablet/engine/{version}.zip" in page
     assert "vendor/pyodide/" in page
     assert json.dumps("https://") not in page  # nothing from the internet
+
+
+def sw_config(client: Any) -> tuple[Any, dict[str, Any]]:
+    answer = client.get("/tablet/sw.js")
+    text = answer.content.decode()
+    found = re.search(r"^var CONFIG = (\{.*?^\});$", text, re.M | re.S)
+    assert found, "the worker names its configuration"
+    return answer, json.loads(found.group(1))
+
+
+def test_the_service_worker_keeps_the_shell_pyodide_and_the_engine_by_version(client: Any) -> None:
+    answer, config = sw_config(client)
+    assert answer.status_code == 200
+    assert answer["Content-Type"].startswith("text/javascript")
+    # Checked again at most once a day, and its scope is the tablet's pages.
+    assert answer["Cache-Control"] == "max-age=86400"
+    assert answer["Service-Worker-Allowed"] == "/tablet/"
+    _data, version = engine_zip()
+    pin = vendor.lock()
+    assert f"/tablet/engine/{version}.zip" in config["runtime_files"]
+    assert {f"/static/vendor/pyodide/{name}" for name in pin["files"]} <= set(
+        config["runtime_files"]
+    )
+    assert "/static/tablet/offline/store.js" in config["shell_files"]
+    assert "/static/tablet/offline/engine-worker.js" in config["shell_files"]
+    assert config["runtime"].startswith(f"brag-runtime-{pin['version']}-")
+    assert config["runtime_reuse"] == f"brag-runtime-{pin['version']}-"
+    assert re.fullmatch(r"brag-shell-[0-9a-f]{16}", config["shell"])
+    # Every file it keeps is served (a missing one would stop the worker's install).
+    for url in config["shell_files"]:
+        path = url.removeprefix("/static/")
+        served = serve(RequestFactory().get(url), path, insecure=True)
+        assert served.status_code == 200, url
+        served.close()
+    assert client.get(config["runtime_files"][-1]).status_code == 200
+
+
+def test_a_new_engine_or_changed_file_brings_new_cache_names() -> None:
+    shell = {"tablet/tablet.js": b"one", "tablet/tablet.css": b"two"}
+    base = offline_version(shell, "sha512-a", "0011223344556677")
+    assert offline_version(dict(shell), "sha512-a", "0011223344556677") == base
+    changed = offline_version(shell | {"tablet/tablet.js": b"one!"}, "sha512-a", "0011223344556677")
+    assert changed[0] != base[0] and changed[1] == base[1]  # the shell's cache only
+    engine = offline_version(shell, "sha512-a", "8899aabbccddeeff")
+    assert engine[0] == base[0] and engine[1] != base[1]  # the runtime's cache only
+    assert offline_version(shell, "sha512-b", "0011223344556677")[1] != base[1]
+
+
+def test_the_table_page_loads_the_store_and_registers_the_worker(client: Any) -> None:
+    page = client.get("/tablet/tables/1/").content.decode()
+    assert "tablet/offline/store.js" in page
+    assert 'id="engine-progress"' in page and 'id="sw-progress"' in page
+    script = (ROOT / "static" / "tablet" / "tablet.js").read_text()
+    assert 'register("/tablet/sw.js", { scope: "/tablet/", updateViaCache: "all" })' in script

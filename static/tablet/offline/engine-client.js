@@ -13,10 +13,25 @@
   var waiting = {};
   var next = 1;
 
+  function absolute(url) { return new URL(url, window.location.href).href; }
+
+  /* The worker's script as the page fetches it — through the service worker, so from the
+   * tablet's copy when the network is gone — started from that text. Chromium fetches a
+   * worker's own script past the service worker when offline (seen in headless Chromium), so
+   * the script is not left to it. Without an answer, the script's URL (the browser's way). */
+  function script(url) {
+    return fetch(url).then(function (r) {
+      if (!r.ok) throw new Error(String(r.status));
+      return r.text();
+    }).then(function (text) {
+      return URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+    }, function () { return url; });
+  }
+
   function boot(config) {
     if (ready) return ready;
-    ready = new Promise(function (resolve, reject) {
-      worker = new Worker(config.worker, { type: "module" });
+    ready = script(config.worker).then(function (source) { return new Promise(function (resolve, reject) {
+      worker = new Worker(source, { type: "module" });
       worker.onmessage = function (event) {
         var msg = event.data || {};
         if (msg.type === "progress" && config.onProgress) config.onProgress(msg.stage, msg.ms);
@@ -31,8 +46,9 @@
         }
       };
       worker.onerror = function (event) { ready = null; reject(new Error(event.message || "the engine worker failed")); };
-      worker.postMessage({ type: "boot", pyodide: config.pyodide, engine: config.engine });
-    });
+      // Absolute: a worker started from a blob has no base to resolve a path against.
+      worker.postMessage({ type: "boot", pyodide: absolute(config.pyodide), engine: absolute(config.engine) });
+    }); });
     return ready;
   }
 

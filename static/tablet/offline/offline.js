@@ -7,9 +7,15 @@
  * drains, each answer of the server is compared with what the tablet computed; a difference
  * stops the queue and is shown in words (tablet.js).
  *
+ * Hands started on the tablet while offline are dealt by the engine too (op "start": antes, the
+ * button passed on, the carried pot, the shuffle reminder), named locally ("L…") until the
+ * server answers the queued start with the hand's id.
+ *
  *   BragOffline.start(onReady)     boot the engine worker (progress in #engine-status)
+ *   BragOffline.restore()          → Promise: the start documents kept in IndexedDB
  *   BragOffline.remember(hand)     keep the hand's start document (one read per hand)
- *   BragOffline.project(hand, queue) → Promise of the hand after the queued actions, or null
+ *   BragOffline.project(table, queue) → Promise of {table, hand} after the queue, null, or {error}
+ *   BragOffline.rename(local, id)  a hand started offline got its id from the server
  *   BragOffline.differs(expected, got) → words for what differs, or ""
  */
 (function () {
@@ -27,37 +33,60 @@
     if (box) box.textContent = text;
   }
 
+  function progress(step, text) {
+    var bar = document.getElementById("engine-progress");
+    if (bar) { bar.hidden = step === null; if (step !== null) bar.value = step; }
+    status(text);
+  }
+
   function start(onReady) {
     if (!window.BragEngine || !body().getAttribute("data-engine")) return;
     var t0 = performance.now();
-    status("Offline engine: loading…");
+    var cached = !!(navigator.serviceWorker && navigator.serviceWorker.controller);
+    var from = cached ? " (from the tablet's copy)" : "";
+    progress(0, "Offline engine: loading" + from + "…");
     window.BragEngine.boot({
       worker: body().getAttribute("data-engine-worker"),
       pyodide: body().getAttribute("data-pyodide"),
       engine: body().getAttribute("data-engine"),
       onProgress: function (stage) {
-        if (stage === "pyodide") status("Offline engine: loading Python…");
-        else if (stage === "engine") status("Offline engine: loading the rules…");
+        if (stage === "pyodide") progress(1, "Offline engine: loading Python" + from + "… (1 of 3)");
+        else if (stage === "engine") progress(2, "Offline engine: loading the rules" + from + "… (2 of 3)");
       }
     }).then(function (ms) {
       ready = true;
-      timings.boot = { total: performance.now() - t0, worker: ms };
-      status("Offline engine ready");
+      timings.boot = { total: performance.now() - t0, worker: ms, cached: ms.from_cache > 0 };
+      progress(null, "Offline engine ready");
       if (onReady) onReady();
     }, function (err) {
-      status("Offline engine unavailable: " + err.message);
+      progress(null, "Offline engine unavailable: " + err.message);
     });
   }
 
   function token() { return localStorage.getItem("brag-token"); }
 
+  function store() { return window.BragStore; }
+
+  function keep(id, doc) {
+    starts[id] = doc;
+    if (store()) store().set("start-" + id, doc).catch(function () { /* memory only */ });
+  }
+
+  /* The start documents kept in IndexedDB (a reload while offline needs them). */
+  function restore() {
+    if (!store()) return Promise.resolve();
+    return store().keys("start-").then(function (keys) {
+      return Promise.all(keys.map(function (k) {
+        return store().get(k).then(function (doc) {
+          var id = k.slice("start-".length);
+          if (doc) starts[/^L/.test(id) ? id : Number(id)] = doc;
+        });
+      }));
+    }).catch(function () { /* nothing kept */ });
+  }
+
   function remember(hand) {
     if (!hand || hand.status !== "in_progress" || starts[hand.id] || loading[hand.id]) return;
-    var key = "brag-hand-start-" + hand.id;
-    try {
-      var kept = JSON.parse(localStorage.getItem(key) || "null");
-      if (kept) { starts[hand.id] = kept; return; }
-    } catch (e) { /* read again below */ }
     loading[hand.id] = true;
     var headers = { "Accept": "application/json" };
     if (token()) headers["Authorization"] = "Token " + token();
@@ -69,36 +98,134 @@
         doc.actions = [];
         doc.cards = {};
         delete doc.meta;
-        starts[hand.id] = doc;
-        try { localStorage.setItem(key, JSON.stringify(doc)); } catch (e) { /* memory only */ }
+        keep(hand.id, doc);
       }, function () { delete loading[hand.id]; });
+  }
+
+  /* A hand started offline has its id now: its start document and queued entries follow. */
+  function rename(local, id) {
+    if (starts[local] && !starts[id]) keep(id, starts[local]);
+    delete starts[local];
+    if (store()) store().del("start-" + local).catch(function () {});
   }
 
   function queuedAction(item) {
     var b = item.body;
-    if (item.path.indexOf("/cards/") >= 0) return { action: "show", seat: b.seat, cards: b.cards };
+    if (item.kind === "cards" || item.path.indexOf("/cards/") >= 0) return { action: "show", seat: b.seat, cards: b.cards };
     var out = { action: b.action };
     ["seat", "amount", "hand"].forEach(function (k) { if (b[k] !== undefined && b[k] !== null) out[k] = b[k]; });
     return out;
   }
 
-  /* The hand after the queued actions of this hand, computed by the engine in the worker. */
-  function project(hand, queue) {
-    if (!ready || !hand || !starts[hand.id]) return Promise.resolve(null);
-    var mine = queue.filter(function (q) { return q.hand === hand.id; });
-    var request = {
-      op: "hand",
-      history: starts[hand.id],
-      queued: (hand.actions || []).concat(mine.map(queuedAction))
+  /* The table as the engine takes it (engine.tablet.next_hand). */
+  function engineTable(table) {
+    return {
+      rules: table.rules,
+      button: table.button,
+      shuffle_next: table.shuffle_next,
+      carried: table.carried,
+      seats: table.seats.map(function (s) {
+        return { number: s.number, player: s.player.name, stack: s.stack, sitting_out: s.sitting_out };
+      })
     };
+  }
+
+  function ask(request) {
     return window.BragEngine.ask(request).then(function (answer) {
-      if (!answer.ok) return { error: answer.error };
-      var live = answer.hand;
-      var out = Object.assign({}, hand, live);
-      out.next_seq = hand.next_seq + mine.length;
-      out.status = live.result ? "settled" : "in_progress";
-      out.offline = true;
-      return out;
+      if (!answer.ok) throw { engine: answer.error };
+      return answer;
+    });
+  }
+
+  /* The table and its hand after the queue: the server's table and hand as last seen, then each
+   * queued entry in order — actions of the hand in play, a hand started on the tablet (dealt by
+   * the engine from the table as the previous hand left it), the actions of that hand, and so on.
+   * Resolves with {table, hand} in the API's shapes (so the screen draws them as it draws the
+   * server's), null when there is nothing to compute, or {error} when the engine refuses. */
+  function project(table, queue) {
+    if (!ready || !table || !queue.length) return Promise.resolve(null);
+    var segs = [];
+    var h = table.hand;
+    if (h) segs.push({ id: h.id, server: h, base: h.actions || [], queued: [] });
+    for (var i = 0; i < queue.length; i++) {
+      var item = queue[i];
+      if (item.kind === "start") { segs.push({ id: item.local, start: item, base: [], queued: [] }); continue; }
+      var seg = segs[segs.length - 1];
+      if (!seg || seg.id !== item.hand) return Promise.resolve({ error: { code: "queue_order", message: "The queue names a hand the tablet does not have in play." } });
+      seg.queued.push(queuedAction(item));
+    }
+    var tbl = engineTable(table);
+    var view = null;
+    var prev = null;
+    var nextDealer = table.next_dealer;
+    var chain = Promise.resolve();
+    segs.forEach(function (seg) {
+      chain = chain.then(function () {
+        if (!seg.start) {
+          if (!seg.queued.length) { view = seg.server; return null; }
+          if (!starts[seg.id]) throw { engine: { code: "no_start", message: "The tablet never saw this hand's start." } };
+          return ask({ op: "hand", history: starts[seg.id], queued: seg.base.concat(seg.queued) }).then(function (a) {
+            view = Object.assign({}, seg.server, a.hand, {
+              next_seq: seg.server.next_seq + seg.queued.length,
+              status: a.hand.result ? "settled" : "in_progress",
+              offline: true
+            });
+          });
+        }
+        var request = { op: "start", table: tbl };
+        if (prev && starts[prev.id]) {
+          request.history = starts[prev.id];
+          request.queued = prev.base.concat(prev.queued);
+        }
+        return ask(request).then(function (a) {
+          tbl = a.table;
+          keep(seg.id, a.history);
+          var before = view;
+          view = Object.assign({
+            id: seg.id,
+            table: table.id,
+            number: (before ? before.number : 0) + 1,
+            dealer: a.dealer,
+            next_seq: 1,
+            shuffle_before: a.shuffle_before,
+            carried: a.carried,
+            rules: tbl.rules,
+            result: null
+          }, a.hand, { status: "in_progress", offline: true, local: true });
+          if (!seg.queued.length) return null;
+          return ask({ op: "hand", history: a.history, queued: seg.queued }).then(function (b) {
+            view = Object.assign({}, view, b.hand, {
+              next_seq: 1 + seg.queued.length,
+              status: b.hand.result ? "settled" : "in_progress"
+            });
+          });
+        });
+      }).then(function () { prev = seg; });
+    });
+    return chain.then(function () {
+      var last = segs[segs.length - 1];
+      if (!view || !view.result || !last || !starts[last.id]) return null;
+      // Settled on the tablet: the seats, the button, the carried pot and the shuffle after it.
+      return ask({ op: "after", table: tbl, history: starts[last.id], queued: last.base.concat(last.queued) }).then(function (a) {
+        tbl = a.table;
+        nextDealer = a.next_dealer;
+      });
+    }).then(function () {
+      var stacks = {};
+      tbl.seats.forEach(function (s) { stacks[s.number] = s.stack; });
+      var out = Object.assign({}, table, {
+        button: tbl.button,
+        shuffle_next: tbl.shuffle_next,
+        carried: tbl.carried,
+        next_dealer: nextDealer,
+        seats: table.seats.map(function (s) { return Object.assign({}, s, { stack: stacks[s.number] }); }),
+        hand: view,
+        offline: true
+      });
+      return { table: out, hand: view };
+    }, function (err) {
+      if (err && err.engine) return { error: err.engine };
+      throw err;
     });
   }
 
@@ -142,7 +269,9 @@
 
   window.BragOffline = {
     start: start,
+    restore: restore,
     remember: remember,
+    rename: rename,
     project: project,
     differs: differs,
     describe: describe,
