@@ -26,9 +26,10 @@ from brag_event.core.actors import Actor
 from brag_event.hands.models import Hand, HandAction
 from brag_event.hands.services import hand_start
 from brag_event.tables.models import Seat
+from tests.browser import SHOTS, shot
 from tests.factories import assert_audit_ok
 
-from .conftest import SHOTS, Hall, shot
+from .conftest import Hall
 from .test_offline_tablet import BOOT, engine_ready
 from .test_tablet_browser import open_table
 
