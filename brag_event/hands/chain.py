@@ -209,6 +209,39 @@ _HAND_FIELDS = (
 )
 
 
+def _relink(
+    name: str,
+    current: str,
+    entries: Iterable[Entry],
+    problems: list[str],
+    changed: str,
+) -> tuple[str, list[str]]:
+    """Chain ``entries`` (in seq order) onto ``current`` as they are stored, noting in
+    ``problems`` two records with one seq, a record that cannot be hashed and (while fewer than
+    three problems are noted) a stored hash that does not match — of which ``changed`` (what may
+    have been changed, moved or removed) is said. Returns the recomputed head and each record's
+    hash ("" for one that cannot be hashed)."""
+    seen: set[int] = set()
+    hashes: list[str] = []
+    for _id, seq, content, digest in entries:
+        if seq in seen:
+            problems.append(f"{name}: two records with seq {seq}")
+        seen.add(seq)
+        try:
+            current = chain.link(current, content)
+        except (TypeError, ValueError) as err:
+            problems.append(f"{name}: record seq {seq} cannot be hashed ({err})")
+            hashes.append("")
+            continue
+        hashes.append(current)
+        if digest != current and len(problems) < 3:
+            problems.append(
+                f"{name}: {content['kind']} seq {seq} does not match its hash — {changed} was "
+                "changed, moved or removed"
+            )
+    return current, hashes
+
+
 def chains(hands: QuerySet[Hand]) -> Iterator[Chained]:
     """Every hand of ``hands`` (by id) with its chain recomputed from the stored rows and what
     is wrong with it: an entry whose stored hash is not the recomputed one (changed, moved, or a
@@ -235,24 +268,9 @@ def chains(hands: QuerySet[Hand]) -> Iterator[Chained]:
         except (KeyError, TypeError, ValueError) as err:
             problems.append(f"{name}: its set-up cannot be chained ({err})")
             current = chain.ZERO
-        seen: set[int] = set()
-        hashes: list[str] = []
-        for _id, seq, content, digest in entries:
-            if seq in seen:
-                problems.append(f"{name}: two records with seq {seq}")
-            seen.add(seq)
-            try:
-                current = chain.link(current, content)
-            except (TypeError, ValueError) as err:
-                problems.append(f"{name}: record seq {seq} cannot be hashed ({err})")
-                hashes.append("")
-                continue
-            hashes.append(current)
-            if digest != current and len(problems) < 3:
-                problems.append(
-                    f"{name}: {content['kind']} seq {seq} does not match its hash — it, a record "
-                    "before it or the hand's set-up was changed, moved or removed"
-                )
+        current, hashes = _relink(
+            name, current, entries, problems, "it, a record before it or the hand's set-up"
+        )
         if stored != current and not problems:
             problems.append(f"{name}: its head is not its last record's hash (a record removed?)")
         yield Chained(
@@ -341,24 +359,7 @@ def day_chains(days: QuerySet[Day]) -> Iterator[DayChained]:
         name = f"Day {number}'s own record"
         problems: list[str] = []
         current = chain.day_record_genesis(number)
-        seen: set[int] = set()
-        hashes: list[str] = []
-        for _id, seq, content, digest in entries:
-            if seq in seen:
-                problems.append(f"{name}: two records with seq {seq}")
-            seen.add(seq)
-            try:
-                current = chain.link(current, content)
-            except (TypeError, ValueError) as err:
-                problems.append(f"{name}: record seq {seq} cannot be hashed ({err})")
-                hashes.append("")
-                continue
-            hashes.append(current)
-            if digest != current and len(problems) < 3:
-                problems.append(
-                    f"{name}: {content['kind']} seq {seq} does not match its hash — it or a "
-                    "record before it was changed, moved or removed"
-                )
+        current, hashes = _relink(name, current, entries, problems, "it or a record before it")
         head = current if entries else None
         if (stored or None) != head and not problems:
             problems.append(f"{name}: its head is not its last record's hash (a record removed?)")
