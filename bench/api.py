@@ -50,7 +50,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from bench.common import pg_arguments, write_figures
+from bench.common import pg_arguments, print_result, write_figures
 
 from .api_tablet import RETRYABLE, Sample, Tablet
 
@@ -907,8 +907,7 @@ def main(argv: list[str] | None = None) -> int:
     if stray:
         print("WARNING: some gunicorn processes could not be stopped")
     print()
-    failed = [n for n, ok in (("throughput", ratio_ok), ("p99", p99_ok)) if not ok]
-    print("Result: " + ("all targets met" if not failed else "FAIL: " + ", ".join(failed)))
+    print_result({"throughput": ratio_ok, "p99": p99_ok})
 
     results = {
         "machine": info,

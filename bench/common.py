@@ -7,7 +7,7 @@ import argparse
 import contextlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -51,6 +51,12 @@ def bench_database(pg: Dropping, name: str, *, keep: bool) -> Iterator[None]:
                 connections.close_all()
             with contextlib.suppress(Exception):
                 pg.drop(name)
+
+
+def print_result(verdicts: Mapping[str, bool]) -> None:
+    """A benchmark's last line: all its targets met, or the names of those it missed."""
+    failed = [name for name, ok in verdicts.items() if not ok]
+    print("Result: " + ("all targets met" if not failed else "FAIL: " + ", ".join(failed)))
 
 
 def write_figures(path: Path, results: dict[str, Any]) -> int:
