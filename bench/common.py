@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import json
 import os
+import subprocess
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -51,6 +52,23 @@ def bench_database(pg: Dropping, name: str, *, keep: bool) -> Iterator[None]:
                 connections.close_all()
             with contextlib.suppress(Exception):
                 pg.drop(name)
+
+
+def spawn_logged(
+    cmd: list[str], log: Path, *, cwd: Path, env: dict[str, str]
+) -> subprocess.Popen[bytes]:
+    """``cmd`` started in a process group of its own (stopped with its children as one), its
+    output and its errors appended to ``log``."""
+    with log.open("ab") as sink:
+        return subprocess.Popen(
+            cmd,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=sink,
+            start_new_session=True,
+        )
 
 
 def print_result(verdicts: Mapping[str, bool]) -> None:
