@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.db.models import QuerySet
 
@@ -91,22 +91,30 @@ def chain_append(*, hand: Hand, kind: str, fields: Mapping[str, Any]) -> tuple[i
 # ---------------------------------------------------------------------- where entries are stored
 
 
+# What records are chained onto: a hand's chain, or a day's own chain.
+Chained_on = TypeVar("Chained_on", Hand, Day)
+
+
 @dataclass(frozen=True)
-class Source:
-    """Where a kind of chained record is stored: ``rows(hands)`` gives every such record of
-    ``hands`` as an :data:`Entry`, sorted by hand id then seq."""
+class Source(Generic[Chained_on]):
+    """Where a kind of chained record is stored: ``rows(hands)`` (or ``rows(days)``) gives every
+    such record of those hands (days) as an :data:`Entry`, sorted by hand (day) id then seq."""
 
     name: str
-    rows: Callable[[QuerySet[Hand]], Iterator[Entry]]
+    rows: Callable[[QuerySet[Chained_on]], Iterator[Entry]]
 
 
-SOURCES: list[Source] = []
+SOURCES: list[Source[Hand]] = []
 
 
-def register_source(source: Source) -> None:
+def _register(sources: list[Source[Chained_on]], source: Source[Chained_on]) -> None:
+    if all(s.name != source.name for s in sources):
+        sources.append(source)
+
+
+def register_source(source: Source[Hand]) -> None:
     """Make the audit and the export read another kind of chained record."""
-    if all(s.name != source.name for s in SOURCES):
-        SOURCES.append(source)
+    _register(SOURCES, source)
 
 
 def model_source(
@@ -313,22 +321,15 @@ def day_chain_append(*, day: Day, kind: str, fields: Mapping[str, Any]) -> tuple
     return seq, day.record_head
 
 
-@dataclass(frozen=True)
-class DaySource:
-    """Where a kind of day-level record is stored: ``rows(days)`` gives every such record of
-    ``days`` as a :data:`DayEntry`, sorted by day id then seq."""
-
-    name: str
-    rows: Callable[[QuerySet[Day]], Iterator[DayEntry]]
-
+# Where a kind of day-level record is stored (its rows are :data:`DayEntry`).
+DaySource = Source[Day]
 
 DAY_SOURCES: list[DaySource] = []
 
 
 def register_day_source(source: DaySource) -> None:
     """Make the audit and the export read another kind of day-level record."""
-    if all(s.name != source.name for s in DAY_SOURCES):
-        DAY_SOURCES.append(source)
+    _register(DAY_SOURCES, source)
 
 
 @dataclass(frozen=True)
