@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import subprocess
+import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -36,6 +37,19 @@ def django_on(url: str, **extra: str) -> None:
     import django
 
     django.setup()
+
+
+def django_from_environment(prog: str) -> bool:
+    """Django set up in a script on ``$DATABASE_URL`` (settings from the environment); ``False``,
+    said on stderr, when it is not set."""
+    if not os.environ.get("DATABASE_URL"):
+        print(f"{prog}: DATABASE_URL is not set", file=sys.stderr)
+        return False
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "brag_event.settings")
+    import django
+
+    django.setup()
+    return True
 
 
 @contextlib.contextmanager
