@@ -50,7 +50,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from bench.common import pg_arguments, write_figures
+from bench.common import pg_arguments, print_result, spawn_logged, write_figures
 
 from .api_tablet import RETRYABLE, Sample, Tablet
 
@@ -256,16 +256,7 @@ class Server:
     def start(self, timeout: float = 60.0) -> float:
         began = time.perf_counter()
         # The workers' stderr (Python's last-resort logging of unexpected errors) joins the log.
-        with self.log.open("ab") as sink:
-            self.proc = subprocess.Popen(
-                self.cmd,
-                cwd=ROOT,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=sink,
-                stderr=sink,
-                start_new_session=True,
-            )
+        self.proc = spawn_logged(self.cmd, self.log, cwd=ROOT, env=self.env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -907,8 +898,7 @@ def main(argv: list[str] | None = None) -> int:
     if stray:
         print("WARNING: some gunicorn processes could not be stopped")
     print()
-    failed = [n for n, ok in (("throughput", ratio_ok), ("p99", p99_ok)) if not ok]
-    print("Result: " + ("all targets met" if not failed else "FAIL: " + ", ".join(failed)))
+    print_result({"throughput": ratio_ok, "p99": p99_ok})
 
     results = {
         "machine": info,

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import Any
+
+from bench.common import django_from_environment
 
 STARTING_MONEY = 100_000
 
@@ -109,13 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--first", type=int, default=1, help="add tables from this number on")
     args = parser.parse_args(argv)
-    if not os.environ.get("DATABASE_URL"):
-        print("bench.api_seed: DATABASE_URL is not set", file=sys.stderr)
+    if not django_from_environment("bench.api_seed"):
         return 2
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "brag_event.settings")
-    import django
-
-    django.setup()
     result = seed(args.tables, args.players, args.first)
     sys.stdout.write(json.dumps(result) + "\n")
     return 0

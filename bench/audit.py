@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from .api import Postgres, machine, say
-from .common import bench_database, pg_arguments, write_figures
+from .common import bench_database, pg_arguments, print_result, write_figures
 from .standings import ROOT, migrate, setup_django
 
 RESULTS = Path("bench-results") / "audit.json"
@@ -304,8 +304,7 @@ def main(argv: list[str] | None = None) -> int:
             + ("PASS" if verdicts["memory"] else "FAIL"),
         )
     )
-    failed = [name for name, ok in verdicts.items() if not ok]
-    print("Result: " + ("all targets met" if not failed else "FAIL: " + ", ".join(failed)))
+    print_result(verdicts)
 
     results = {
         "machine": info,

@@ -7,7 +7,9 @@ import argparse
 import contextlib
 import json
 import os
-from collections.abc import Iterator
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -37,6 +39,19 @@ def django_on(url: str, **extra: str) -> None:
     django.setup()
 
 
+def django_from_environment(prog: str) -> bool:
+    """Django set up in a script on ``$DATABASE_URL`` (settings from the environment); ``False``,
+    said on stderr, when it is not set."""
+    if not os.environ.get("DATABASE_URL"):
+        print(f"{prog}: DATABASE_URL is not set", file=sys.stderr)
+        return False
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "brag_event.settings")
+    import django
+
+    django.setup()
+    return True
+
+
 @contextlib.contextmanager
 def bench_database(pg: Dropping, name: str, *, keep: bool) -> Iterator[None]:
     """The bench database ``name`` is dropped when the block ends (unless ``keep``), whatever
@@ -51,6 +66,29 @@ def bench_database(pg: Dropping, name: str, *, keep: bool) -> Iterator[None]:
                 connections.close_all()
             with contextlib.suppress(Exception):
                 pg.drop(name)
+
+
+def spawn_logged(
+    cmd: list[str], log: Path, *, cwd: Path, env: dict[str, str]
+) -> subprocess.Popen[bytes]:
+    """``cmd`` started in a process group of its own (stopped with its children as one), its
+    output and its errors appended to ``log``."""
+    with log.open("ab") as sink:
+        return subprocess.Popen(
+            cmd,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=sink,
+            start_new_session=True,
+        )
+
+
+def print_result(verdicts: Mapping[str, bool]) -> None:
+    """A benchmark's last line: all its targets met, or the names of those it missed."""
+    failed = [name for name, ok in verdicts.items() if not ok]
+    print("Result: " + ("all targets met" if not failed else "FAIL: " + ", ".join(failed)))
 
 
 def write_figures(path: Path, results: dict[str, Any]) -> int:

@@ -31,7 +31,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from bench.common import write_figures
+from bench.common import print_result, write_figures
 from brag_event.engine import DECK, evaluate, load_history, replay, strength3
 from brag_event.engine.cards import RANKS, STRENGTH_TABLE, SUITS
 
@@ -299,8 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     print(ratio_line("ratio engine replay(doc) / pokerkit", r_doc / r_pk, "for scale"))
     print()
 
-    failed = [name for name, ok in (("evaluation", eval_ok), ("replay", doc_ok)) if not ok]
-    print("Result: " + ("all targets met" if not failed else "FAIL: " + ", ".join(failed)))
+    print_result({"evaluation": eval_ok, "replay": doc_ok})
 
     results = {
         "machine": info,

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .api import Postgres, machine, say, summary
-from .common import bench_database, django_on, pg_arguments, write_figures
+from .common import bench_database, django_on, pg_arguments, print_result, write_figures
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path("bench-results") / "standings.json"
@@ -231,8 +231,7 @@ def main(argv: list[str] | None = None) -> int:
                 + ("PASS" if ok else "FAIL"),
             )
         )
-    failed = [n for n, ok in verdicts.items() if not ok]
-    print("Result: " + ("all targets met" if not failed else "FAIL: " + ", ".join(failed)))
+    print_result(verdicts)
 
     results = {
         "machine": info,

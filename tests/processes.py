@@ -1,6 +1,6 @@
 """The project's own programs started by the tests that need them for real (gunicorn, Django's
-deployment check), from the repository's root. No Django here: tests/deploy uses it without a
-database."""
+deployment check, a snippet of Python), from the repository's root. No Django here:
+tests/deploy uses it without a database."""
 
 from __future__ import annotations
 
@@ -36,6 +36,20 @@ def check_deploy(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=120,
+    )
+
+
+def python_code(
+    code: str, env: dict[str, str], timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """``python -c code`` under ``env`` (a settings module's start-up, seen from outside)."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 

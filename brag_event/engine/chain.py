@@ -232,6 +232,30 @@ def document_header(doc: Mapping[str, Any]) -> dict[str, Any]:
     )
 
 
+def _relinked(
+    current: str,
+    entries: list[tuple[dict[str, Any], Any]],
+    what: str,
+    changed: str,
+    where: dict[str, Any],
+) -> str:
+    """``current`` with each of ``entries`` (content, stated hash) linked on; raises
+    :class:`Tampered` at the first whose stated hash is not the recomputed one, saying that
+    ``changed`` was changed, at ``where`` (the problem's line, table, hand)."""
+    for content, stated in entries:
+        current = link(current, content)
+        if stated != current:
+            raise Tampered(
+                Problem(
+                    f"{what} seq {content['seq']} ({content['kind']}) does not match its "
+                    f"hash: {changed} was changed",
+                    seq=content["seq"],
+                    **where,
+                )
+            )
+    return current
+
+
 def verify_hand(doc: Mapping[str, Any], line: int | None = None) -> tuple[int, int, str]:
     """Recompute one hand document's chain: every stated ``hash`` and the ``head``. Returns
     (table, hand, head); raises :class:`Tampered` at the first entry whose stated hash is not
@@ -250,17 +274,9 @@ def verify_hand(doc: Mapping[str, Any], line: int | None = None) -> tuple[int, i
         seqs = [int(content["seq"]) for content, _ in entries]
         if len(set(seqs)) != len(seqs):
             raise Tampered(Problem("two entries share one seq", **where))
-        for content, stated in entries:
-            current = link(current, content)
-            if stated != current:
-                raise Tampered(
-                    Problem(
-                        f"entry seq {content['seq']} ({content['kind']}) does not match its "
-                        "hash: it, an earlier entry or the hand's set-up was changed",
-                        seq=content["seq"],
-                        **where,
-                    )
-                )
+        current = _relinked(
+            current, entries, "entry", "it, an earlier entry or the hand's set-up", where
+        )
     except (TypeError, ValueError) as err:  # a value JSON cannot hold canonically
         raise Tampered(Problem(f"cannot be hashed: {err}", **where)) from None
     if doc.get("head") != current:
@@ -348,18 +364,13 @@ def verify_day_record(doc: Mapping[str, Any], line: int) -> str | None:
     if len(set(seqs)) != len(seqs):
         raise Tampered(Problem("two day-level entries share one seq", line))
     try:
-        current = day_record_genesis(day)
-        for content, stated in entries:
-            current = link(current, content)
-            if stated != current:
-                raise Tampered(
-                    Problem(
-                        f"day entry seq {content['seq']} ({content['kind']}) does not match its "
-                        "hash: it or an earlier day-level entry was changed",
-                        line,
-                        seq=content["seq"],
-                    )
-                )
+        current = _relinked(
+            day_record_genesis(day),
+            entries,
+            "day entry",
+            "it or an earlier day-level entry",
+            {"line": line},
+        )
     except (TypeError, ValueError) as err:
         raise Tampered(Problem(f"a day entry cannot be hashed: {err}", line)) from None
     if stated_head != current:

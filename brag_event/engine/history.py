@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .cards import cards_str, parse_cards
 from .errors import EngineError, IllegalAction
@@ -36,6 +36,32 @@ _ACTION_KEYS: Final = {"seat", "action", "amount", "hand", "cards", "reason", "s
 _SEAT_KEYS: Final = {"seat", "player", "stack", "sitting_out", "penalty"}
 
 
+class SetUp(Protocol):
+    """What a hand starts from: a document's set-up (:class:`HandHistory`), a test's table."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def seats(self) -> tuple[SeatSetup, ...]: ...
+    @property
+    def carried_pot(self) -> int: ...
+    @property
+    def carried_seat(self) -> int | None: ...
+
+
+def start_of(set_up: SetUp) -> HandState:
+    """The hand of ``set_up`` after the antes, before any action."""
+    return HandState(
+        set_up.rules,
+        set_up.dealer,
+        set_up.seats,
+        carried_pot=set_up.carried_pot,
+        carried_seat=set_up.carried_seat,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class HandHistory:
     """A validated ``brag-hh/1`` document."""
@@ -51,13 +77,7 @@ class HandHistory:
 
     def start(self) -> HandState:
         """The hand after the antes, before any action."""
-        return HandState(
-            self.rules,
-            self.dealer,
-            self.seats,
-            carried_pot=self.carried_pot,
-            carried_seat=self.carried_seat,
-        )
+        return start_of(self)
 
 
 def _bad(problem: str, index: int | None = None) -> EngineError:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.db.models import QuerySet
 
@@ -91,22 +91,30 @@ def chain_append(*, hand: Hand, kind: str, fields: Mapping[str, Any]) -> tuple[i
 # ---------------------------------------------------------------------- where entries are stored
 
 
+# What records are chained onto: a hand's chain, or a day's own chain.
+Chained_on = TypeVar("Chained_on", Hand, Day)
+
+
 @dataclass(frozen=True)
-class Source:
-    """Where a kind of chained record is stored: ``rows(hands)`` gives every such record of
-    ``hands`` as an :data:`Entry`, sorted by hand id then seq."""
+class Source(Generic[Chained_on]):
+    """Where a kind of chained record is stored: ``rows(hands)`` (or ``rows(days)``) gives every
+    such record of those hands (days) as an :data:`Entry`, sorted by hand (day) id then seq."""
 
     name: str
-    rows: Callable[[QuerySet[Hand]], Iterator[Entry]]
+    rows: Callable[[QuerySet[Chained_on]], Iterator[Entry]]
 
 
-SOURCES: list[Source] = []
+SOURCES: list[Source[Hand]] = []
 
 
-def register_source(source: Source) -> None:
+def _register(sources: list[Source[Chained_on]], source: Source[Chained_on]) -> None:
+    if all(s.name != source.name for s in sources):
+        sources.append(source)
+
+
+def register_source(source: Source[Hand]) -> None:
     """Make the audit and the export read another kind of chained record."""
-    if all(s.name != source.name for s in SOURCES):
-        SOURCES.append(source)
+    _register(SOURCES, source)
 
 
 def model_source(
@@ -209,6 +217,39 @@ _HAND_FIELDS = (
 )
 
 
+def _relink(
+    name: str,
+    current: str,
+    entries: Iterable[Entry],
+    problems: list[str],
+    changed: str,
+) -> tuple[str, list[str]]:
+    """Chain ``entries`` (in seq order) onto ``current`` as they are stored, noting in
+    ``problems`` two records with one seq, a record that cannot be hashed and (while fewer than
+    three problems are noted) a stored hash that does not match — of which ``changed`` (what may
+    have been changed, moved or removed) is said. Returns the recomputed head and each record's
+    hash ("" for one that cannot be hashed)."""
+    seen: set[int] = set()
+    hashes: list[str] = []
+    for _id, seq, content, digest in entries:
+        if seq in seen:
+            problems.append(f"{name}: two records with seq {seq}")
+        seen.add(seq)
+        try:
+            current = chain.link(current, content)
+        except (TypeError, ValueError) as err:
+            problems.append(f"{name}: record seq {seq} cannot be hashed ({err})")
+            hashes.append("")
+            continue
+        hashes.append(current)
+        if digest != current and len(problems) < 3:
+            problems.append(
+                f"{name}: {content['kind']} seq {seq} does not match its hash — {changed} was "
+                "changed, moved or removed"
+            )
+    return current, hashes
+
+
 def chains(hands: QuerySet[Hand]) -> Iterator[Chained]:
     """Every hand of ``hands`` (by id) with its chain recomputed from the stored rows and what
     is wrong with it: an entry whose stored hash is not the recomputed one (changed, moved, or a
@@ -235,24 +276,9 @@ def chains(hands: QuerySet[Hand]) -> Iterator[Chained]:
         except (KeyError, TypeError, ValueError) as err:
             problems.append(f"{name}: its set-up cannot be chained ({err})")
             current = chain.ZERO
-        seen: set[int] = set()
-        hashes: list[str] = []
-        for _id, seq, content, digest in entries:
-            if seq in seen:
-                problems.append(f"{name}: two records with seq {seq}")
-            seen.add(seq)
-            try:
-                current = chain.link(current, content)
-            except (TypeError, ValueError) as err:
-                problems.append(f"{name}: record seq {seq} cannot be hashed ({err})")
-                hashes.append("")
-                continue
-            hashes.append(current)
-            if digest != current and len(problems) < 3:
-                problems.append(
-                    f"{name}: {content['kind']} seq {seq} does not match its hash — it, a record "
-                    "before it or the hand's set-up was changed, moved or removed"
-                )
+        current, hashes = _relink(
+            name, current, entries, problems, "it, a record before it or the hand's set-up"
+        )
         if stored != current and not problems:
             problems.append(f"{name}: its head is not its last record's hash (a record removed?)")
         yield Chained(
@@ -295,22 +321,15 @@ def day_chain_append(*, day: Day, kind: str, fields: Mapping[str, Any]) -> tuple
     return seq, day.record_head
 
 
-@dataclass(frozen=True)
-class DaySource:
-    """Where a kind of day-level record is stored: ``rows(days)`` gives every such record of
-    ``days`` as a :data:`DayEntry`, sorted by day id then seq."""
-
-    name: str
-    rows: Callable[[QuerySet[Day]], Iterator[DayEntry]]
-
+# Where a kind of day-level record is stored (its rows are :data:`DayEntry`).
+DaySource = Source[Day]
 
 DAY_SOURCES: list[DaySource] = []
 
 
 def register_day_source(source: DaySource) -> None:
     """Make the audit and the export read another kind of day-level record."""
-    if all(s.name != source.name for s in DAY_SOURCES):
-        DAY_SOURCES.append(source)
+    _register(DAY_SOURCES, source)
 
 
 @dataclass(frozen=True)
@@ -341,24 +360,7 @@ def day_chains(days: QuerySet[Day]) -> Iterator[DayChained]:
         name = f"Day {number}'s own record"
         problems: list[str] = []
         current = chain.day_record_genesis(number)
-        seen: set[int] = set()
-        hashes: list[str] = []
-        for _id, seq, content, digest in entries:
-            if seq in seen:
-                problems.append(f"{name}: two records with seq {seq}")
-            seen.add(seq)
-            try:
-                current = chain.link(current, content)
-            except (TypeError, ValueError) as err:
-                problems.append(f"{name}: record seq {seq} cannot be hashed ({err})")
-                hashes.append("")
-                continue
-            hashes.append(current)
-            if digest != current and len(problems) < 3:
-                problems.append(
-                    f"{name}: {content['kind']} seq {seq} does not match its hash — it or a "
-                    "record before it was changed, moved or removed"
-                )
+        current, hashes = _relink(name, current, entries, problems, "it or a record before it")
         head = current if entries else None
         if (stored or None) != head and not problems:
             problems.append(f"{name}: its head is not its last record's hash (a record removed?)")

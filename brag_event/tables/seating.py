@@ -41,7 +41,7 @@ from brag_event.players.models import Player
 
 from . import versions
 from .models import Seat, SeatingDraw, Table
-from .services import only_qualifiers, seat_buy_in, table_create
+from .services import only_qualifiers, seat_buy_in, seat_vacate, table_create
 
 PlanEntry = tuple[int, str, int]  # (player id, name, amount)
 
@@ -351,21 +351,13 @@ def seat_move(*, seat: Seat, to_table: Table, to_seat: int, by: Actor | None) ->
         )
     if target.seats.filter(number=to_seat, left_at__isnull=True).exists():
         raise Conflict("seat_taken", f"Seat {to_seat} at table {target.number} is taken.")
-    amount = seat.stack
-    if amount:
-        transfer_post(
-            kind=Transfer.Kind.LEAVE,
-            source=account_stack(seat),
-            target=account_player(player),
-            amount=amount,
-            by=by,
-            memo=f"moved from table {source.number} to table {target.number}",
-        )
-    if source.carried_seat == seat.number:
-        source.carried_seat = None
-        source.save(update_fields=["carried_seat"])
-    seat.left_at = timezone.now()
-    seat.save(update_fields=["left_at"])
+    amount = seat_vacate(
+        seat=seat,
+        table=source,
+        player=player,
+        by=by,
+        memo=f"moved from table {source.number} to table {target.number}",
+    )
     new = Seat.objects.create(
         table=target,
         number=to_seat,

@@ -276,6 +276,30 @@ def seat_sit_out(*, seat: Seat, sitting_out: bool, by: Actor | None) -> Seat:
     return seat
 
 
+def seat_vacate(*, seat: Seat, table: Table, player: Player, by: Actor | None, memo: str) -> int:
+    """A step of a leave or a move, in its transaction with ``table`` and ``seat`` locked: the
+    seat's stack goes back to ``player``'s balance (a leave transfer, with ``memo``), a blind
+    hand kept at the seat is dead, and the seat is left now. Returns the stack returned."""
+    returned = seat.stack
+    if returned:
+        transfer_post(
+            kind=Transfer.Kind.LEAVE,
+            source=account_stack(seat),
+            target=account_player(player),
+            amount=returned,
+            by=by,
+            memo=memo,
+        )
+    if table.carried_seat == seat.number:
+        # The kept blind hand is dead; the carried pot stays with the table for the next hand.
+        table.carried_seat = None
+        table.save(update_fields=["carried_seat"])
+    seat.refresh_from_db()
+    seat.left_at = timezone.now()
+    seat.save(update_fields=["left_at"])
+    return returned
+
+
 @service_transaction
 def seat_leave(*, seat: Seat, by: Actor | None, folded_out: bool = False) -> Seat:
     """Leave the table: the stack goes back to the player's balance. Allowed while the day is
@@ -296,23 +320,9 @@ def seat_leave(*, seat: Seat, by: Actor | None, folded_out: bool = False) -> Sea
         raise Conflict(
             "player_in_hand", f"{seat.player} is in the hand being played; leave after it."
         )
-    returned = seat.stack
-    if returned:
-        transfer_post(
-            kind=Transfer.Kind.LEAVE,
-            source=account_stack(seat),
-            target=account_player(seat.player),
-            amount=returned,
-            by=by,
-            memo=f"left table {table.number}",
-        )
-    if table.carried_seat == seat.number:
-        # The kept blind hand is dead; the carried pot stays with the table for the next hand.
-        table.carried_seat = None
-        table.save(update_fields=["carried_seat"])
-    seat.refresh_from_db()
-    seat.left_at = timezone.now()
-    seat.save(update_fields=["left_at"])
+    returned = seat_vacate(
+        seat=seat, table=table, player=seat.player, by=by, memo=f"left table {table.number}"
+    )
     versions.table_changed(table.pk, standings=True)
     audit_record(
         by=by,

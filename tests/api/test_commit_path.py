@@ -97,40 +97,38 @@ def postgresql_only() -> None:
         pytest.skip("concurrent writers are tested on PostgreSQL (SQLite serialises them)")
 
 
+def race_the_first_bet(api: Api, *senders: tuple[Any, str]) -> list[Any]:
+    """Start a hand and send its first action (seat 2 bets 5) from each ``(client, key)`` at
+    once; the bet must be entered once, its money once, the audit clean. The answers, in order."""
+    hand = start_hand_with(api, key="s")  # through the owned transaction too
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    body = {"seat": 2, "action": "bet", "amount": 5, "expected_seq": 1}
+    results = race(*[lambda c=c, k=k: post(c, url, body, key=k) for c, k in senders])
+    assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1, results
+    assert Transfer.objects.filter(kind="bet").count() == 1
+    assert_audit_ok(api.world.event)
+    return results
+
+
 @pytest.mark.parametrize("round_", range(3))
 def test_one_key_sent_twice_at_once_is_entered_once(
     api: Api, postgresql_only: None, round_: int
 ) -> None:
-    hand = start_hand_with(api, key="s")  # through the owned transaction too
-    url = f"/api/v1/hands/{hand['id']}/actions/"
-    body = {"seat": 2, "action": "bet", "amount": 5, "expected_seq": 1}
     client = api.client("dealer")
-    results = race(*[lambda: post(client, url, body, key=f"twin-{round_}")] * 2)
+    results = race_the_first_bet(api, *[(client, f"twin-{round_}")] * 2)
     statuses = sorted(r.status_code for r in results)
     assert statuses == [201, 201], results
     assert results[0].json() == results[1].json()
     assert sorted(r.get("Idempotent-Replayed", "") for r in results) == ["", "true"]
-    assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
-    assert Transfer.objects.filter(kind="bet").count() == 1
-    assert_audit_ok(api.world.event)
 
 
 @pytest.mark.parametrize("round_", range(3))
 def test_two_tablets_with_the_same_sequence_one_wins_one_is_told(
     api: Api, postgresql_only: None, round_: int
 ) -> None:
-    hand = start_hand_with(api, key="s")  # through the owned transaction too
-    url = f"/api/v1/hands/{hand['id']}/actions/"
-    body = {"seat": 2, "action": "bet", "amount": 5, "expected_seq": 1}
     dealer, supervisor = api.client("dealer"), api.client("supervisor")
-    results = race(
-        lambda: post(dealer, url, body, key=f"d-{round_}"),
-        lambda: post(supervisor, url, body, key=f"s-{round_}"),
-    )
+    results = race_the_first_bet(api, (dealer, f"d-{round_}"), (supervisor, f"s-{round_}"))
     assert sorted(r.status_code for r in results) == [201, 409], results
-    assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
-    assert Transfer.objects.filter(kind="bet").count() == 1
-    assert_audit_ok(api.world.event)
 
 
 def test_a_violation_of_the_action_sequence_becomes_the_stale_answer_and_keeps_nothing(

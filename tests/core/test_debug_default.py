@@ -4,11 +4,11 @@ Only ``make run`` (the development server) asks for it."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.processes import python_code
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -16,14 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def debug_with(**env_changes: str) -> str:
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_DEBUG"}
     env.update(DJANGO_SETTINGS_MODULE="brag_event.settings", **env_changes)
-    done = subprocess.run(
-        [sys.executable, "-c", "from django.conf import settings; print(settings.DEBUG)"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = python_code("from django.conf import settings; print(settings.DEBUG)", env, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 

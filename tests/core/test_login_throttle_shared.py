@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tests.processes import gunicorn, stop
+from tests.processes import gunicorn, python_code, stop
 from tests.worker import REDIS, database_url, redis_up, require
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,14 +132,7 @@ def test_production_caches_in_redis(cache_url: str, expected: str) -> None:
         "from django.conf import settings as s; c = s.CACHES['default']; "
         "print(c['BACKEND'], c['LOCATION'])"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup(); {code}"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = python_code(f"import django; django.setup(); {code}", env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["django.core.cache.backends.redis.RedisCache", expected]
 
@@ -149,12 +142,5 @@ def test_production_refuses_a_cache_that_is_not_redis() -> None:
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BRAG_", "DJANGO_"))}
     env.update(GOOD, BRAG_CACHE_URL="memcached://127.0.0.1:11211")
-    done = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = python_code("import django; django.setup()", env)
     assert done.returncode != 0 and "BRAG_CACHE_URL" in done.stderr

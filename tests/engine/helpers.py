@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +13,19 @@ from brag_event.engine import Action, HandState, IllegalAction, Rules, SeatSetup
 
 R = Rules(ante=5, min_bet=5, max_bet=20, max_raise=20)
 NAMES = ["Andy", "Bill", "Chris", "Dan", "Eddie", "Fred"]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The engine's command line (``python -m brag_event.engine``), run from the repository."""
+    return subprocess.run(
+        [sys.executable, "-m", "brag_event.engine", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        cwd=ROOT,
+        check=False,
+    )
 
 
 def table(

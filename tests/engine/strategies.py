@@ -29,6 +29,7 @@ from brag_event.engine import (
     SeatSetup,
     card_str,
 )
+from brag_event.engine.history import start_of
 
 MAX_STEPS = 400
 """Every random hand must settle within this many actions."""
@@ -110,13 +111,7 @@ class Table:
         )
 
     def start(self) -> HandState:
-        return HandState(
-            self.rules,
-            self.dealer,
-            self.seats,
-            carried_pot=self.carried_pot,
-            carried_seat=self.carried_seat,
-        )
+        return start_of(self)
 
     @property
     def money(self) -> int:

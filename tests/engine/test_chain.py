@@ -5,8 +5,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +29,9 @@ from brag_event.engine.chain import (
     verify_hand,
 )
 
+from .helpers import cli
+
 FIXTURES = Path(__file__).parent / "fixtures"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _hand(name: str, table: int, number: int) -> dict[str, Any]:
@@ -240,32 +239,21 @@ def test_cards_outside_the_chain_are_refused() -> None:
     assert "cards outside" in _failure(hands, root)["message"]
 
 
-def _cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "brag_event.engine", "verify", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
-
-
 def test_the_command_line_verifies_a_day_and_names_the_first_bad_action() -> None:
     hands = day()
     root = published(hands)
-    ok = _cli("-", "--root", root, stdin="\n".join(lines(hands)) + "\n")
+    ok = cli("verify", "-", "--root", root, stdin="\n".join(lines(hands)) + "\n")
     assert ok.returncode == 0, ok.stdout
     assert json.loads(ok.stdout) == {"verified": True, "hands": 4, "day_entries": 0, "root": root}
     hands[3]["actions"][1]["amount"] += 1
-    bad = _cli("-", "--root", root, stdin="\n".join(lines(hands, root)) + "\n")
+    bad = cli("verify", "-", "--root", root, stdin="\n".join(lines(hands, root)) + "\n")
     assert bad.returncode == 1
     error = json.loads(bad.stdout)["error"]
     assert error["code"] == "tampered"
     assert (error["line"], error["table"], error["hand"], error["seq"]) == (4, 2, 2, 2)
-    wrong = _cli("-", "--root", "ab" * 32, stdin="\n".join(lines(day())) + "\n")
+    wrong = cli("verify", "-", "--root", "ab" * 32, stdin="\n".join(lines(day())) + "\n")
     assert wrong.returncode == 1
-    assert _cli("/nonexistent.jsonl", stdin="").returncode == 2
+    assert cli("verify", "/nonexistent.jsonl", stdin="").returncode == 2
 
 
 # ------------------------------------------------------------------------ the day's own chain

@@ -86,24 +86,22 @@ BLIND_ILLEGAL: list[tuple[int, int, dict[str, Any], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("round_no", "offset", "action", "code"), OPEN_ILLEGAL)
-def test_illegal_moves_in_the_open_table(
-    round_no: int, offset: int, action: dict[str, Any], code: str
-) -> None:
-    index = _round_start(round_no, 5, OPEN_ROUNDS) + offset
-    doc, index = with_illegal("classic_open_five.json", index, action)
-    with pytest.raises(IllegalAction) as err:
-        replay(doc)
-    assert err.value.code == code
-    assert err.value.index == index
+# Each table: its fixture, its looks before the first round, its rounds' sizes.
+TABLES: dict[str, tuple[str, int, list[int]]] = {
+    "open": ("classic_open_five.json", 5, OPEN_ROUNDS),
+    "blind": ("classic_blind_five.json", 3, BLIND_ROUNDS),
+}
 
 
-@pytest.mark.parametrize(("round_no", "offset", "action", "code"), BLIND_ILLEGAL)
-def test_illegal_moves_in_the_blind_table(
-    round_no: int, offset: int, action: dict[str, Any], code: str
+@pytest.mark.parametrize(
+    ("table", "round_no", "offset", "action", "code"),
+    [("open", *move) for move in OPEN_ILLEGAL] + [("blind", *move) for move in BLIND_ILLEGAL],
+)
+def test_illegal_moves_in_the_classic_tables(
+    table: str, round_no: int, offset: int, action: dict[str, Any], code: str
 ) -> None:
-    index = _round_start(round_no, 3, BLIND_ROUNDS) + offset
-    doc, index = with_illegal("classic_blind_five.json", index, action)
+    name, looks, rounds = TABLES[table]
+    doc, index = with_illegal(name, _round_start(round_no, looks, rounds) + offset, action)
     with pytest.raises(IllegalAction) as err:
         replay(doc)
     assert err.value.code == code

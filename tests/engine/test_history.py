@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +18,9 @@ from brag_event.engine import (
     replay,
 )
 
+from .helpers import cli
+
 FIXTURES = Path(__file__).parent / "fixtures"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def doc(name: str = "rules_example.json") -> dict[str, Any]:
@@ -175,17 +174,6 @@ def test_text_and_bytes_are_accepted_and_bad_json_is_an_error() -> None:
 
 
 # ---------------------------------------------------------------- the command line
-
-
-def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "brag_event.engine", *args],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        cwd=ROOT,
-        check=False,
-    )
 
 
 def test_cli_replay_prints_the_outcome_and_exits_0() -> None:

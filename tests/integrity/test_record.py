@@ -5,8 +5,6 @@ hand, a closed day's published root, and an export verified against it without t
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +21,11 @@ from brag_event.hands import chain
 from brag_event.hands.models import ActionVoid, Hand, HandAction
 from brag_event.hands.services import hand_void_last_action
 from brag_event.ledger.audit import ledger_audit
+from tests.engine.helpers import cli
 from tests.factories import World, act, signed_in, start, world
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
 RECORDS = "hand records are intact"
 CARDS = ["As Ks Qs", "2c 7d 9h", "3c 3d 3h"]
 
@@ -179,15 +177,21 @@ def _export(day: Day) -> list[str]:
     return text.splitlines()
 
 
+def played_closed_exported(w: World, capture: Any) -> tuple[Day, list[str]]:
+    """Two hands played (:func:`play`), the day closed (its close run), and the closed day
+    with its export's lines."""
+    play(w)
+    with capture(execute=True):
+        day_close_request(day=w.day, by=None)
+    day = Day.objects.get(pk=w.day.pk)
+    return day, _export(day)
+
+
 def test_an_exported_day_verifies_against_its_published_root_and_fails_when_altered(
     django_capture_on_commit_callbacks: Any, tmp_path: Path
 ) -> None:
     w = world(3)
-    play(w)
-    with django_capture_on_commit_callbacks(execute=True):
-        day_close_request(day=w.day, by=None)
-    day = Day.objects.get(pk=w.day.pk)
-    lines = _export(day)
+    day, lines = played_closed_exported(w, django_capture_on_commit_callbacks)
     last = json.loads(lines[-1])
     assert last == {
         "format": "brag-day/2",
@@ -207,10 +211,7 @@ def test_an_exported_day_verifies_against_its_published_root_and_fails_when_alte
     # The command line, without the database
     path = tmp_path / "hands.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    command = [sys.executable, "-m", "brag_event.engine", "verify", str(path)]
-    ok = subprocess.run(
-        [*command, "--root", day.record_root], capture_output=True, text=True, cwd=ROOT, check=False
-    )
+    ok = cli("verify", str(path), "--root", day.record_root)
     assert ok.returncode == 0 and json.loads(ok.stdout)["verified"] is True, ok.stdout
     # Any single field of any action altered: verification fails, naming the hand and the action
     for i, line in enumerate(lines[:-1]):
@@ -234,9 +235,7 @@ def test_an_exported_day_verifies_against_its_published_root_and_fails_when_alte
     bad = json.loads(lines[0])
     bad["actions"][1]["amount"] += 1
     path.write_text("\n".join([json.dumps(bad), *lines[1:]]) + "\n", encoding="utf-8")
-    failed_run = subprocess.run(
-        [*command, "--root", day.record_root], capture_output=True, text=True, cwd=ROOT, check=False
-    )
+    failed_run = cli("verify", str(path), "--root", day.record_root)
     assert failed_run.returncode == 1
     error = json.loads(failed_run.stdout)["error"]
     assert (error["table"], error["hand"], error["seq"]) == (w.table.number, 1, 2)

@@ -7,8 +7,6 @@ line and checked by ``verify``; a ruling about a day whose root is published is 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +27,16 @@ from brag_event.players.models import Player
 from brag_event.players.services import player_register
 from brag_event.tables.models import Table
 from brag_event.tables.services import table_create
+from tests.engine.helpers import cli
 from tests.factories import World, world
 from tests.integrity.test_record import (
     RECORDS,
-    ROOT,
     _export,
     _insider,
     _login_organiser,
     failed,
     play,
+    played_closed_exported,
 )
 
 pytestmark = pytest.mark.django_db
@@ -153,10 +152,7 @@ def test_a_ruling_while_the_day_closes_is_chained_before_the_root_and_refused_on
     assert (done.hands, done.entries) == (2, 1)
     path = tmp_path / "hands.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    command = [sys.executable, "-m", "brag_event.engine", "verify", str(path)]
-    ok = subprocess.run(
-        [*command, "--root", day.record_root], capture_output=True, text=True, cwd=ROOT, check=False
-    )
+    ok = cli("verify", str(path), "--root", day.record_root)
     assert ok.returncode == 0 and json.loads(ok.stdout)["day_entries"] == 1, ok.stdout
     # The entry altered in the file: named by its seq on the day's line.
     altered = json.loads(lines[-1])
@@ -298,11 +294,7 @@ def test_an_old_day_line_without_its_own_chain_still_verifies(
     """A day without day-level records publishes the hands' root, as before the day's own
     chain existed: its export written the old way (``brag-day/1``) verifies against it."""
     w = world(3)
-    play(w)
-    with django_capture_on_commit_callbacks(execute=True):
-        day_close_request(day=w.day, by=None)
-    day = Day.objects.get(pk=w.day.pk)
-    lines = _export(day)
+    day, lines = played_closed_exported(w, django_capture_on_commit_callbacks)
     new = json.loads(lines[-1])
     old = {k: new[k] for k in ("event", "day", "hands", "root", "published")}
     old["format"] = "brag-day/1"

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import secrets
 import sys
 from typing import Any
+
+from bench.common import django_from_environment
 
 STARTING_MONEY = 2_000
 
@@ -68,13 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--players", type=int, default=6, help="players per table")
     args = parser.parse_args(argv)
-    if not os.environ.get("DATABASE_URL"):
-        print("tests.production.seed: DATABASE_URL is not set", file=sys.stderr)
+    if not django_from_environment("tests.production.seed"):
         return 2
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "brag_event.settings")
-    import django
-
-    django.setup()
     sys.stdout.write(json.dumps(seed(args.tables, args.players)) + "\n")
     return 0
 

@@ -22,6 +22,8 @@ from typing import Any
 
 import psycopg
 
+from bench.common import spawn_logged
+
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 PG_BIN = Path(os.environ.get("BRAG_PG_BIN", "/usr/lib/postgresql/15/bin"))
@@ -224,17 +226,13 @@ class CeleryWorker:
 
     def start(self, timeout: float = 60) -> None:
         offset = self.log.stat().st_size if self.log.exists() else 0
-        with self.log.open("ab") as sink:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "brag_event.celery", "worker", "-P", "solo",
-                 "--without-heartbeat", "--without-mingle", "--without-gossip", "-l", "info"],
-                cwd=ROOT,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=sink,
-                stderr=sink,
-                start_new_session=True,
-            )  # fmt: skip
+        self.proc = spawn_logged(
+            [sys.executable, "-m", "celery", "-A", "brag_event.celery", "worker", "-P", "solo",
+             "--without-heartbeat", "--without-mingle", "--without-gossip", "-l", "info"],
+            self.log,
+            cwd=ROOT,
+            env=self.env,
+        )  # fmt: skip
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self.log.open("rb") as f:

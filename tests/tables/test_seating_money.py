@@ -8,7 +8,7 @@ from brag_event.core.errors import ServiceError
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player
 from brag_event.players.services import player_register
-from brag_event.tables.models import RebuyConsent, Seat
+from brag_event.tables.models import RebuyConsent, Seat, Table
 from brag_event.tables.services import (
     seat_buy_in,
     seat_leave,
@@ -16,7 +16,7 @@ from brag_event.tables.services import (
     seat_sit_out,
     table_create,
 )
-from tests.factories import act, assert_audit_ok, start, world
+from tests.factories import World, act, assert_audit_ok, start, world
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +39,23 @@ def refused(w, code: str, fn, **kwargs) -> ServiceError:
     return err.value
 
 
+def buy_in_refused(
+    w: World, code: str, seat: int, player: Player, amount: int, *, table: Table | None = None
+) -> ServiceError:
+    """A buy-in at ``seat`` (of the world's table, or ``table``), refused with ``code``,
+    changing nothing."""
+    return refused(
+        w,
+        code,
+        seat_buy_in,
+        table=table or w.table,
+        seat_number=seat,
+        player=player,
+        amount=amount,
+        by=None,
+    )
+
+
 def test_buy_in_pays_the_fee_on_top_from_the_balance() -> None:
     w = world(2, money=500, buy_in=240)
     seat = w.seat(1)
@@ -54,32 +71,14 @@ def test_buy_in_pays_the_fee_on_top_from_the_balance() -> None:
 def test_buy_in_outside_the_day_limits_is_refused(amount: int) -> None:
     w = world(2)
     newcomer = player_register(event=w.event, name="Zed", starting_money=1000, by=None)
-    err = refused(
-        w,
-        "buy_in_out_of_range",
-        seat_buy_in,
-        table=w.table,
-        seat_number=4,
-        player=newcomer,
-        amount=amount,
-        by=None,
-    )
+    err = buy_in_refused(w, "buy_in_out_of_range", 4, newcomer, amount)
     assert "90" in err.message and "240" in err.message
 
 
 def test_buy_in_needs_the_amount_plus_fee() -> None:
     w = world(2)
     poor = player_register(event=w.event, name="Zed", starting_money=99, by=None)
-    err = refused(
-        w,
-        "insufficient_balance",
-        seat_buy_in,
-        table=w.table,
-        seat_number=4,
-        player=poor,
-        amount=90,
-        by=None,
-    )
+    err = buy_in_refused(w, "insufficient_balance", 4, poor, 90)
     assert "100" in err.message
     rich = player_register(event=w.event, name="Yan", starting_money=100, by=None)
     seat_buy_in(table=w.table, seat_number=5, player=rich, amount=90, by=None)
@@ -91,36 +90,9 @@ def test_a_seat_holds_one_player_and_a_player_sits_at_one_table() -> None:
     w = world(2)
     other = table_create(day=w.day, by=None)
     newcomer = player_register(event=w.event, name="Zed", starting_money=1000, by=None)
-    refused(
-        w,
-        "seat_taken",
-        seat_buy_in,
-        table=w.table,
-        seat_number=1,
-        player=newcomer,
-        amount=100,
-        by=None,
-    )
-    refused(
-        w,
-        "already_seated",
-        seat_buy_in,
-        table=other,
-        seat_number=1,
-        player=w.players[0],
-        amount=100,
-        by=None,
-    )
-    refused(
-        w,
-        "invalid_seat",
-        seat_buy_in,
-        table=w.table,
-        seat_number=7,
-        player=newcomer,
-        amount=100,
-        by=None,
-    )
+    buy_in_refused(w, "seat_taken", 1, newcomer, 100)
+    buy_in_refused(w, "already_seated", 1, w.players[0], 100, table=other)
+    buy_in_refused(w, "invalid_seat", 7, newcomer, 100)
 
 
 def test_leave_returns_the_stack_to_the_balance() -> None:

@@ -30,10 +30,25 @@ class Hall:
     contexts: list[Any]
 
     def page(
-        self, browser: Any, *, who: str = "dealer", portrait: bool = False, **options: Any
+        self,
+        browser: Any,
+        *,
+        who: str = "dealer",
+        portrait: bool = False,
+        size: tuple[int, int] | None = None,
+        touch: bool = False,
+        **options: Any,
     ) -> Any:
-        size = {"width": 800, "height": 1280} if portrait else {"width": 1280, "height": 800}
-        context = browser.new_context(viewport=size, device_scale_factor=1, **options)
+        """A new browser context's page, signed in as ``who`` on the tablet's start page: a
+        tablet in landscape (or ``portrait``), or a screen of ``size`` (width, height), with a
+        touch screen if ``touch``; ``options`` go to the context (e.g. its service workers)."""
+        width, height = size or ((800, 1280) if portrait else (1280, 800))
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            device_scale_factor=1,
+            has_touch=touch,
+            **options,
+        )
         self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)

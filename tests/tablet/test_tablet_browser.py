@@ -221,13 +221,7 @@ def test_a_refused_rebuy_is_shown_not_swallowed(hall: Hall, browser: Any) -> Non
 
 
 def test_touch_targets_are_at_least_44_px_on_a_phone(hall: Hall, browser: Any) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
-    hall.contexts.append(context)
-    page = context.new_page()
-    page.goto(f"{hall.url}/tablet/login/")
-    page.get_by_label("User name").fill("dealer")
-    page.get_by_label("Password").fill("dealer-pw")
-    page.get_by_role("button", name="Log in").click()
+    page = hall.page(browser, size=(390, 844), touch=True)
     page.get_by_role("link", name=re.compile("Table 1")).click()
     start_hand(page)
     small = page.evaluate(

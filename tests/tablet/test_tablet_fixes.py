@@ -187,14 +187,7 @@ def six_way_showdown(hall: Hall) -> None:
 def test_after_a_six_way_showdown_the_next_hand_is_in_sight(hall: Hall, browser: Any) -> None:
     six_way_showdown(hall)
     for width, height in ((390, 844), (1180, 820)):
-        context = browser.new_context(viewport={"width": width, "height": height})
-        hall.contexts.append(context)
-        page = context.new_page()
-        page.goto(f"{hall.url}/tablet/login/")
-        page.get_by_label("User name").fill("dealer")
-        page.get_by_label("Password").fill("dealer-pw")
-        page.get_by_role("button", name="Log in").click()
-        page.wait_for_url(f"{hall.url}/tablet/")
+        page = hall.page(browser, size=(width, height))
         page.goto(hall.table_url())
         expect(page.locator("#result p")).to_have_count(7)  # six hands shown, one pot
         box = page.locator("#start-hand").bounding_box()
