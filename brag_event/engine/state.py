@@ -780,14 +780,9 @@ class HandState:
             raise IllegalAction("blind_bet_impossible", who=p.label)
         if amount < lo or amount > hi:
             self._raise_limit(p, amount, lo, hi, blind)
-        if amount > p.stack:
-            raise IllegalAction(
-                "insufficient_stack", who=p.label, stack=p.stack, amount=amount, hint=self._hint()
-            )
+        self._afford(p, amount)
         if do:
-            p.stack -= amount
-            p.paid += amount
-            self.pots[-1].amount += amount
+            self._put_in(p, amount)
             self.stake = 2 * amount if blind else amount
             self._advance()
 
@@ -806,6 +801,19 @@ class HandState:
         raise IllegalAction(
             "raise_above_max", max_raise=rules.max_raise, stake=self.stake, **common
         )
+
+    def _afford(self, p: Player, amount: int) -> None:
+        """Refuse a bet or a see that ``p``'s stack cannot pay (a cover is how to go all in)."""
+        if amount > p.stack:
+            raise IllegalAction(
+                "insufficient_stack", who=p.label, stack=p.stack, amount=amount, hint=self._hint()
+            )
+
+    def _put_in(self, p: Player, amount: int) -> None:
+        """``p`` puts ``amount`` from their stack into the newest pot."""
+        p.stack -= amount
+        p.paid += amount
+        self.pots[-1].amount += amount
 
     def _hint(self) -> str:
         if self.rules.cover_allowed:
@@ -899,14 +907,9 @@ class HandState:
         cost = self._see_cost(p)
         if amount is not None and (type(amount) is not int or amount != cost):
             raise IllegalAction("see_wrong_amount", who=p.label, cost=cost, amount=amount)
-        if cost > p.stack:
-            raise IllegalAction(
-                "insufficient_stack", who=p.label, stack=p.stack, amount=cost, hint=self._hint()
-            )
+        self._afford(p, cost)
         if do:
-            p.stack -= cost
-            p.paid += cost
-            self.pots[-1].amount += cost
+            self._put_in(p, cost)
             self.seer = p
             self.seen = other
             self._end_betting("see")
