@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import Group, User
 from django.core.cache import cache
+from playwright.sync_api import expect
 
 from tests.browser import launched_chromium
 from tests.factories import World, world
@@ -76,3 +77,10 @@ def hall(transactional_db: Any, live_server: Any) -> Iterator[Hall]:
     yield made
     for context in made.contexts:  # no tablet keeps polling into the next test
         context.close()
+
+
+def pick_cards(page: Any, who: str, cards: tuple[str, ...]) -> None:
+    """At a showdown, once the card picker asks ``who`` (its heading), tap ``cards``."""
+    expect(page.locator("#showdown h2")).to_contain_text(who)
+    for card in cards:
+        page.locator(f'[data-card="{card}"]').click()

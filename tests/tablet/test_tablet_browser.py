@@ -12,7 +12,7 @@ from brag_event.hands.models import Hand, HandAction
 from tests.browser import shot
 from tests.factories import assert_audit_ok
 
-from .conftest import Hall
+from .conftest import Hall, pick_cards
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,15 +52,11 @@ def test_a_whole_hand_with_blind_play_a_see_and_the_card_picker(hall: Hall, brow
     shot(page, "03-see-offered")
     page.get_by_role("button", name="See for 6").click()
     # The showdown: the seen player's cards first, through the 52-card picker.
-    expect(page.locator("#showdown h2")).to_contain_text("Andy (seat 1)")
-    for card in ("Ah", "Kh", "Qh"):
-        page.locator(f'[data-card="{card}"]').click()
+    pick_cards(page, "Andy (seat 1)", ("Ah", "Kh", "Qh"))
     shot(page, "04-card-picker")
     page.locator("#show-submit").click()
-    expect(page.locator("#showdown h2")).to_contain_text("Bill (seat 2)")
+    pick_cards(page, "Bill (seat 2)", ("3h", "3d", "3c"))
     expect(page.locator('[data-card="Ah"]')).to_be_disabled()  # already shown
-    for card in ("3h", "3d", "3c"):
-        page.locator(f'[data-card="{card}"]').click()
     page.locator("#show-submit").click()
     result = page.locator("#result")
     expect(result).to_contain_text("Bill (seat 2) wins 27")
