@@ -6,7 +6,10 @@ cursor, psycopg's C ``timestamptz`` loader, the pipeline, writes held back for t
 negotiation and serializer shortcuts) only where it saves at least 10 % of an action's CPU, and
 wants an action within 2.5× the cost of the TPC-B reference endpoint (``bench.reference_urls``).
 The pieces that did not make the bar were removed; a removed piece is measured by running the
-code from before its removal — a git revision — beside today's, on the same hands:
+code from before its removal — a git revision — beside today's, on the same hands. By default:
+the path before issue 19 (every piece) and the path on the ORM (the hand-written statements'
+measured variant, reverted after it measured four times the instructions); a run of the three
+takes about an hour of a loaded 2-core machine (callgrind runs Python some 50 times slower):
 
 * a fresh PostgreSQL database (``BRAG_BENCH_DB_URL``, default the local server's
   ``brag_bench_pieces``), migrated and seeded like ``make bench-api`` (a table of six players
@@ -249,8 +252,8 @@ def _extract(rev: str, into: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.pieces")
-    parser.add_argument("--hands", type=int, default=10, help="measured hands per version")
-    parser.add_argument("--warmup", type=int, default=2, help="hands per version not counted")
+    parser.add_argument("--hands", type=int, default=3, help="measured hands per version")
+    parser.add_argument("--warmup", type=int, default=1, help="hands per version not counted")
     parser.add_argument("--tpcb", type=int, default=20, help="TPC-B requests counted")
     parser.add_argument(
         "--against",
