@@ -40,7 +40,7 @@ help:
 	@echo "make bench-standings  standings page and API latency on 100,000 hands (PostgreSQL)"
 	@echo "make bench-event  an event day under load (Locust; ARGS=--capacity for x1, x2, ...)"
 	@echo "make bench-audit      ledger audit vs a bare replay on 100,000 hands (PostgreSQL)"
-	@echo "make bench-pieces     what each special piece of the action path saves (callgrind)"
+	@echo "make bench-pieces     an action's instructions against earlier versions and TPC-B (callgrind)"
 	@echo "make clean      remove the venv, caches and db.sqlite3"
 
 $(UV):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -10,8 +11,11 @@ from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from brag_event.core import sql
+from brag_event.players.models import Player
+
 from .models import DeviceToken, token_hash
-from .roles import remember_role, role_annotations
+from .roles import group_flags_sql, remember_role, remember_role_from_flags, role_annotations
 
 
 class DeviceTokenAuthentication(authentication.BaseAuthentication):
@@ -39,17 +43,38 @@ class DeviceTokenAuthentication(authentication.BaseAuthentication):
         return self.keyword
 
 
-def _token_with_user(key_hash: str) -> DeviceToken | None:
-    """The live token with its user, the user's role and whether they play, in one query:
-    every tablet request starts here."""
-    token = (
-        DeviceToken.objects.select_related("user__player")
-        .annotate(**role_annotations("user_id"))
-        .filter(key_hash=key_hash, revoked_at__isnull=True)
-        .first()
+@cache
+def _token_sql() -> tuple[str, list[Any]]:
+    user_model = get_user_model()
+    flags, flag_params = group_flags_sql("u.id")
+    player = Player._meta
+    query = (
+        f"SELECT {sql.columns(DeviceToken, 't')}, {sql.columns(user_model, 'u')}, "  # nosec B608
+        f"p.{sql.qn('id')}, {flags} "
+        f"FROM {sql.table(DeviceToken)} t "
+        f"JOIN {sql.table(user_model)} u ON u.{sql.qn('id')} = t.{sql.qn('user_id')} "
+        f"LEFT JOIN {sql.qn(player.db_table)} p ON p.{sql.qn('user_id')} = u.{sql.qn('id')} "
+        f"WHERE t.{sql.qn('key_hash')} = %s AND t.{sql.qn('revoked_at')} IS NULL"
     )
-    if token is not None:
-        remember_role(token.user, token)
+    return query, flag_params
+
+
+def _token_with_user(key_hash: str) -> DeviceToken | None:
+    """The live token with its user, the user's role and whether they play, in one hand-written
+    query: every tablet request starts here (see ``core.sql`` for why it is not the ORM's)."""
+    user_model = get_user_model()
+    query, flag_params = _token_sql()
+    (rows,) = sql.run_batch([(query, [*flag_params, key_hash])])
+    row = rows[0] if rows else None
+    if row is None:
+        return None
+    token, at = sql.hydrate(DeviceToken, row)
+    user, at = sql.hydrate(user_model, row, at)
+    has_player = row[at] is not None
+    if not has_player:
+        user_model.player.related.set_cached_value(user, None)  # type: ignore[attr-defined]
+    remember_role_from_flags(user, row[at + 1 :], has_player)
+    token.user = user
     return token
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
@@ -36,6 +37,23 @@ def _decide(user: Any, groups: set[str], has_player: bool | None = None) -> str:
     if has_player if has_player is not None else hasattr(user, "player"):
         return PLAYER
     return PUBLIC
+
+
+def group_flags_sql(user_id: str) -> tuple[str, list[Any]]:
+    """SQL selecting, for the user whose id is the expression ``user_id``, one boolean per staff
+    group (in ``STAFF_GROUPS`` order) — for hand-written look-ups such as the token's."""
+    through = qn(get_user_model().groups.through._meta.db_table)
+    group_table = qn(Group._meta.db_table)
+    exists = (
+        f"EXISTS (SELECT 1 FROM {through} ug JOIN {group_table} g ON g.{qn('id')} = "  # nosec B608
+        f"ug.{qn('group_id')} WHERE ug.{qn('user_id')} = {user_id} AND g.{qn('name')} = %s)"
+    )
+    return ", ".join([exists] * len(STAFF_GROUPS)), list(STAFF_GROUPS)
+
+
+def remember_role_from_flags(user: Any, flags: Any, has_player: bool) -> None:
+    groups = {name for name, flag in zip(STAFF_GROUPS, flags, strict=True) if flag}
+    user._brag_role = _decide(user, groups, has_player)
 
 
 def role_annotations(user_ref: str) -> dict[str, Any]:

@@ -1,10 +1,11 @@
 """Hand-written SQL for the hot path (entering an action), and the little it needs.
 
-Why: on this project's hardware the ORM spends 0.3–1.4 ms of CPU *compiling* each query (a
-select_related join with an access sub-query costs more than PostgreSQL takes to run it), and a
-tablet's action needs about eight statements. ``make bench-api`` showed the ORM alone capping
-the API far below its target, so the statements of ``hand_apply_action`` are written out here
+Why: the ORM builds and compiles each query in Python, and a tablet's action needs about eight
+statements. ``make bench-pieces`` measured the action path on the ORM at four times the
+instructions of these hand-written statements on the same hands (they save 75 % of an action's
+instructions; docs/api.md), so the statements of ``hand_apply_action`` are written out here
 once, as plain portable SQL (PostgreSQL and SQLite), and hydrated into ordinary model instances.
+They run through Django's own cursor, one by one (what a test captures is what runs).
 Everything else keeps the ORM.
 
 Column lists come from the models' ``_meta`` so they follow migrations (one database engine per

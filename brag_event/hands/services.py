@@ -37,8 +37,9 @@ from brag_event.ledger.services import (
     account_pot,
     transfer_reverse,
     transfers_post,
+    transfers_statements,
 )
-from brag_event.players.standings import standings_won, started_statement
+from brag_event.players.standings import started_statement, won_statement
 from brag_event.tables import versions
 from brag_event.tables.models import Seat, Table
 
@@ -393,8 +394,8 @@ def _append(
     digest = chain.chain_next(
         hand, chain.action_content(seq, act.seat, act.action, amount, hand_choice, cards)
     )
-    row = HandAction(
-        hand=hand,
+    insert, row = statements.insert_action(
+        hand_id=hand.pk,
         seq=seq,
         seat=act.seat,
         action=act.action,
@@ -403,54 +404,77 @@ def _append(
         cards=cards,
         entered_by_id=by.user_id if by else None,
         device=(by.device if by else "")[:120],
-        hash=digest,
+        digest=digest,
     )
-    _insert(row)
+    row.hand = hand
     moves = action_movements(before, state, act)
     if state.outcome is not None:
         moves += settlement_movements(state)
     legs, accounts_changed = _legs(hand, moves)
     fields = ["next_seq", "chain_head"] + (["accounts"] if accounts_changed else [])
     hand.next_seq += 1
-    # The table before the seats, as everywhere (hand → table → seats): a seat move or a leave
-    # at this table holds the table and then wants a seat this settlement pays. What the
-    # table's readers see changed (and the standings, when the hand ended).
-    versions.table_changed(hand.table_id, standings=state.outcome is not None)
     if state.outcome is not None:
-        outcome = state.outcome
         hand.status = Hand.Status.SETTLED
         hand.result = outcome_dict(state)
         hand.settled_at = timezone.now()
         fields += ["status", "result", "settled_at"]
+    # The writes: the action, its transfers (naming the action by its (hand, seq)), the cached
+    # stacks, the hand's sequence; what the table's readers see changed (and the standings,
+    # when the hand ended).
+    table_update: list[sql.Statement] = [
+        versions.table_changed_statement(hand.table_id, standings=state.outcome is not None)
+    ]
+    if state.outcome is not None:
+        outcome = state.outcome
         table = hand.table
         table.button = outcome.next_dealer
         table.shuffle_next = outcome.shuffle
         table.carried_seat = outcome.carried_seat
-        table.save(update_fields=["button", "shuffle_next", "carried_seat"])
-    if legs:
-        transfers_post(legs=legs, by=by, hand=hand, action=row, memo=_memo(hand))
-    hand.save(update_fields=fields)
+        table_update.append(
+            statements.update_table(table, ["button", "shuffle_next", "carried_seat"])
+        )
+    batch = [
+        insert,
+        # The table before the seats, as everywhere (hand → table → seats): a seat move or a
+        # leave at this table holds the table and then wants a seat this settlement pays.
+        *table_update,
+        *transfers_statements(
+            legs=legs,
+            by=by,
+            hand_id=hand.pk,
+            action=statements.action_id(hand.pk, seq),
+            memo=_memo(hand),
+        ),
+        statements.update_hand(hand, fields),
+    ]
     winners = _winners(hand) if state.outcome is not None else []
     if winners:
-        standings_won(day_id=hand.table.day_id, player_ids=winners)
+        batch.append(won_statement(day_id=hand.table.day_id, player_ids=winners))
+
+    row.pk = _write(batch, hand_id=hand.pk, seq=seq)
+    row._state.adding = False
     return row, state
 
 
-def _insert(row: HandAction) -> None:
-    """Insert an action's row. The (hand, seq) constraint is a backstop behind the hand's row
-    lock, which serialises its actions: its violation is the stale answer (the transaction is
-    then unusable; the service leaves it with the error)."""
+def _write(batch: list[sql.Statement], *, hand_id: int, seq: int) -> int:
+    """Run an action's writes (the first inserts it, ``RETURNING`` its id); the id. The
+    (hand, seq) constraint is a backstop behind the hand's row lock, which serialises its
+    actions: its violation is the stale answer (the transaction is then unusable; the service
+    leaves it with the error)."""
     try:
-        row.save(force_insert=True)
+        rows = sql.run_batch(batch)
     except IntegrityError as err:
         name = getattr(getattr(err.__cause__, "diag", None), "constraint_name", None)
         if name is not None and name != ACTION_SEQ_UNIQUE:  # SQLite names no constraint
             raise
         raise StaleHand(
             "Another device entered this action first; refresh and try again.",
-            hand_id=row.hand_id,
-            expected_seq=row.seq + 1,
+            hand_id=hand_id,
+            expected_seq=seq + 1,
         ) from None
+    first = rows[0]
+    assert first  # RETURNING id
+    return int(first[0][0])
 
 
 def lock_day_of_hand(hand_id: int) -> None:
@@ -538,7 +562,7 @@ def hand_void_last_action(
     if hand.status == Hand.Status.SETTLED:
         winners = _winners(hand)
         if winners:
-            standings_won(day_id=table.day_id, player_ids=winners, delta=-1)
+            sql.run_batch([won_statement(day_id=table.day_id, player_ids=winners, delta=-1)])
         hand.status = Hand.Status.IN_PROGRESS
         hand.result = None
         hand.settled_at = None

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import F, Sum
+from django.db import connection
+from django.db.models import Sum
+from django.utils import timezone
 
+from brag_event.core import sql
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.events.models import Event
@@ -104,42 +107,93 @@ def transfers_post(
 ) -> list[int]:
     """Post several transfers ``(kind, source, target, amount)`` at once — one INSERT for all of
     them and one cache UPDATE per cache and changed amount, instead of three statements a
-    transfer. Must run inside the calling service's transaction. Returns the ids posted. The
-    one way transfers are posted (``transfer_post`` posts one)."""
+    transfer. Must run inside the calling service's transaction. Returns the ids posted."""
+    action_ref: sql.Statement | None = ("%s", [action.pk]) if action is not None else None
+    if not legs:
+        return []
+    insert, *updates = transfers_statements(
+        legs=legs,
+        by=by,
+        hand_id=hand.pk if hand else None,
+        action=action_ref,
+        memo=memo,
+        reverses_id=reverses.pk if reverses is not None else None,
+    )
+    query, params = insert
+    rows, *_ = sql.run_batch([(f"{query} RETURNING {sql.qn('id')}", params), *updates])
+    return [row[0] for row in rows or []]
+
+
+_TRANSFER_COLUMNS = (
+    "event_id",
+    "kind",
+    "source_id",
+    "target_id",
+    "amount",
+    "hand_id",
+    "memo",
+    "created_by_id",
+    "created_at",
+    "action_id",
+    "reverses_id",
+)
+
+
+def transfers_statements(
+    *,
+    legs: list[tuple[str, Account, Account, int]],
+    by: Actor | None,
+    hand_id: int | None,
+    action: sql.Statement | None,
+    memo: str,
+    reverses_id: int | None = None,
+) -> list[sql.Statement]:
+    """The statements that post ``legs``: one INSERT for the transfers, and one UPDATE of the
+    cached balances per cache and changed amount. ``action`` is SQL for the id of the hand
+    action the transfers belong to (it may be a sub-query on a row inserted in the same batch).
+
+    The one way transfers are posted (``transfer_post`` and ``transfers_post`` run these). It is
+    written out as SQL, not through the ORM, because the action path sends these statements in
+    its one batch with the action's own rows and COMMIT (``hands.services``; ``core.sql`` says
+    why the ORM is too slow there)."""
     if not legs:
         return []
     created_by = by.user.pk if by is not None and getattr(by.user, "pk", None) else None
-    transfers = []
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    action_sql, action_params = action if action is not None else ("NULL", [])
+    values: list[Any] = []
     deltas: dict[tuple[str, int], int] = {}
     for kind, source, target, amount in legs:
         _check_leg(source, target, amount)
-        transfers.append(
-            Transfer(
-                event_id=source.event_id,
-                kind=kind,
-                source_id=source.pk,
-                target_id=target.pk,
-                amount=amount,
-                hand_id=hand.pk if hand is not None else None,
-                memo=memo[:200],
-                created_by_id=created_by,
-                action_id=action.pk if action is not None else None,
-                reverses_id=reverses.pk if reverses is not None else None,
-            )
-        )
+        values += [source.event_id, kind, source.pk, target.pk, amount, hand_id, memo[:200]]
+        values += [created_by, now, *action_params, reverses_id]
         for account, delta in ((source, -amount), (target, amount)):
             cache = _cache_key(account)
             if cache is not None:
                 deltas[cache] = deltas.get(cache, 0) + delta
-    Transfer.objects.bulk_create(transfers)
+    one = "(" + ", ".join(["%s"] * (len(_TRANSFER_COLUMNS) - 2) + [action_sql, "%s"]) + ")"
+    statements: list[sql.Statement] = [
+        (
+            f"INSERT INTO {sql.table(Transfer)} "  # nosec B608
+            f"({', '.join(sql.qn(n) for n in _TRANSFER_COLUMNS)}) "
+            f"VALUES {', '.join([one] * len(legs))}",
+            values,
+        )
+    ]
     by_change: dict[tuple[str, int], list[int]] = {}
     for (cache_name, pk), delta in deltas.items():
         if delta:
             by_change.setdefault((cache_name, delta), []).append(pk)
     for (cache_name, delta), pks in sorted(by_change.items()):
         model, column = _CACHES[cache_name]
-        model.objects.filter(pk__in=sorted(pks)).update(**{column: F(column) + delta})
-    return [t.pk for t in transfers]
+        statements.append(
+            (
+                f"UPDATE {sql.table(model)} SET {sql.qn(column)} = {sql.qn(column)} + %s "  # nosec B608
+                f"WHERE {sql.qn('id')} IN ({', '.join(['%s'] * len(pks))})",
+                [delta, *sorted(pks)],
+            )
+        )
+    return statements
 
 
 def _cache_key(account: Account) -> tuple[str, int] | None:

@@ -1,12 +1,10 @@
 """The maintained standings: ``Standing`` rows updated, in the same transaction, as hands start
-(hands played) and settle (hands won). A hand's start counts it in one statement (an insert
-that counts on a conflict)."""
+(hands played) and settle (hands won). Written as plain statements so that they can ride in the
+action path's batch (see ``core.sql``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-
-from django.db.models import F
 
 from brag_event.core import sql
 
@@ -30,10 +28,15 @@ def started_statement(*, day_id: int, players: list[tuple[int, int]]) -> sql.Sta
     )
 
 
-def standings_won(*, day_id: int, player_ids: Iterable[int], delta: int = 1) -> None:
+def won_statement(*, day_id: int, player_ids: Iterable[int], delta: int = 1) -> sql.Statement:
     """Count (or, for a void, take back) a hand won by each player."""
-    Standing.objects.filter(day_id=day_id, player_id__in=sorted(set(player_ids))).update(
-        hands_won=F("hands_won") + delta
+    ids = sorted(set(player_ids))
+    column = sql.qn("hands_won")
+    return (
+        f"UPDATE {sql.table(Standing)} SET {column} = {column} + %s "  # nosec B608
+        f"WHERE {sql.qn('day_id')} = %s AND {sql.qn('player_id')} IN "
+        f"({', '.join(['%s'] * len(ids))})",
+        [delta, day_id, *ids],
     )
 
 

@@ -53,6 +53,16 @@ def table_changed(*table_ids: int, standings: bool = False) -> None:
     Table.objects.filter(pk__in=table_ids).update(**bump)
 
 
+def table_changed_statement(table_id: int, *, standings: bool = False) -> sql.Statement:
+    """``table_changed`` as a statement, for a batch of the action path (``core.sql``)."""
+    columns = ["version", *(["standings_version"] if standings else [])]
+    sets = ", ".join(f"{sql.qn(c)} = {sql.qn(c)} + 1" for c in columns)
+    return (
+        f"UPDATE {sql.table(Table)} SET {sets} WHERE {sql.qn('id')} = %s",  # nosec B608
+        [table_id],
+    )
+
+
 def event_changed(event_id: int, *, tables: bool = False) -> None:
     """Something event-wide changed (the standings and the dashboard); with ``tables``, also
     something every table of the event shows (a day's status, a player's name, the currency)."""

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 from django.db import IntegrityError, connection, connections
-from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from brag_event.api.models import IdempotencyRecord
 from brag_event.core.errors import StaleHand
 from brag_event.core.transactions import owned_transaction
+from brag_event.hands import statements
 from brag_event.hands.models import Hand, HandAction
-from brag_event.hands.services import _insert
+from brag_event.hands.services import _write
 from brag_event.ledger.models import Transfer
 from tests.factories import assert_audit_ok
 
@@ -139,10 +139,21 @@ def test_a_violation_of_the_action_sequence_becomes_the_stale_answer_and_keeps_n
     look = {"seat": 2, "action": "look", "expected_seq": 1}
     assert post(api.client("dealer"), url, look).status_code == 201
     existing = HandAction.objects.get(hand_id=hand["id"])
-    taken = HandAction(hand_id=hand["id"], seq=existing.seq, seat=3, action="look")
+    insert, _row = statements.insert_action(
+        hand_id=hand["id"],
+        seq=existing.seq,  # taken: the (hand, seq) constraint fails
+        seat=3,
+        action="look",
+        amount=None,
+        hand_choice="",
+        cards="",
+        entered_by_id=None,
+        device="",
+        digest="",
+    )
+    bump = ("UPDATE hands_hand SET next_seq = next_seq + 100 WHERE id = %s", [hand["id"]])
     with pytest.raises(StaleHand) as stale, owned_transaction():
-        Hand.objects.filter(pk=hand["id"]).update(next_seq=F("next_seq") + 100)
-        _insert(taken)  # the (hand, seq) constraint fails
+        _write([bump, insert], hand_id=hand["id"], seq=existing.seq)
     assert stale.value.details["expected_seq"] == existing.seq + 1
     assert not connection.in_atomic_block
     assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1
@@ -150,7 +161,11 @@ def test_a_violation_of_the_action_sequence_becomes_the_stale_answer_and_keeps_n
     if connection.vendor != "postgresql":
         return  # SQLite does not name the constraint: any violation counts
     # Another constraint is not taken for that one: the IntegrityError itself comes out.
-    negative = HandAction(hand_id=hand["id"], seq=-1, seat=3, action="look")
+    other = (
+        "INSERT INTO api_idempotencyrecord (user_id, key, method, path, fingerprint, "
+        "status_code, created_at) VALUES (%s, '', 'POST', '/', '', 0, now()) RETURNING id",
+        [api.users["dealer"].pk],
+    )
     with pytest.raises(IntegrityError), owned_transaction():
-        _insert(negative)
+        _write([other], hand_id=hand["id"], seq=existing.seq)
     assert HandAction.objects.filter(hand_id=hand["id"]).count() == 1

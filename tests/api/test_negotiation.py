@@ -1,5 +1,5 @@
-"""Every answer is JSON: the short cut for requests that accept it must not change what DRF
-answers to those that do not."""
+"""Every answer is JSON: DRF's own negotiation answers JSON to a request that accepts it, and
+406 in the error shape to one that does not."""
 
 from __future__ import annotations
 

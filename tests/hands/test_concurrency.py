@@ -123,8 +123,8 @@ def test_one_player_bought_in_at_two_tables_at_once_sits_once() -> None:
 
 
 def test_a_tablet_that_waited_for_the_lock_sees_the_action_it_waited_for() -> None:
-    """``lock_hand`` locks the hand, then reads its log: a reader that had to wait for another
-    device's action must not replay without it."""
+    """``lock_hand`` reads the hand and its log in one statement; a statement that had to wait
+    for another device's action has an older snapshot, and must not replay without it."""
     from django.db import transaction
 
     from brag_event.hands import statements
