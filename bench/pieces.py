@@ -46,6 +46,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.common import django_on
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench-results" / "pieces.json"
 DEFAULT_DB = "postgres://postgres:postgres@127.0.0.1:5432/brag_bench_pieces"
@@ -221,15 +223,7 @@ def _child_env(url: str, pgbench_url: str, answer: Path) -> None:
 def setup(url: str, pgbench_url: str, tables: int) -> dict[str, Any]:
     _recreate(url)
     _pgbench_init(pgbench_url)
-    os.environ.update(
-        DATABASE_URL=url,
-        DJANGO_SETTINGS_MODULE="brag_event.settings",
-        DJANGO_DEBUG="false",
-        DJANGO_ALLOWED_HOSTS="testserver",
-    )
-    import django
-
-    django.setup()
+    django_on(url)
     from django.core.management import call_command
 
     from bench.api_seed import seed
