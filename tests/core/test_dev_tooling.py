@@ -126,6 +126,8 @@ def test_the_tiers_mark_browser_and_production_tests_and_test_fast_leaves_them_o
         # the engine in the tablet's browser (Pyodide): the differential test, the offline play
         "tests/tablet/test_offline_engine.py",
         "tests/tablet/test_offline_tablet.py",
+        # the tablet started offline from its service worker's caches (issue 21)
+        "tests/tablet/test_offline_startup.py",
         # the floor (issue 17): a call, a misdeal and a warning from tablet to dashboard
         "tests/tablet/test_floor_browser.py",
         # the console (issue 16): its pages at every size, and a whole event run through it
@@ -146,6 +148,10 @@ def test_the_tiers_mark_browser_and_production_tests_and_test_fast_leaves_them_o
         "test_the_browser_engine_refuses_in_words",
         "test_a_whole_hand_offline_then_reconnected_matches_the_server",
         "test_a_void_from_another_device_while_offline_is_shown_as_a_conflict",
+        # the service worker's start-up (tests/tablet/test_offline_startup.py)
+        "test_two_hands_offline_with_a_reload_in_a_dead_zone_then_reconnected",
+        "test_engine_start_up_cold_and_from_the_tablets_cache",
+        "test_a_hand_started_from_another_device_while_offline_is_said_in_words",
     }
     fast = [t for t, marks in tiers.items() if not marks]
     assert any(t.startswith("tests/public/test_standings_page.py") for t in fast)
