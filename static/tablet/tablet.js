@@ -459,6 +459,14 @@
 
     function pump() {
       if (T.sending || !T.queue.length) { renderQueue(); return; }
+      if (navigator.onLine === false) {
+        // The browser knows there is no network: nothing is sent (nothing could arrive) until
+        // its "online" event, which pumps again. (When it only thinks it is online — Wi-Fi
+        // up, the hall's network down — the request fails and is retried below.)
+        setNet("Offline — " + T.queue.length + " queued", "offline");
+        render();
+        return;
+      }
       T.sending = true;
       renderQueue();
       var item = T.queue[0];
