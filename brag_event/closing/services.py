@@ -90,13 +90,16 @@ def day_close_request(*, day: Day, by: Actor | None) -> DayClose:
             f"Day {day.number} has not opened yet: there is nothing to close.",
             details={"day": day.number, "status": day.status},
         )
-    if day.status == Day.Status.OPEN:
-        _take_out_of_play(day)
+    # The close's row is locked before the event's (``_take_out_of_play`` bumps its version):
+    # the order of the close's own run (``_claim``, ``_progress``, ``day_close_fail``: the close,
+    # then the event). The other way round deadlocks with a run of a failed close asked again.
     close, created = DayClose.objects.select_for_update(no_key=True).get_or_create(
         day=day, defaults={"requested_by": by.user if by and by.user_id else None}
     )
     if close.status == DayClose.Status.DONE:
-        return close
+        return close  # the day is closed: never open here
+    if day.status == Day.Status.OPEN:
+        _take_out_of_play(day)
     if close.status == DayClose.Status.FAILED:
         close.status = DayClose.Status.QUEUED
         close.progress = 0
