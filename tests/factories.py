@@ -23,6 +23,15 @@ from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in, table_create
 
 NAMES = ["Andy", "Bill", "Chris", "Dan", "Eddie", "Fred"]
+# Twenty characters each, the longest a name may be: the layout tests show them whole.
+LONG_NAMES = [
+    "Declan Iqbal-Forsyth",
+    "Annabel Whitcombe-Ng",
+    "Bartholomew Okafor-J",
+    "Maximiliano Oyelaran",
+    "Gwendolyn Castellano",
+    "Vanderhoeven-Ruijter",
+]
 
 
 @dataclass

@@ -56,19 +56,21 @@ def ruling_fields(ruling_id: int) -> dict[str, Any]:
     return _fields(rows)[ruling_id]
 
 
-def _rows(hands: QuerySet[Hand]) -> Iterator[chain.Entry]:
-    qs = (
-        Ruling.objects.filter(chain_hand__in=hands.order_by().values("id"))
-        .order_by("chain_hand_id", "seq")
-        .values("chain_hand_id", "seq", "hash", *_COLUMNS)
-    )
-    rows = list(qs)
+def _chained(rulings: QuerySet[Ruling], owner: str) -> Iterator[chain.Entry]:
+    """The rulings on a chain, by ``owner`` (``chain_hand_id`` or ``chain_day_id``) and seq:
+    each as (owner, seq, canonical content, stored hash), read in chunks."""
+    rows = list(rulings.order_by(owner, "seq").values(owner, "seq", "hash", *_COLUMNS))
     for part in _chunks(rows, 2000):
         fields = _fields(part)
         for r in part:
             seq = r["seq"] if r["seq"] is not None else 0  # unnumbered: sorts first, and fails
             content = engine_chain.entry_content(KIND, seq, fields[r["id"]])
-            yield r["chain_hand_id"], seq, content, r["hash"]
+            yield r[owner], seq, content, r["hash"]
+
+
+def _rows(hands: QuerySet[Hand]) -> Iterator[chain.Entry]:
+    owned = Ruling.objects.filter(chain_hand__in=hands.order_by().values("id"))
+    yield from _chained(owned, "chain_hand_id")
 
 
 def _chunks(rows: list[dict[str, Any]], size: int) -> Iterable[list[dict[str, Any]]]:
@@ -81,18 +83,8 @@ def rulings_source() -> chain.Source:
 
 
 def _day_rows(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
-    qs = (
-        Ruling.objects.filter(chain_day__in=days.order_by().values("id"))
-        .order_by("chain_day_id", "seq")
-        .values("chain_day_id", "seq", "hash", *_COLUMNS)
-    )
-    rows = list(qs)
-    for part in _chunks(rows, 2000):
-        fields = _fields(part)
-        for r in part:
-            seq = r["seq"] if r["seq"] is not None else 0
-            content = engine_chain.entry_content(KIND, seq, fields[r["id"]])
-            yield r["chain_day_id"], seq, content, r["hash"]
+    owned = Ruling.objects.filter(chain_day__in=days.order_by().values("id"))
+    yield from _chained(owned, "chain_day_id")
 
 
 def day_rulings_source() -> chain.DaySource:

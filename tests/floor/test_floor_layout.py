@@ -27,19 +27,13 @@ from brag_event.players.models import Player
 from brag_event.players.services import player_register
 from brag_event.tables.services import seat_buy_in, table_create
 from tests.browser import SHOTS
-from tests.factories import act
+from tests.factories import LONG_NAMES, act
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIZES = [(390, 844), (820, 1180), (1180, 820), (1366, 768)]
-NAMES = [
-    "Declan Iqbal-Forsyth",
-    "Annabel Whitcombe-Ng",
-    "Bartholomew Okafor-J",
-    "Maximiliano Oyelaran",
-    "Gwendolyn Castellano",
-]
+NAMES = LONG_NAMES[:5]
 LONG_NOTE = (
     "Seat 3 showed his cards to seat 4 across the table and both talked about the hand while it "
     "was being played; the dealer stopped the hand"

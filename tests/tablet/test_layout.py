@@ -26,20 +26,13 @@ from brag_event.players.services import player_register
 from brag_event.tables.models import Table
 from brag_event.tables.services import seat_buy_in, table_create
 from tests.browser import SHOTS
-from tests.factories import act, assert_audit_ok
+from tests.factories import LONG_NAMES, act, assert_audit_ok
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIZES = [(1180, 820), (820, 1180), (390, 844), (1920, 1080)]
-NAMES = [
-    "Declan Iqbal-Forsyth",
-    "Annabel Whitcombe-Ng",
-    "Bartholomew Okafor-J",
-    "Maximiliano Oyelaran",
-    "Gwendolyn Castellano",
-    "Vanderhoeven-Ruijter",
-]
+NAMES = LONG_NAMES
 assert all(len(n) == 20 for n in NAMES)
 
 
