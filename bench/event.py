@@ -213,9 +213,24 @@ def stats(samples: list[list[Any]], t0: float, t1: float) -> dict[str, Any]:
     return out
 
 
+def rss_mb(pid: int) -> float | None:
+    """A process's resident memory (MB), from /proc."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return None
+
+
 def probe(server: Server, pg: Postgres, db: str, pids: list[int]) -> dict[str, Any]:
+    workers = [pid for pid in group_cpu(server.pid) if pid != server.pid]
     return {
         "gunicorn": group_cpu(server.pid),
+        # The workers' resident memory: whether it grows (what max_requests would bound).
+        "worker_rss_mb": {pid: mb for pid in workers if (mb := rss_mb(pid)) is not None},
         "postgres": pids_cpu(pg.backends(db)),
         "others": pids_cpu(pids),  # redis-server, the load generator
         "machine": machine_ticks(),
@@ -305,6 +320,12 @@ def run_multiple(
         if load is not None and load.poll() is None:
             load.kill()
         server.stop()
+        if args.keep:  # the logs and samples, to look at where a tail comes from
+            kept = args.keep / f"x{m}"
+            kept.mkdir(parents=True, exist_ok=True)
+            for source in (server.log, workdir / "access.log", workdir / "samples.json"):
+                if source.exists():
+                    shutil.copy(source, kept / source.name)
         server.cleanup()
         shutil.rmtree(workdir, ignore_errors=True)
     t0, t1 = out["t0"], out["t1"]
@@ -330,6 +351,14 @@ def run_multiple(
     )
     requests = sum(c["requests"] for c in classes.values())
     errors = sum(c["errors"] for c in classes.values())
+    rss_first, rss_last = first["worker_rss_mb"], last["worker_rss_mb"]
+    workers = {
+        # replaced: workers of the first probe gone by the last (gunicorn's max_requests)
+        "replaced": len(set(rss_first) - set(rss_last)),
+        "rss_mb_first": sum(rss_first.values()) / max(len(rss_first), 1),
+        "rss_mb_last": sum(rss_last.values()) / max(len(rss_last), 1),
+        "kept_rss_growth_mb": [rss_last[p] - rss_first[p] for p in rss_first if p in rss_last],
+    }
 
     def p99(name: str) -> float:
         return float(classes.get(name, {}).get("p99_ms", math.nan))
@@ -351,6 +380,7 @@ def run_multiple(
         "requests_per_s": requests / window,
         "classes": classes,
         "cpu_cores": cpu,
+        "workers": workers,
         "server_cpu_ms_per_request": (cpu["gunicorn"] + cpu["postgres"] + cpu["redis"])
         * window
         * 1000
@@ -512,6 +542,13 @@ def report(run: dict[str, Any]) -> None:
         f"{cpu['other_processes']:.2f}; load average {run['loadavg_at_start'][0]:.1f} → "
         f"{run['loadavg_at_end'][0]:.1f}"
     )
+    w = run["workers"]
+    growth = ", ".join(f"{g:+.1f}" for g in w["kept_rss_growth_mb"]) or "—"
+    print(
+        f"  gunicorn workers: {w['replaced']} replaced in the window (max_requests); resident "
+        f"memory {w['rss_mb_first']:.0f} → {w['rss_mb_last']:.0f} MB a worker (growth of "
+        f"those kept: {growth} MB)"
+    )
     verdicts = [
         f"{n} p99 {fmt(run[f'{n}_p99_ms'])} ms {'✔' if run[f'{n}_p99_ms'] < TARGET_MS else '✘'}"
         for n in TARGETED
@@ -592,6 +629,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pg-user", default=os.environ.get("PGUSER", "postgres"))
     parser.add_argument("--json", type=Path, default=RESULTS)
     parser.add_argument("--chart", type=Path, default=CHART)
+    parser.add_argument("--keep", type=Path, help="copy gunicorn's logs and the samples here")
     parser.add_argument("--redraw", type=Path, help="only draw the chart of this JSON")
     args = parser.parse_args(argv)
     if args.redraw:

@@ -210,7 +210,9 @@ def test_gunicorn_accepts_its_configuration() -> None:
 def test_gunicorn_configuration_reads_the_environment() -> None:
     config: dict[str, Any] = {}
     saved = dict(os.environ)
-    os.environ.update(GUNICORN_BIND="10.0.0.11:8000,[::1]:8000", GUNICORN_WORKERS="3")
+    os.environ.update(
+        GUNICORN_BIND="10.0.0.11:8000,[::1]:8000", GUNICORN_WORKERS="3", GUNICORN_MAX_REQUESTS="500"
+    )
     try:
         exec((DEPLOY / "gunicorn.conf.py").read_text(), config)
     finally:
@@ -219,7 +221,7 @@ def test_gunicorn_configuration_reads_the_environment() -> None:
     assert config["bind"] == ["10.0.0.11:8000", "[::1]:8000"]
     assert config["workers"] == 3 and config["worker_class"] == "sync"
     assert config["preload_app"] is True
-    assert config["max_requests"] > 0 and 0 < config["max_requests_jitter"] < config["max_requests"]
+    assert (config["max_requests"], config["max_requests_jitter"]) == (500, 50)
     assert config["graceful_timeout"] > 0 and config["timeout"] > 0
     assert "%(M)s" in config["access_log_format"]  # the request time
     assert config["forwarded_allow_ips"] == "127.0.0.1,::1"
@@ -229,6 +231,10 @@ def test_gunicorn_configuration_reads_the_environment() -> None:
         assert defaults["bind"] == ["127.0.0.1:8000"]
     if "GUNICORN_WORKERS" not in os.environ:
         assert defaults["workers"] == (os.cpu_count() or 1) + 1
+    if "GUNICORN_MAX_REQUESTS" not in os.environ:  # workers are not recycled unless asked
+        assert (defaults["max_requests"], defaults["max_requests_jitter"]) == (0, 0)
+    # Before forking: the warm-up and the collector's freeze (brag_event.core.warmup).
+    assert callable(defaults["when_ready"]) and callable(defaults["pre_fork"])
 
 
 def free_port() -> int:

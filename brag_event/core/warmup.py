@@ -1,0 +1,61 @@
+"""What a web process does before it serves: ``warm_up()``, called by gunicorn's arbiter (see
+``deploy/gunicorn.conf.py``) once the app is preloaded and before it forks its workers.
+
+Django leaves much of its start-up to the first requests: the URLconf and with it every view,
+serializer and service module, the reverse lookups, the compiled templates of the cached loader,
+the static files' manifest. In a worker that gunicorn forks without them, that work lands on the
+first requests it serves — about half a second of CPU for the first API request alone — and it
+lands again on every replacement worker (``max_requests`` recycles each one every couple of
+thousand requests). Under ``make bench-event``'s load, those replacements were the whole p99 tail
+(about 1.2 s at ×1; 135 ms with recycling turned off). Done here, once, in the arbiter, the
+workers inherit all of it copy-on-write and a replacement serves its first request as fast as
+any other.
+
+Django has no public "warm up" call, so this names the lazy parts one by one; the test
+``tests/core/test_warmup.py`` serves the site's main pages and API reads after ``warm_up()`` and
+fails if any of them still imports a module or compiles a template. Nothing here opens a
+database or cache connection (a connection opened before the fork would be shared by every
+worker)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.template import engines
+from django.template.autoreload import get_template_directories
+from django.template.backends.django import DjangoTemplates
+from django.urls import get_resolver
+from django.utils import formats, translation
+from django.utils.module_loading import import_string
+
+
+def warm_up() -> int:
+    """Import the URLconf, build its reverse lookups, compile every template, load the static
+    files' manifest and import the classes named in settings that Django imports on first use.
+    Returns how many templates were compiled."""
+    resolver = get_resolver()
+    resolver.url_patterns  # noqa: B018 — imports the URLconf: every view and what it imports
+    resolver.reverse_dict  # noqa: B018 — builds the reverse lookups (``{% url %}``, ``reverse``)
+    compiled = 0
+    for engine in engines.all():
+        if isinstance(engine, DjangoTemplates):  # imports its context processors (first render)
+            engine.engine.template_context_processors  # noqa: B018
+        for directory in get_template_directories():
+            for path in sorted(Path(directory).rglob("*")):
+                if path.is_file() and not path.name.startswith("."):
+                    # The cached loader keeps what it compiled, for the process and its forks.
+                    engine.get_template(str(path.relative_to(directory)))
+                    compiled += 1
+    staticfiles_storage.url  # noqa: B018 — the storage, with its manifest under production settings
+    with translation.override(settings.LANGUAGE_CODE):
+        formats.get_format("DATE_FORMAT")  # imports the language's format modules
+    # Imported on a request's first use, without connecting to anything.
+    for dotted in (
+        settings.MESSAGE_STORAGE,
+        settings.SESSION_SERIALIZER,
+        *(cache["BACKEND"] for cache in settings.CACHES.values()),
+    ):
+        import_string(dotted)
+    return compiled
