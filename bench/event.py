@@ -686,6 +686,18 @@ def main(argv: list[str] | None = None) -> int:
                 f"{run['classes'].get('action', {}).get('cpu_ms_per_request', math.nan):.2f} ms "
                 f"in the worker ({run['classes'].get('action', {}).get('cpu_ms_per_request', math.nan) / tp['gunicorn']:.2f}× its worker CPU)"  # noqa: E501
             )
+        # What a multiple asks of the machine, in units of what it serves of the reference
+        # endpoint flat out: the requests ×m offers (×1's rate times m) at this run's CPU per
+        # request relative to the reference's. Above 100 % no tuning of the workers can hold it.
+        base_rate = runs[0]["requests_per_s"] / runs[0]["multiple"]
+        for run in runs:
+            cost = run["server_cpu_ms_per_request"] / tp["server"]
+            run["machine_share_needed"] = base_rate * run["multiple"] * cost / ref["requests_per_s"]
+            print(
+                f"  ×{run['multiple']} offers {base_rate * run['multiple']:,.0f} requests/s at "
+                f"{cost:.2f}× the reference's CPU each: {run['machine_share_needed']:.0%} of what "
+                f"this machine serves of the reference flat out ({ref['requests_per_s']:,.0f}/s)"
+            )
         hot = ref.get("hot_row")
         if hot:
             print(
