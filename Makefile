@@ -17,6 +17,12 @@ export UV_PYTHON_DOWNLOADS=never
 export UV_PROJECT_ENVIRONMENT=$(VENV)
 # --locked: refuse a uv.lock that no longer matches pyproject.toml (run `make lock`).
 SYNC=$(UV) sync --locked --python $(PYTHON3)
+# Python keeps its compiled bytecode (__pycache__, in .venv and the project; .gitignore'd), as
+# it does by default: an environment that sets PYTHONDONTWRITEBYTECODE=1 (this machine's does)
+# makes every process compile Django, DRF and the project from source again — 3–4 s a start,
+# paid by each pytest worker, each `make run` process and every server a test starts — and
+# makes pytest rewrite every test module's asserts again on each run.
+export PYTHONDONTWRITEBYTECODE=
 FAST_WORKERS?=2
 RUN_ADDR?=127.0.0.1:8000
 

@@ -1,14 +1,21 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
 from django.core.cache import cache
+from django.db import transaction
+from django.test import override_settings
 from rest_framework.test import APIClient
 
 from brag_event.api.models import DeviceToken, token_hash
+from brag_event.events.models import Day, Event
+from brag_event.players.models import Player
+from brag_event.tables.models import Seat, Table
+from tests.conftest import FAST_HASHERS
 from tests.factories import World, world
 
 
@@ -22,12 +29,23 @@ class Api:
         return self.clients[role]
 
 
-def token_client(user: User, name: str) -> APIClient:
+def token_key(user: User, name: str) -> str:
+    """A new device token of ``user``'s; its key (the database keeps only its hash)."""
     key = DeviceToken.new_key()
     DeviceToken.objects.create(user=user, name=name, key_hash=token_hash(key), prefix=key[:6])
+    return key
+
+
+def key_client(key: str | None) -> APIClient:
+    """A client that sends ``key`` as its token (none: anonymous)."""
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    if key is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
+
+
+def token_client(user: User, name: str) -> APIClient:
+    return key_client(token_key(user, name))
 
 
 def post(client: Any, url: str, body: Any = None, key: str | None = None) -> Any:
@@ -44,11 +62,16 @@ def start_hand(api: Api, key: str | None = None) -> dict[str, Any]:
     return hand
 
 
-@pytest.fixture
-def api(db: Any) -> Api:
+STAFF = ("organiser", "supervisor", "dealer", "other_dealer", "player")
+
+
+def build_api() -> tuple[Api, dict[str, str | None]]:
+    """Three players seated at a table of an open day, a user of every role (the ``player`` is
+    Andy, seat 1; the ``dealer`` deals the table, the ``other_dealer`` none) and a token client
+    each; with the clients' keys."""
     w = world(3)
     users: dict[str, User] = {}
-    for role in ("organiser", "supervisor", "dealer", "other_dealer", "player"):
+    for role in STAFF:
         user = User.objects.create_user(role, password=f"{role}-pw")
         group = {"other_dealer": "dealer"}.get(role, role)
         if group != "player":
@@ -57,9 +80,80 @@ def api(db: Any) -> Api:
     w.table.dealers.add(users["dealer"])
     w.players[0].user = users["player"]
     w.players[0].save()
-    clients = {role: token_client(user, f"{role} tablet") for role, user in users.items()}
-    clients["anonymous"] = APIClient()
-    return Api(w, users, clients)
+    keys: dict[str, str | None] = {
+        role: token_key(user, f"{role} tablet") for role, user in users.items()
+    }
+    keys["anonymous"] = None
+    return Api(w, users, {role: key_client(key) for role, key in keys.items()}), keys
+
+
+@pytest.fixture
+def api(db: Any) -> Api:
+    return build_api()[0]
+
+
+@dataclass(frozen=True)
+class Built:
+    """What ``build_api`` made, by id: a test reads it again from its own transaction."""
+
+    event: int
+    day: int
+    table: int
+    players: list[int]
+    seats: list[int]
+    users: dict[str, int]
+    keys: dict[str, str | None]
+
+
+@pytest.fixture(scope="module")
+def built_api(django_db_setup: None, django_db_blocker: Any) -> Iterator[Built]:
+    """``build_api()`` once for a module, in a transaction that the module's end rolls back.
+
+    Each test's own transaction (pytest-django's ``db``) is a savepoint inside it, rolled back
+    after the test, so every test starts from exactly this state, as if it had been built for
+    it alone (the permission matrix's ~200 cells each built their own: about 80 ms and 200
+    statements apiece). pytest-django has no module-scoped database fixture; this is the usual
+    recipe: ``django_db_blocker.unblock()`` around an outer atomic block."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            with override_settings(PASSWORD_HASHERS=FAST_HASHERS):  # as tests/conftest.py's
+                api, keys = build_api()
+            w = api.world
+            yield Built(
+                event=w.event.pk,
+                day=w.day.pk,
+                table=w.table.pk,
+                players=[p.pk for p in w.players],
+                seats=[s.pk for s in w.seats],
+                users={role: user.pk for role, user in api.users.items()},
+                keys=keys,
+            )
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+@pytest.fixture
+def shared_api(built_api: Built, db: Any) -> Api:
+    """The module's ``built_api``, read afresh for this test (no object carries over)."""
+    b = built_api
+    players = Player.objects.in_bulk(b.players)
+    seats = Seat.objects.in_bulk(b.seats)
+    users = User.objects.in_bulk(list(b.users.values()))
+    w = World(
+        event=Event.objects.get(pk=b.event),
+        day=Day.objects.get(pk=b.day),
+        table=Table.objects.get(pk=b.table),
+        players=[players[pk] for pk in b.players],
+        seats=[seats[pk] for pk in b.seats],
+    )
+    return Api(
+        w,
+        {role: users[pk] for role, pk in b.users.items()},
+        {role: key_client(key) for role, key in b.keys.items()},
+    )
 
 
 # The actions of a hand that was seen: seats 1 and 2 must show their cards.

@@ -16,6 +16,12 @@ from .conftest import SEEN_HAND, Api, post, start_hand
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def api(shared_api: Api) -> Api:
+    """The module's world, built once and rolled back after each test (tests/api/conftest.py)."""
+    return shared_api
+
+
 def test_the_live_table_state_lists_what_is_legal(api: Api) -> None:
     hand = start_hand(api)
     state = api.client("dealer").get(f"/api/v1/tables/{api.world.table.pk}/").json()

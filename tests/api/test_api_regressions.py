@@ -15,6 +15,12 @@ from .test_auth import browser, csrf, login, rows_containing
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("unthrottled")]
 
 
+@pytest.fixture
+def api(shared_api: Api) -> Api:
+    """The module's world, built once and rolled back after each test (tests/api/conftest.py)."""
+    return shared_api
+
+
 def test_a_token_issued_with_an_idempotency_key_is_shown_once_and_not_stored(api: Api) -> None:
     organiser = api.client("organiser")
     body = {"user": api.users["dealer"].pk, "name": "Table 1 tablet"}

@@ -21,6 +21,12 @@ from .conftest import Api, assert_error
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def api(shared_api: Api) -> Api:
+    """The module's world, built once and rolled back after each test (tests/api/conftest.py)."""
+    return shared_api
+
+
 def audit(api: Api, **filters: Any) -> list[dict[str, Any]]:
     url = f"/api/v1/events/{api.world.event.pk}/audit/"
     response = api.client("organiser").get(url, {"limit": 1000, **filters})

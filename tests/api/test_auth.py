@@ -20,6 +20,12 @@ from .conftest import Api, assert_error
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("unthrottled")]
 
 
+@pytest.fixture
+def api(shared_api: Api) -> Api:
+    """The module's world, built once and rolled back after each test (tests/api/conftest.py)."""
+    return shared_api
+
+
 def rows_containing(text: str) -> list[str]:
     """Every row, of every table, whose text contains ``text``."""
     found = []

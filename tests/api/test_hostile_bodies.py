@@ -21,6 +21,13 @@ from .test_schemathesis import schema
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture
+def api(shared_api: Api) -> Api:
+    """The module's world, built once and rolled back after each test (tests/api/conftest.py)."""
+    return shared_api
+
+
 DEEP = b"[" * 30_000 + b"]" * 30_000  # json.loads: RecursionError (a 500 before this change)
 DEEP_OBJECT = b'{"a":' * 3000 + b"1" + b"}" * 3000
 

@@ -27,6 +27,12 @@ from .conftest import Api, start_hand
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def api(shared_api: Api) -> Api:
+    """The module's world, built once and rolled back after each test (tests/api/conftest.py)."""
+    return shared_api
+
+
 def test_table_access_in_sql_agrees_with_the_queryset_for_every_role(api: Api) -> None:
     w = api.world
     closed = w.event.days.get(number=2)

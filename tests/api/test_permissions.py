@@ -1,8 +1,9 @@
 """The permission matrix: every route of API v1 against every role, and the query-set scoping
 that keeps other tables out of lists and lookups.
 
-Each cell builds fresh state (the function-scoped ``api`` fixture) and sends a request that would
-succeed for a role that is allowed, so a refusal can only come from the permission layer."""
+Each cell starts from the same fresh state — built once for the module and rolled back after
+every cell (``shared_api``, tests/api/conftest.py) — and sends a request that would succeed for
+a role that is allowed, so a refusal can only come from the permission layer."""
 
 from __future__ import annotations
 
@@ -32,6 +33,12 @@ from tests.factories import act, start
 from .conftest import SEEN_HAND, Api, assert_error
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("unthrottled")]
+
+
+@pytest.fixture
+def api(shared_api: Api) -> Api:
+    return shared_api
+
 
 ROLES = ("anonymous", "player", "dealer", "other_dealer", "supervisor", "organiser")
 REFUSAL_CODES = {401: "not_authenticated", 403: "forbidden", 404: "not_found"}
