@@ -14,6 +14,8 @@ from brag_event.core.errors import ServiceError
 from brag_event.engine import HandState
 from brag_event.events.models import Day, Event
 from brag_event.events.services import day_open, event_create_flash
+from brag_event.floor.models import Ruling
+from brag_event.floor.services import ruling_record
 from brag_event.hands.models import Hand
 from brag_event.hands.services import hand_apply_action, hand_start
 from brag_event.ledger.audit import ledger_audit
@@ -101,6 +103,18 @@ def played(w: World) -> Hand:
     act(hand, seat=3, action="fold")
     hand, _ = act(hand, seat=1, action="fold")
     return hand
+
+
+def disqualify(table: Table, player: Player) -> Ruling:
+    """The floor's ruling at ``table`` that disqualifies ``player`` (RULES §4b)."""
+    return ruling_record(
+        table=table,
+        what_happened="abuse",
+        decision="out",
+        players=[player.pk],
+        penalty="disqualified",
+        by=None,
+    )
 
 
 def refused(code: str, call: Callable[[], Any]) -> ServiceError:

@@ -162,6 +162,11 @@ class PotResult:
     how: str  # folds | see | cover | showdown | disqualified | covered_pot | carried | misdeal
     explanation: str
 
+    @classmethod
+    def unwon(cls, amount: int, how: str, explanation: str) -> PotResult:
+        """The hand's one pot, won by nobody (a misdeal's, or one carried forward)."""
+        return cls(0, amount, [], [], {}, 0, how, explanation)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "index": self.index,
@@ -984,16 +989,7 @@ class HandState:
         explanation = f"Misdeal{f' ({text})' if text else ''}: back to the players: {back}."
         if self.carried_in:
             explanation += f" The carried pot of {self.carried_in} stays carried."
-        result = PotResult(
-            index=0,
-            amount=total,
-            contenders=[],
-            winners=[],
-            shares={},
-            rake=0,
-            how="misdeal",
-            explanation=explanation + " Shuffle and deal again.",
-        )
+        result = PotResult.unwon(total, "misdeal", explanation + " Shuffle and deal again.")
         self._finish([result], self.carried_in, kept, True)
         assert self.outcome is not None
         self.outcome.next_dealer = self.dealer
@@ -1090,18 +1086,11 @@ class HandState:
         """Every player left in the hand was disqualified: nobody can win the pot, which is
         carried forward as after a blind player's win, but nobody keeps a hand."""
         total = self.pot_total
-        result = PotResult(
-            index=0,
-            amount=total,
-            contenders=[],
-            winners=[],
-            shares={},
-            rake=0,
-            how="carried",
-            explanation=(
-                f"Nobody is left in the hand (disqualified): the pot of {total} is carried "
-                "forward; nobody keeps a hand."
-            ),
+        result = PotResult.unwon(
+            total,
+            "carried",
+            f"Nobody is left in the hand (disqualified): the pot of {total} is carried forward; "
+            "nobody keeps a hand.",
         )
         self._finish([result], total, None, False)
 

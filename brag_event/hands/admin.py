@@ -7,21 +7,10 @@ from django.contrib import admin
 
 from brag_event.core.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 
-from .models import ActionVoid, Hand, HandAction
+from .models import ENTRY_FIELDS, ActionVoid, Hand, HandAction
 
 # An action in a row (the inline under its hand, and the actions' own list).
-ACTION_COLUMNS = (
-    "seq",
-    "seat",
-    "action",
-    "amount",
-    "hand_choice",
-    "cards",
-    "voided",
-    "entered_by",
-    "device",
-    "entered_at",
-)
+ACTION_COLUMNS = (*ENTRY_FIELDS, "voided", "entered_by", "device", "entered_at")
 
 
 class HandActionInline(ReadOnlyTabularInline):

@@ -60,6 +60,11 @@ class Hand(models.Model):
         return f"Hand {self.number} at table {self.table.number}"
 
 
+# What a dealer's entry says, the part of an action that replays the hand (the rest of a row is
+# who entered it, when, from which device, and its chain hash).
+ENTRY_FIELDS = ("seq", "seat", "action", "amount", "hand_choice", "cards")
+
+
 class HandAction(models.Model):
     """One entry of a hand's log. Append-only: a void is a separate record."""
 

@@ -16,7 +16,7 @@ from brag_event.core import sql
 from brag_event.events.models import Day
 from brag_event.tables.models import Table
 
-from .models import ActionVoid, Hand, HandAction
+from .models import ENTRY_FIELDS, ActionVoid, Hand, HandAction
 from .money import LogRow
 
 
@@ -137,27 +137,14 @@ def lock_table(pk: int, access: Access | None, *, for_play: bool = False) -> Tab
 @cache
 def _live_log_sql() -> str:
     return (
-        f"SELECT a.{sql.qn('seq')}, a.{sql.qn('seat')}, a.{sql.qn('action')}, "  # nosec B608
-        f"a.{sql.qn('amount')}, a.{sql.qn('hand_choice')}, a.{sql.qn('cards')} "
+        f"SELECT {', '.join(f'a.{sql.qn(n)}' for n in ENTRY_FIELDS)} "  # nosec B608
         f"FROM {sql.table(HandAction)} a WHERE a.{sql.qn('hand_id')} = %s AND NOT EXISTS "
         f"(SELECT 1 FROM {sql.table(ActionVoid)} v "
         f"WHERE v.{sql.qn('action_id')} = a.{sql.qn('id')}) ORDER BY a.{sql.qn('seq')}"
     )
 
 
-_ACTION_COLUMNS = (
-    "hand_id",
-    "seq",
-    "seat",
-    "action",
-    "amount",
-    "hand_choice",
-    "cards",
-    "entered_by_id",
-    "device",
-    "entered_at",
-    "hash",
-)
+_ACTION_COLUMNS = ("hand_id", *ENTRY_FIELDS, "entered_by_id", "device", "entered_at", "hash")
 
 
 @cache

@@ -28,7 +28,7 @@ from brag_event.players.models import Player
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in, seat_leave, table_create
-from tests.factories import act, start
+from tests.factories import act, disqualify, start
 
 from .conftest import SEEN_HAND, Api, assert_error
 
@@ -174,14 +174,7 @@ def warn(api: Api, player: Player) -> Ruling:
 
 def lift_request(api: Api) -> tuple[str, Any]:
     w = api.world
-    ruling = ruling_record(
-        table=w.table,
-        what_happened="abuse",
-        decision="out",
-        players=[w.players[2].pk],
-        penalty="disqualified",
-        by=None,
-    )
+    ruling = disqualify(w.table, w.players[2])
     return f"/api/v1/penalties/{ruling.penalties.get().pk}/lift/", {"reason": "appeal"}
 
 

@@ -13,7 +13,7 @@ from brag_event.floor.models import FloorCall, Misdeal, Penalty
 from brag_event.floor.services import floor_call_open, ruling_record
 from brag_event.hands.models import Hand
 from brag_event.players.links import player_path
-from tests.factories import act, assert_audit_ok, signed_in, start, user_in, world
+from tests.factories import act, assert_audit_ok, disqualify, signed_in, start, user_in, world
 
 pytestmark = pytest.mark.django_db
 
@@ -76,14 +76,7 @@ def test_a_warning_on_the_players_page_and_a_disqualified_player_in_the_standing
         penalty="warning",
         by=None,
     )
-    ruling_record(
-        table=w.table,
-        what_happened="abuse",
-        decision="out",
-        players=[w.players[1].pk],
-        penalty="disqualified",
-        by=None,
-    )
+    disqualify(w.table, w.players[1])
     client = Client()
     page = client.get(player_path(w.players[0]))
     assert b"Warnings and penalties" in page.content and b"showed his cards" in page.content
@@ -141,14 +134,7 @@ def test_who_may_use_the_floor_pages(
     w = world(3)
     hand = start(w)
     call = floor_call_open(table=w.table, hand=hand, note="card exposed", by=None)
-    out = ruling_record(
-        table=w.table,
-        what_happened="abuse",
-        decision="out",
-        players=[w.players[2].pk],
-        penalty="disqualified",
-        by=None,
-    )
+    out = disqualify(w.table, w.players[2])
     dq = out.penalties.get()
     urls = {
         "board": f"/organiser/events/{w.event.pk}/floor/",

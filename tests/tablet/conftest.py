@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group, User
 from django.core.cache import cache
 from playwright.sync_api import expect
 
-from tests.browser import launched_chromium
+from tests.browser import launched_chromium, shot
 from tests.factories import World, world
 
 
@@ -84,3 +84,21 @@ def pick_cards(page: Any, who: str, cards: tuple[str, ...]) -> None:
     expect(page.locator("#showdown h2")).to_contain_text(who)
     for card in cards:
         page.locator(f'[data-card="{card}"]').click()
+
+
+def andy_and_bill_show(page: Any, *, picker_shot: str | None = None) -> Any:
+    """The showdown of the tablet tests' seen hand: Andy (seat 1) shows Ah Kh Qh, then Bill
+    (seat 2) a prial of threes — the picker greys out the cards already shown — and Bill's win
+    is said; the result's locator. ``picker_shot``: a screenshot of the picker with Andy's
+    cards picked."""
+    pick_cards(page, "Andy (seat 1)", ("Ah", "Kh", "Qh"))
+    if picker_shot:
+        shot(page, picker_shot)
+    page.locator("#show-submit").click()
+    pick_cards(page, "Bill (seat 2)", ("3h", "3d", "3c"))
+    expect(page.locator('[data-card="Ah"]')).to_be_disabled()  # already shown
+    page.locator("#show-submit").click()
+    result = page.locator("#result")
+    expect(result).to_contain_text("Bill (seat 2) wins 27")
+    expect(result).to_contain_text("prial of threes")
+    return result

@@ -18,7 +18,7 @@ from brag_event.tables.models import Seat
 from tests.browser import shot
 from tests.factories import assert_audit_ok
 
-from .conftest import Hall, pick_cards
+from .conftest import Hall, andy_and_bill_show
 from .test_tablet_browser import bet_least, open_table, start_hand
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -44,14 +44,7 @@ def test_a_whole_hand_offline_then_reconnected_matches_the_server(hall: Hall, br
     expect(page.get_by_role("button", name="See for 6")).to_be_visible()
     shot(page, "21-offline-mid-hand")
     page.get_by_role("button", name="See for 6").click()
-    pick_cards(page, "Andy (seat 1)", ("Ah", "Kh", "Qh"))
-    page.locator("#show-submit").click()
-    pick_cards(page, "Bill (seat 2)", ("3h", "3d", "3c"))
-    expect(page.locator('[data-card="Ah"]')).to_be_disabled()  # already shown
-    page.locator("#show-submit").click()
-    result = page.locator("#result")
-    expect(result).to_contain_text("Bill (seat 2) wins 27")
-    expect(result).to_contain_text("prial of threes")
+    andy_and_bill_show(page)
     expect(page.locator("#queue li")).to_have_count(6)
     shot(page, "22-offline-settled")
     tablet_log = page.evaluate("() => window.__bragOfflineLog && window.__bragOfflineLog()")

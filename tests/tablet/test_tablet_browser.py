@@ -12,7 +12,7 @@ from brag_event.hands.models import Hand, HandAction
 from tests.browser import shot
 from tests.factories import assert_audit_ok
 
-from .conftest import Hall, pick_cards
+from .conftest import Hall, andy_and_bill_show
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,15 +52,7 @@ def test_a_whole_hand_with_blind_play_a_see_and_the_card_picker(hall: Hall, brow
     shot(page, "03-see-offered")
     page.get_by_role("button", name="See for 6").click()
     # The showdown: the seen player's cards first, through the 52-card picker.
-    pick_cards(page, "Andy (seat 1)", ("Ah", "Kh", "Qh"))
-    shot(page, "04-card-picker")
-    page.locator("#show-submit").click()
-    pick_cards(page, "Bill (seat 2)", ("3h", "3d", "3c"))
-    expect(page.locator('[data-card="Ah"]')).to_be_disabled()  # already shown
-    page.locator("#show-submit").click()
-    result = page.locator("#result")
-    expect(result).to_contain_text("Bill (seat 2) wins 27")
-    expect(result).to_contain_text("prial of threes")
+    result = andy_and_bill_show(page, picker_shot="04-card-picker")
     expect(result).to_contain_text("running flush")
     expect(page.locator(".s2 .stack")).to_have_text(str(200 - 5 - 3 - 6 + 27))  # ante, bet, see
     shot(page, "05-result")
