@@ -114,23 +114,25 @@ def built_api(django_db_setup: None, django_db_blocker: Any) -> Iterator[Built]:
     it alone (the permission matrix's ~200 cells each built their own: about 80 ms and 200
     statements apiece). pytest-django has no module-scoped database fixture; this is the usual
     recipe: ``django_db_blocker.unblock()`` around an outer atomic block."""
+    outer = transaction.atomic()
     with django_db_blocker.unblock():
-        outer = transaction.atomic()
         outer.__enter__()
-        try:
-            with override_settings(PASSWORD_HASHERS=FAST_HASHERS):  # as tests/conftest.py's
-                api, keys = build_api()
-            w = api.world
-            yield Built(
-                event=w.event.pk,
-                day=w.day.pk,
-                table=w.table.pk,
-                players=[p.pk for p in w.players],
-                seats=[s.pk for s in w.seats],
-                users={role: user.pk for role, user in api.users.items()},
-                keys=keys,
-            )
-        finally:
+    try:
+        with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+            api, keys = build_api()  # fast hashing, as tests/conftest.py's for every test
+        w = api.world
+        # Blocked again between tests: a test without the database mark still gets an error.
+        yield Built(
+            event=w.event.pk,
+            day=w.day.pk,
+            table=w.table.pk,
+            players=[p.pk for p in w.players],
+            seats=[s.pk for s in w.seats],
+            users={role: user.pk for role, user in api.users.items()},
+            keys=keys,
+        )
+    finally:
+        with django_db_blocker.unblock():
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)
 
