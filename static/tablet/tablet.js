@@ -426,6 +426,12 @@
 
     function startHand() {
       if (T.queue.length) { enqueueStart(); return; }
+      if (navigator.onLine === false && window.BragOffline && window.BragOffline.isReady() && T.table && T.table.rules) {
+        // The browser knows there is no network: the tablet deals the hand without asking (a
+        // request it sent anyway could still leave through the service worker; see pump()).
+        enqueueStart();
+        return;
+      }
       var key = newKey();
       var button = $("#start-hand");
       if (button) button.disabled = true;

@@ -68,6 +68,10 @@ def test_the_engine_zip_is_the_engine_source_named_by_its_hash(client: Any) -> N
     assert client.get("/tablet/engine/0123456789abcdef.zip").status_code == 404
 
 
+# Closing a served file ends a request: Django's request_finished then looks at the database
+# connections (close_old_connections), which a test without database access may not do once an
+# earlier test left a connection open (on SQLite, after the live-server tests).
+@pytest.mark.django_db
 def test_pyodide_is_served_as_javascript_and_webassembly(rf: Any) -> None:
     """What the development server and the browser tests serve (staticfiles' own view); a
     module script served as anything but JavaScript is refused by the browser."""
@@ -98,6 +102,10 @@ def sw_config(client: Any) -> tuple[Any, dict[str, Any]]:
     return answer, json.loads(found.group(1))
 
 
+# Closing a served file ends a request: Django's request_finished then looks at the database
+# connections (close_old_connections), which a test without database access may not do once an
+# earlier test left a connection open (on SQLite, after the live-server tests).
+@pytest.mark.django_db
 def test_the_service_worker_keeps_the_shell_pyodide_and_the_engine_by_version(client: Any) -> None:
     answer, config = sw_config(client)
     assert answer.status_code == 200
