@@ -5,11 +5,11 @@ Django leaves much of its start-up to the first requests: the URLconf and with i
 serializer and service module, the reverse lookups, the compiled templates of the cached loader,
 the static files' manifest. In a worker that gunicorn forks without them, that work lands on the
 first requests it serves — about half a second of CPU for the first API request alone — and it
-lands again on every replacement worker (``max_requests`` recycles each one every couple of
-thousand requests). Under ``make bench-event``'s load, those replacements were the whole p99 tail
-(about 1.2 s at ×1; 135 ms with recycling turned off). Done here, once, in the arbiter, the
-workers inherit all of it copy-on-write and a replacement serves its first request as fast as
-any other.
+lands again on every replacement worker (after a crash, or every ``GUNICORN_MAX_REQUESTS``
+requests when that is set). Under ``make bench-event``'s load at ×1, with each worker replaced
+about once a minute, those replacements were the p99's tail (about 1.2 s). Done here, once, in
+the arbiter, the workers inherit all of it copy-on-write and a replacement serves its first
+request as fast as any other.
 
 Django has no public "warm up" call, so this names the lazy parts one by one; the test
 ``tests/core/test_warmup.py`` serves the site's main pages and API reads after ``warm_up()`` and
