@@ -40,8 +40,9 @@ def warm_up() -> int:
     resolver.reverse_dict  # noqa: B018 — builds the reverse lookups (``{% url %}``, ``reverse``)
     compiled = 0
     for engine in engines.all():
-        if isinstance(engine, DjangoTemplates):  # imports its context processors (first render)
-            engine.engine.template_context_processors  # noqa: B018
+        if not isinstance(engine, DjangoTemplates):  # the directories below are Django's
+            continue
+        engine.engine.template_context_processors  # noqa: B018 — imported on a first render
         for directory in get_template_directories():
             for path in sorted(Path(directory).rglob("*")):
                 if path.is_file() and not path.name.startswith("."):
