@@ -1,26 +1,11 @@
 """Closing a day: out of play at once, then every stack back to its player's balance, a ledger
-audit, a standings snapshot, the next day's qualifiers by the organiser's rule, and closed.
+audit, a standings snapshot, the next day's qualifiers, and closed.
 
-Why a package of its own, above the domain apps (pyproject's layers: ``closing`` sits under
-``integrity`` and the web layers, over ``players``, ``tables``, ``hands``, ``ledger`` and
-``floor``, which sit over ``events``): the close is an operation over the whole day — it returns
-seats (``tables``), shares the carried pots (``floor``), audits the ledger (``ledger``, which
-replays ``hands``) and snapshots the standings (``players``). Kept in ``events``, it made the
-lowest domain app import every other one, and each of them imports ``events`` (a day's state,
-its row lock). Here its imports point down, and ``events`` keeps what a day is (its models,
-states and rules), imported by all and importing none of them. The close's row (``DayClose``)
-stays an ``events`` model: it is part of the day's record, and moving it would only move a table.
-
-``day_close_request`` takes the day out of play in its own transaction — open → closing, with
-the day's row locked, so no hand can start and nobody can sit down or re-buy from then on — if
-every table is idle; otherwise it refuses with the tables named and the day stays open, play
-goes on. It then queues the Celery task when it commits. The task runs ``day_close_run``: one
-run at a time per close (a PostgreSQL advisory lock: a redelivered task waits for the run under
-way, then finds it done), every step safe to run again (a worker killed half-way) — seats already
-left are not left again — and the last step, in one transaction that reads one snapshot of the
-database, audits the ledger, writes the snapshot and the qualifications and marks the day closed
-and the close done together. So a day is closed exactly when its close is done; a close that
-failed or whose run died leaves the day closing, and asking again queues it again."""
+``day_close_request`` takes the day out of play (open → closing) if every table is idle, or
+refuses naming the tables; ``day_close_run`` does the rest, one run at a time per close, every
+step safe to run again, the last step in one snapshot. A day is closed exactly when its close is
+done (docs/architecture.md, "The day close").
+"""
 
 from __future__ import annotations
 

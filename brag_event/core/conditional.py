@@ -1,23 +1,11 @@
 """Answers that change only when something happens: an ``ETag`` made of the answer's version
 (``tables.versions``), ``304 Not Modified`` to a client that already has it, and the rendered
-answer kept in Django's cache (Redis in production, local memory under ``make run``) so that
-the hundreds of clients polling the same version cost one rendering.
+answer kept in Django's cache so that many clients polling one version cost one rendering.
 
-One cache entry per answer — ``(version, body)`` under the answer's key — is overwritten by
-the next version, so the cache holds the latest answers only, and an entry is used only when
-its version is exactly the one just read. A broken or missing cache is a miss, never an error:
-the answer is rendered as if there were no cache.
-
-A new version of a **public** answer (the standings) is rendered by one process at a time. The
-hall's phones ask for it together — about sixty a second at ×1 of ``make bench-event``, each
-settled hand a new version — and without this several workers rendered the same version at
-once (about 35 ms of CPU each), which made the renderings themselves the standings' p99. The
-first request to miss takes a short lock in the cache (``cache.add``: atomic in Redis and in
-the database cache) and renders; a request that finds the lock taken is answered with the previous
-version the cache still holds, under that version's own ETag — an answer that was true a moment
-ago, never labelled as the new one, and replaced at the client's next poll (the idea of HTTP's
-``stale-while-revalidate``, RFC 5861). With no previous version it renders too. Private answers
-(a tablet's table, the dashboard) have one reader each and are never answered stale."""
+A broken or missing cache is a miss, never an error. A new version of a public answer is rendered
+by one process at a time; the others answer the previous version under its own ETag meanwhile
+(docs/architecture.md, "Conditional answers").
+"""
 
 from __future__ import annotations
 

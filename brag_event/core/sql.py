@@ -1,17 +1,10 @@
 """Hand-written SQL for the hot path (entering an action), and the little it needs.
 
-Why: the ORM builds and compiles each query in Python, and a tablet's action needs about eight
-statements. ``make bench-pieces`` measured the action path on the ORM at four times the
-instructions of these hand-written statements on the same hands (they save 75 % of an action's
-instructions; docs/api.md), so the statements of ``hand_apply_action`` are written out here
-once, as plain portable SQL (PostgreSQL and SQLite), and hydrated into ordinary model instances.
-They run through Django's own cursor, one by one (what a test captures is what runs).
-Everything else keeps the ORM.
-
-Column lists come from the models' ``_meta`` so they follow migrations (one database engine per
-process, so the quoted texts are built once); values read go through
-the same converters the ORM applies (JSON, SQLite dates), so an instance built here is
-indistinguishable from one the ORM loaded."""
+The statements of ``hand_apply_action`` are written out here once, as portable SQL (PostgreSQL and
+SQLite), run through Django's cursor and hydrated into ordinary model instances: the ORM's query
+compilation cost more than the statements (docs/api.md, "The action path"). Column lists come
+from the models' ``_meta``; values go through the ORM's own converters.
+"""
 
 from __future__ import annotations
 

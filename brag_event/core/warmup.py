@@ -1,21 +1,11 @@
-"""What a web process does before it serves: ``warm_up()``, called by gunicorn's arbiter (see
-``deploy/gunicorn.conf.py``) once the app is preloaded and before it forks its workers.
+"""What a web process does before it serves: ``warm_up()``, called by gunicorn's arbiter
+(``deploy/gunicorn.conf.py``) once the app is preloaded and before it forks its workers, so that
+no worker pays Django's lazy start-up on its first requests.
 
-Django leaves much of its start-up to the first requests: the URLconf and with it every view,
-serializer and service module, the reverse lookups, the compiled templates of the cached loader,
-the static files' manifest. In a worker that gunicorn forks without them, that work lands on the
-first requests it serves — about half a second of CPU for the first API request alone — and it
-lands again on every replacement worker (after a crash, or every ``GUNICORN_MAX_REQUESTS``
-requests when that is set). Under ``make bench-event``'s load at ×1, with each worker replaced
-about once a minute, those replacements were the p99's tail (about 1.2 s). Done here, once, in
-the arbiter, the workers inherit all of it copy-on-write and a replacement serves its first
-request as fast as any other.
-
-Django has no public "warm up" call, so this names the lazy parts one by one; the test
-``tests/core/test_warmup.py`` serves the site's main pages and API reads after ``warm_up()`` and
-fails if any of them still imports a module or compiles a template. Nothing here opens a
-database or cache connection (a connection opened before the fork would be shared by every
-worker)."""
+It names the lazy parts one by one (the URLconf and views, reverse lookups, templates, the static
+manifest); ``tests/core/test_warmup.py`` fails if a first request afterwards still imports a
+module or compiles a template. It opens no database or cache connection.
+"""
 
 from __future__ import annotations
 

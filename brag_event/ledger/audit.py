@@ -1,35 +1,9 @@
 """The ledger audit: proves, for an event or one day, that no unit of money was lost or made up.
 
-Named checks, each one function:
-
-1. ``transfers balance`` — every transfer is a positive amount between two different accounts of
-   the same event, and every reversal mirrors what it reverses;
-2. ``money is conserved`` — player balances + table stacks + pots (open and carried) + house =
-   everything issued, and no account but the issuer is negative;
-3. ``cached balances match`` — every cached balance (player balance, seat stack, table carried
-   pot) equals the ledger;
-4. ``pot transfers name their hand`` — money in or out of a hand's pot is posted on that hand;
-5. ``settled hands' pots are empty``;
-6. ``hands replay to their transfers`` — every hand's replay through the engine moves exactly the
-   money its (unreversed) transfers moved, and its status is the replay's;
-7. ``hand records are intact`` — every hand's hash chain (``hands.chain``), recomputed from its
-   stored set-up, actions, voids and other chained records, gives each record's stored hash and
-   the hand's head, and every closed day's hands give the root it published at its close: a row
-   changed, removed or moved behind the services is named by its hand.
-
-Checks 1–5 are set-based: a statement or two each that return only the offenders (checks 2
-and 5 share one pass over the transfers that gives every account's balance), so their cost is
-the database's and nothing grows in Python with the size of the event. Check 6 streams: the
-hands, their live actions and their transfers (each written by the database as one
-``kind|from|to|amount`` text) come from three server-side cursors read in chunks, in hand order,
-and are merged one hand at a time. So memory does not grow with the number of hands, and there
-is no query per hand (``make bench-audit`` measures both).
-
-The periodic check (``ledger.checks``) passes ``replay="changed"``: one grouped statement picks
-the hands in play, the new or changed ones, and those that failed before — a settled hand whose
-fingerprint (``AuditedHand``: log sequence, count and last id of its actions and transfers) is
-unchanged since it last replayed cleanly is not replayed again. Checks 1–5 run in full every
-time; the day close, ``manage.py audit_ledger`` and the organisers' "audit now" replay every hand.
+Each named check is one function: transfers balance, money is conserved, cached
+balances match, pot transfers name their hand, settled hands' pots are empty, hands replay to
+their transfers, and hand records are intact. Memory does not grow with the number of hands
+(docs/architecture.md, "The ledger audit").
 """
 
 from __future__ import annotations

@@ -1,35 +1,12 @@
 """Versions of what the tablets, the hall and the organisers read, so that a read that has not
-changed is answered from the cache or with ``304 Not Modified`` (see ``core.conditional``).
+changed is answered from the cache or with ``304 Not Modified`` (``core.conditional``).
 
-Three counters, each bumped **in the same transaction as the change it stands for** (the
-services call the functions below; the action path puts the bump in its batch):
-
-* ``Table.version`` — everything a table's tablet reads (``GET /api/v1/tables/<id>/``): its
-  seats and stacks, the hand and its log, the button, the carried pot, the day's status, the
-  players' names. Every action, hand start, void, buy-in, re-buy, sit-out, leave or move bumps
-  it.
-* ``Table.standings_version`` — the table's share of the standings: a hand settled (or
-  reopened by a void), a seat taken or left, a re-buy. Not the actions of a hand in play: the
-  standings count a hand when it ends (``players.selectors.standings``), so 50 tables acting
-  every 2 s change them only when a hand settles.
-* ``Event.version`` — event-wide changes: players registered or renamed, money issued, a day
-  closed and the close's progress, a ledger audit, an admin's edit of the event or a day. (A
-  new table needs no bump: it starts at version 1, which moves the dashboard's sum.)
-
-Bump last in a transaction where you can: the event's row is locked until the COMMIT.
-
-The event-wide reads combine them: the standings' version is ``Event.version`` with the **sum**
-of the event's ``Table.standings_version``; the dashboard's, ``Event.version`` with the sum of
-``Table.version``. Why per-table counters and a sum, not one counter per event: every action
-of every table would update the same row, and a row lock is held until the COMMIT (and its
-WAL flush), so 50 tables' actions would queue one behind the other on it — ``make
-bench-event`` measures the difference (docs/operations.md). A sum of counters that only grow
-changes with every committed bump and never comes back to an earlier value; a sequence's
-largest stamp would not do (two transactions commit in another order than they drew their
-numbers, so a reader could see the later number before the earlier change).
-
-A reader takes the version first, then reads what it shows (later statements see at least
-that much): an answer stored under a version is never older than the version."""
+``Table.version`` (a table's tablet read), ``Table.standings_version`` (the table's share of the
+standings: a hand settled or reopened, a seat taken or left) and ``Event.version`` (event-wide
+changes) are each bumped in the same transaction as the change they stand for. A reader takes the
+version first, then reads: an answer stored under a version is never older than it
+(docs/architecture.md, "Versions").
+"""
 
 from __future__ import annotations
 
