@@ -4,7 +4,7 @@ VENV=.venv
 PY=$(VENV)/bin/python
 PYTHON3?=python3
 
-# Installs come from uv.lock, through uv (see README, "Installs"). uv is bootstrapped once per
+# Installs come from uv.lock, through uv (see docs/installs.md). uv is bootstrapped once per
 # user, pinned, from PyPI with pip, into the user's cache (a fresh clone reuses it); uv's own
 # package cache then makes an install from the lock take seconds.
 UV_VERSION=0.13.9
@@ -85,7 +85,7 @@ run: install-runtime
 test: lock-check install lint typecheck security
 	$(PY) -m pytest
 
-# The quick loop: engine, services, API (see README, "Tests"), on FAST_WORKERS processes.
+# The quick loop: engine, services, API (see docs/testing.md), on FAST_WORKERS processes.
 test-fast: install
 	$(PY) -m pytest -q -n $(FAST_WORKERS) -m "not browser and not production and not slow" \
 		--hypothesis-profile fast \

@@ -23,7 +23,7 @@ Every setting that differs between machines comes from the environment (the syst
 
 Choosing the workers
 --------------------
-An action on the API is CPU-bound Python: the API benchmark (``make bench-api``, README
+An action on the API is CPU-bound Python: the API benchmark (``make bench-api``, docs/performance.md
 "Speed") measures gunicorn's and PostgreSQL's CPU per action. The default is **cores + 1 sync
 workers with --preload**: on 2 cores, with PostgreSQL on the same machine, 3 workers reached a
 10–12 % higher share of pgbench's rate than 5 (2 × cores + 1) in alternating runs —
@@ -79,7 +79,7 @@ preload_app = True
 #     preloaded objects move to a permanent generation, so a worker's full collections no longer
 #     walk them (about 80 ms each, measured with the app loaded) nor write to their pages.
 # With recycling off (below), these took make bench-event's ×1 p99s from about 1.2 s to under
-# 75 ms (README, "Speed").
+# 75 ms (docs/performance.md).
 def when_ready(server: Any) -> None:
     if server.cfg.preload_app:
         from brag_event.core.warmup import warm_up
@@ -103,7 +103,7 @@ keepalive = 5
 # around it: under make bench-event's load at ×1, replacing each worker every 2,000 requests
 # (about once a minute each) took the p99 from about 80 ms to 105-135 ms, even with the
 # warm-up above, and about 0.2 of a core. The same run measures the workers' resident memory:
-# flat (under a megabyte over the minute, README "Speed"), so there is no leak to bound. Set
+# flat (under a megabyte over the minute, docs/performance.md), so there is no leak to bound. Set
 # GUNICORN_MAX_REQUESTS (e.g. 50000) if a worker's memory is ever seen to grow.
 max_requests = _int("GUNICORN_MAX_REQUESTS", 0)
 max_requests_jitter = max(0, max_requests // 10)
