@@ -23,11 +23,11 @@ Every setting that differs between machines comes from the environment (the syst
 
 Choosing the workers
 --------------------
-An action on the API is CPU-bound Python: the API benchmark (``make bench-api``, docs/performance.md
-"Speed") measures gunicorn's and PostgreSQL's CPU per action. The default is **cores + 1 sync
-workers with --preload**: on 2 cores, with PostgreSQL on the same machine, 3 workers reached a
-10–12 % higher share of pgbench's rate than 5 (2 × cores + 1) in alternating runs —
-fewer processes competing for the cores means fewer context switches and warmer caches, and
+An action on the API is CPU-bound Python: the API benchmark (``make bench-api``,
+docs/performance.md) measures gunicorn's and PostgreSQL's CPU per action. The default is
+**cores + 1 sync workers with --preload**: on 2 cores, with PostgreSQL on the same machine,
+3 workers reached a 10–12 % higher share of pgbench's rate than 5 (2 × cores + 1) in alternating
+runs — fewer processes competing for the cores means fewer context switches and warmer caches, and
 one worker more than the cores covers the time a worker waits for PostgreSQL. Sync workers
 are one request per process: a slow request never queues behind another one in the same
 process, and the GIL is never shared, which is what keeps the tail latency (p99) down when the
