@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "brag_event.integrity",
     "brag_event.floor",
     "brag_event.closing",
+    "brag_event.demo",
 ]
 
 MIDDLEWARE = [

@@ -1,10 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from brag_event.core import health, views
+from brag_event.core import health
+from brag_event.public.views import home
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", home, name="home"),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),

@@ -109,3 +109,9 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``, which browsers ask for whatever a page says: the site's icon."""
     return HttpResponsePermanentRedirect(static("icons/favicon-32.png"))
+
+
+@takes()
+def home(request: HttpRequest) -> HttpResponse:
+    """Landing page: where organisers, dealers and players go."""
+    return render(request, "home.html", {"events": Event.objects.order_by("-created_at")[:5]})

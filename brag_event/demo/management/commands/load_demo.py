@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from brag_event.core.demo import demo_load
+from brag_event.demo.services import demo_load
 
 
 class Command(BaseCommand):
