@@ -72,9 +72,9 @@ def measured(step: Callable[[], Any]) -> tuple[float, float, Any]:
 
 def bare_replay(event_id: int) -> int:
     """Every hand of the event and its live actions, streamed, replayed through the engine."""
+    from brag_event.hands.audit import ByHand, hand_rows, live_action_rows
     from brag_event.hands.models import Hand
     from brag_event.hands.money import log_action, replay_actions
-    from brag_event.ledger.audit import ByHand, hand_rows, live_action_rows
     from brag_event.ledger.checks import consistent_snapshot
 
     n = 0

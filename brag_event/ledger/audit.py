@@ -8,36 +8,29 @@ their transfers, and hand records are intact. Memory does not grow with the numb
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Container, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Literal
 
 from django.db import DataError, OperationalError, connection, transaction
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from brag_event.core import sql
-from brag_event.engine import EngineError
-from brag_event.engine import chain as engine_chain
 from brag_event.events.models import Day, Event
-from brag_event.hands.chain import chains, day_chains
-from brag_event.hands.models import ActionVoid, Hand, HandAction
-from brag_event.hands.money import LogRow, Movement, Place, log_action, replay_actions
 from brag_event.players.models import Player
 from brag_event.tables.models import Seat, Table
 
-from .models import Account, AuditedHand, Transfer
+from .models import Account, Transfer
+
+# A hand's fingerprint (the ``AuditedHand`` columns, in this order): the periodic check replays
+# only the hands whose fingerprint changed since they last replayed cleanly.
+FINGERPRINT = ("next_seq", "actions", "last_action", "transfers", "last_transfer")
 
 # Problems kept per check (the report prints 50 in all); the rest are counted.
 KEEP = 100
 # Rows fetched per round trip by the streaming cursors.
 CHUNK = 2000
-# Hand ids per statement when the periodic check replays the changed hands only (SQLite takes
-# 999 parameters a statement at the least).
-ID_BATCH = 900
-# Above this many changed hands the periodic check reads the whole event's streams instead.
-MANY_CHANGED = 20 * ID_BATCH
 
 
 @dataclass
@@ -95,10 +88,6 @@ class Scope:
     def transfers(self) -> QuerySet[Transfer]:
         return Transfer.objects.filter(event=self.event)
 
-    def hands(self) -> QuerySet[Hand]:
-        hands = Hand.objects.filter(table__day__event=self.event)
-        return hands.filter(table__day=self.day) if self.day is not None else hands
-
 
 def _kept(problems: Iterator[str] | list[str], total: int) -> list[str]:
     out = list(islice(problems, KEEP))
@@ -113,7 +102,6 @@ def _kept(problems: Iterator[str] | list[str], total: int) -> list[str]:
 # parameters).
 _T = sql.table(Transfer)
 _A = sql.table(Account)
-_H = sql.table(Hand)
 _TB = sql.table(Table)
 _DAY = sql.table(Day)
 _SEAT = sql.table(Seat)
@@ -182,7 +170,7 @@ class BalanceFacts:
 
     by_kind: dict[str, int]  # the balances summed by kind of account
     negative: list[tuple[int, int]]  # (account, balance) of the accounts below zero, bar the issuer
-    holding: list[tuple[int, int, int]]  # (account, hand, balance) of settled hands' pots not empty
+    pots: list[tuple[int, int, int]]  # (account, hand id, balance) of every pot that is not empty
     # (cache, id, cached, ledger) of the cached balances that differ from the ledger: cache is
     # "player" (Player.balance), "seat" (Seat.stack) or "table" (Table.carried_pot).
     caches: list[tuple[str, int, int, int]]
@@ -233,8 +221,8 @@ def balance_facts(scope: Scope) -> BalanceFacts:
             facts.by_kind[kind] = int(value)
         elif what == "negative":
             facts.negative.append((ref, int(value)))
-        elif what == "holding":
-            facts.holding.append((ref, other, int(value)))
+        elif what == "pot":
+            facts.pots.append((ref, other, int(value)))
         else:
             facts.caches.append((what, ref, int(other), int(value)))
     return facts
@@ -250,17 +238,13 @@ def _balance_rows(
         f"FROM b JOIN {_A} a ON a.id = b.account_id GROUP BY a.kind "
         "UNION ALL SELECT 'negative', a.kind, a.id, NULL, b.balance "
         f"FROM b JOIN {_A} a ON a.id = b.account_id WHERE b.balance < 0 AND a.kind <> 'issuer' "
-        "UNION ALL SELECT 'holding', a.kind, a.id, h.id, b.balance "
-        f"FROM b JOIN {_A} a ON a.id = b.account_id JOIN {_H} h ON h.id = a.hand_id "
-        f"JOIN {_TB} t ON t.id = h.table_id "
-        f"WHERE a.kind = 'pot' AND h.status = %s AND b.balance <> 0 {day}"
+        "UNION ALL SELECT 'pot', a.kind, a.id, a.hand_id, b.balance "
+        f"FROM b JOIN {_A} a ON a.id = b.account_id WHERE a.kind = 'pot' AND b.balance <> 0 "
         + (players if scope.day is None else "")
         + seats_and_tables,
         [
             event,
             event,
-            Hand.Status.SETTLED,
-            *day_param,
             *([event] if scope.day is None else []),
             event,
             *day_param,
@@ -352,372 +336,39 @@ def check_pot_transfers_name_their_hand(scope: Scope, facts: TransferFacts) -> F
     return problems, f"{pots} pots"
 
 
-def check_settled_pots_empty(scope: Scope, facts: BalanceFacts) -> Found:
-    problems = _kept(
-        (
-            f"{Hand.objects.get(pk=hand_id)}: {Account.objects.get(pk=pk)} still holds {balance}"
-            for pk, hand_id, balance in facts.holding
-        ),
-        len(facts.holding),
-    )
-    settled = scope.hands().filter(status=Hand.Status.SETTLED).count()
-    return problems, f"{settled} settled hands"
-
-
-# --------------------------------------------------------------------------- the hand replay
-
-
-@dataclass(frozen=True)
-class HandRow:
-    """What the replay needs of a stored hand (the attributes ``hands.money.state_start``
-    reads)."""
-
-    id: int
-    number: int
-    table_id: int
-    table_number: int
-    dealer_seat: int
-    rules: dict[str, Any]
-    seats: list[dict[str, Any]]
-    carried_pot: int
-    carried_seat: int | None
-    shuffle_before: bool
-    status: str
-
-    def __str__(self) -> str:  # as Hand.__str__
-        return f"Hand {self.number} at table {self.table_number}"
-
-
-_HAND_FIELDS = (
-    "id",
-    "number",
-    "table_id",
-    "table__number",
-    "dealer_seat",
-    "rules",
-    "seats",
-    "carried_pot",
-    "carried_seat",
-    "shuffle_before",
-    "status",
-)
-
-
-def _stream(rows: QuerySet[Any]) -> Iterator[Any]:
-    """Rows from a server-side cursor on PostgreSQL (chunks of ``CHUNK``): never all at once."""
-    return rows.iterator(chunk_size=CHUNK)
-
-
-def hand_rows(hands: QuerySet[Hand]) -> Iterator[HandRow]:
-    """The hands, as ``HandRow``, by id."""
-    for row in _stream(hands.order_by("id").values_list(*_HAND_FIELDS)):
-        yield HandRow(*row)
-
-
-def live_action_rows(hands: QuerySet[Hand]) -> Iterator[tuple[int, LogRow]]:
-    """(hand id, log row) of every live (not voided) action of ``hands``, by hand then seq."""
-    rows = (
-        HandAction.objects.filter(hand__in=hands.order_by().values("id"))
-        .exclude(Exists(ActionVoid.objects.filter(action=OuterRef("pk"))))
-        .order_by("hand_id", "seq")
-        .values_list("hand_id", "seq", "seat", "action", "amount", "hand_choice", "cards")
-    )
-    for hand_id, *row in _stream(rows):
-        yield hand_id, (row[0], row[1], row[2], row[3], row[4], row[5])
-
-
-def _place_sql(account: str) -> str:
-    """SQL for an account as a place in a movement key, from the account row alone: a stack is
-    ``stack:<seat id>``, a carried pot ``carried:<table id>``, the house ``house``, and a pot
-    ``pot:<index>`` when it is the transfer's hand's own — another hand's pot is written so that it
-    can never match a movement of this hand. ``HandMoves.key`` writes a replay's movements the
-    same way, with the hand's own seat ids (from its seats as dealt) and table."""
-    text = "CAST({} AS TEXT)".format
-    return (
-        f"CASE {account}.kind "
-        f"WHEN 'stack' THEN 'stack:' || COALESCE({text(f'{account}.seat_id')}, '?') "
-        f"WHEN 'carried' THEN 'carried:' || COALESCE({text(f'{account}.table_id')}, '?') "
-        f"WHEN 'pot' THEN CASE WHEN {account}.hand_id = tr.hand_id "
-        f"THEN 'pot:' || {text(f'{account}.pot_index')} "
-        f"ELSE 'pot of hand ' || COALESCE({text(f'{account}.hand_id')}, '?') END "
-        f"ELSE {account}.kind END"
-    )
-
-
-# A transfer as one text, "kind|from|to|amount", built in the database.
-_MOVEMENT_SQL = (
-    f"tr.kind || '|' || {_place_sql('sa')} || '|' || {_place_sql('ta')} "
-    "|| '|' || CAST(tr.amount AS TEXT)"
-)
-
-
-class HandMoves:
-    """A replay's movements written as the database writes a hand's transfers."""
-
-    def __init__(self, hand: HandRow) -> None:
-        self.hand = hand
-        self.seat_ids = {s["seat"]: s.get("seat_id") for s in hand.seats}
-
-    def place(self, place: Place) -> str:
-        if place[0] == "stack":
-            return f"stack:{self.seat_ids.get(place[1], '?')}"
-        if place[0] == "carried":
-            return f"carried:{self.hand.table_id}"
-        return ":".join(map(str, place))
-
-    def key(self, move: Movement) -> str:
-        kind, source, target, amount = move
-        return f"{kind}|{self.place(source)}|{self.place(target)}|{amount}"
-
-    def describe(self, key: str) -> str:
-        """A key as people read it: seat numbers, and what is not this hand's said so."""
-        numbers = {f"stack:{sid}": f"stack {n}" for n, sid in self.seat_ids.items()}
-        parts = key.split("|")
-        for i in (1, 2):
-            if parts[i] in numbers:
-                parts[i] = numbers[parts[i]]
-            elif parts[i].startswith("stack:"):
-                parts[i] = f"stack of another table (seat id {parts[i][6:]})"
-            elif parts[i].startswith("carried:") and parts[i] != f"carried:{self.hand.table_id}":
-                parts[i] = f"carried pot of another table (table id {parts[i][8:]})"
-            elif parts[i].startswith("carried:"):
-                parts[i] = "carried"
-        return f"{parts[0]} {parts[3]}: {parts[1]} → {parts[2]}"
-
-
-def hand_transfer_rows(scope: Scope, hands: QuerySet[Hand]) -> Iterator[tuple[int, str]]:
-    """(hand id, its transfers) for every hand of ``hands`` that has any, by hand: every transfer
-    of the event on the hand that is neither a reversal nor reversed (what the hand's money is
-    now), as movement keys joined by ";" — one row a hand, grouped in the database."""
-    hand_ids, params = hands.order_by().values("id").query.sql_with_params()
-    concat = "string_agg" if connection.vendor == "postgresql" else "group_concat"
-    statement = (
-        f"SELECT tr.hand_id, {concat}({_MOVEMENT_SQL}, ';') FROM {_T} tr "  # nosec B608
-        f"JOIN {_A} sa ON sa.id = tr.source_id JOIN {_A} ta ON ta.id = tr.target_id "
-        "WHERE tr.event_id = %s AND tr.kind <> %s "
-        f"AND NOT EXISTS (SELECT 1 FROM {_T} r WHERE r.reverses_id = tr.id) "
-        f"AND tr.hand_id IN ({hand_ids}) "
-        "GROUP BY tr.hand_id ORDER BY tr.hand_id"
-    )
-    with connection.chunked_cursor() as cur:
-        cur.execute(statement, [scope.event.pk, Transfer.Kind.REVERSAL, *params])
-        while rows := cur.fetchmany(CHUNK):
-            yield from rows
-
-
-class ByHand:
-    """Rows of a stream sorted by hand id, taken one hand at a time."""
-
-    def __init__(self, rows: Iterator[tuple[Any, ...]]) -> None:
-        self.rows = rows
-        self.head: tuple[Any, ...] | None = next(rows, None)
-
-    def take(self, hand_id: int) -> list[tuple[Any, ...]]:
-        out = []
-        while self.head is not None and self.head[0] <= hand_id:
-            if self.head[0] == hand_id:
-                out.append(self.head)
-            self.head = next(self.rows, None)  # rows of a hand outside the stream are skipped
-        return out
-
-
-def replay_hand(hand: HandRow, log: list[LogRow], transfers: list[tuple[Any, ...]]) -> list[str]:
-    """What is wrong with one hand: it does not replay, its transfers differ from what the replay
-    moves, or its status is not the replay's. Empty when nothing is."""
-    try:
-        state, moves = replay_actions(hand, (log_action(row) for row in log))
-    except EngineError as err:
-        return [f"{hand} does not replay: {err.code} {err.message}"]
-    except Exception as err:  # stored data no service writes: reported, never a crash
-        return [f"{hand} does not replay: {type(err).__name__} {err}"]
-    problems = []
-    moves_of = HandMoves(hand)
-    expected = sorted(map(moves_of.key, moves))
-    actual = sorted(transfers[0][1].split(";")) if transfers else []
-    if expected != actual:
-        missing = Counter(expected) - Counter(actual)
-        extra = Counter(actual) - Counter(expected)
-        problems.append(
-            f"{hand}: ledger differs from replay (missing "
-            + (", ".join(f"{moves_of.describe(k)} ×{n}" for k, n in missing.items()) or "nothing")
-            + "; extra "
-            + (", ".join(f"{moves_of.describe(k)} ×{n}" for k, n in extra.items()) or "nothing")
-            + ")"
-        )
-    settled = state.outcome is not None
-    if settled != (hand.status == Hand.Status.SETTLED):
-        problems.append(f"{hand}: status {hand.status} but replay settled={settled}")
-    return problems
-
-
-def replay_stream(
-    scope: Scope, hands: QuerySet[Hand], *, only: Container[int] | None = None
-) -> Iterator[tuple[HandRow, list[str]]]:
-    """Each of ``hands`` (or of those whose ids are in ``only``) with what is wrong with it:
-    three streams (hands, live actions, transfers), merged one hand at a time."""
-    actions = ByHand(live_action_rows(hands))
-    transfers = ByHand(hand_transfer_rows(scope, hands))
-    for hand in hand_rows(hands):
-        log = [row for _id, row in actions.take(hand.id)]
-        moved = transfers.take(hand.id)
-        if only is None or hand.id in only:
-            yield hand, replay_hand(hand, log, moved)
-
-
-# ------------------------------------------------------------------ incremental: fingerprints
-
-# A hand's fingerprint: the AuditedHand columns, in this order.
-FINGERPRINT = ("next_seq", "actions", "last_action", "transfers", "last_transfer")
-_HA = sql.table(HandAction)
-_AH = sql.table(AuditedHand)
-
-
-def changed_hands(scope: Scope) -> tuple[dict[int, tuple[int, ...]], int]:
-    """The hands of ``scope`` to replay — every hand in play, and every settled hand whose
-    fingerprint differs from the one recorded when it last replayed cleanly (or that has none) —
-    with their fingerprints; and how many settled hands are unchanged. The fingerprint is the log
-    sequence (it moves on every action and every void) and the count and last id of the hand's
-    actions and of its transfers (both append-only): a new action, void or transfer changes it.
-    One statement, aggregates grouped in the database."""
-    day = "AND t.day_id = %s " if scope.day is not None else ""
-    day_param = [scope.day.pk] if scope.day is not None else []
-    event = scope.event.pk
-    rows = _rows(
-        "WITH f AS (SELECT h.id, h.status, h.next_seq, COALESCE(a.n, 0) AS n_actions, "  # nosec B608
-        "COALESCE(a.last, 0) AS last_action, COALESCE(tr.n, 0) AS n_transfers, "
-        "COALESCE(tr.last, 0) AS last_transfer, "
-        "(h.status = %s AND ah.hand_id IS NOT NULL AND ah.next_seq = h.next_seq "
-        " AND ah.actions = COALESCE(a.n, 0) AND ah.last_action = COALESCE(a.last, 0) "
-        " AND ah.transfers = COALESCE(tr.n, 0) AND ah.last_transfer = COALESCE(tr.last, 0)) "
-        " AS unchanged "
-        f"FROM {_H} h JOIN {_TB} t ON t.id = h.table_id JOIN {_DAY} d ON d.id = t.day_id "
-        "LEFT JOIN (SELECT x.hand_id, COUNT(*) AS n, MAX(x.id) AS last "
-        f" FROM {_HA} x JOIN {_H} xh ON xh.id = x.hand_id JOIN {_TB} xt ON xt.id = xh.table_id "
-        f" JOIN {_DAY} xd ON xd.id = xt.day_id WHERE xd.event_id = %s GROUP BY x.hand_id) a "
-        " ON a.hand_id = h.id "
-        "LEFT JOIN (SELECT hand_id, COUNT(*) AS n, MAX(id) AS last "
-        f" FROM {_T} WHERE event_id = %s AND hand_id IS NOT NULL GROUP BY hand_id) tr "
-        " ON tr.hand_id = h.id "
-        f"LEFT JOIN {_AH} ah ON ah.hand_id = h.id "
-        f"WHERE d.event_id = %s {day}) "
-        # Only the hands to replay come back, and one row that counts the others.
-        "SELECT id, next_seq, n_actions, last_action, n_transfers, last_transfer FROM f "
-        "WHERE NOT unchanged "
-        "UNION ALL SELECT 0, COUNT(*), 0, 0, 0, 0 FROM f WHERE unchanged",
-        [Hand.Status.SETTLED, event, event, event, *day_param],
-    )
-    changed: dict[int, tuple[int, ...]] = {}
-    unchanged = 0
-    for hand_id, *fingerprint in rows:
-        if hand_id == 0:
-            unchanged = int(fingerprint[0])
-        else:
-            changed[hand_id] = tuple(int(v) for v in fingerprint)
-    return changed, unchanged
-
-
-def check_hand_replays(
-    scope: Scope, report: AuditReport, *, changed_only: bool = False
-) -> tuple[list[str], str]:
-    if changed_only:
-        changed, unchanged = changed_hands(scope)
-        ids = sorted(changed)
-        # Few hands: their ids in batches (an IN list each), so that no statement grows with the
-        # event. Many (a first run): the whole event's streams, the unchanged hands skipped.
-        if len(ids) <= MANY_CHANGED:
-            batches = [
-                Hand.objects.filter(pk__in=ids[i : i + ID_BATCH])
-                for i in range(0, len(ids), ID_BATCH)
-            ]
-        else:
-            batches = [scope.hands()]
-    else:
-        changed, unchanged = {}, 0
-        batches = [scope.hands()]
-    problems: list[str] = []
-    n_problems = replayed = 0
-    for hands in batches:
-        for hand, found in replay_stream(scope, hands, only=changed if changed_only else None):
-            replayed += 1
-            if found:
-                n_problems += len(found)
-                if len(problems) < KEEP:
-                    problems += found
-            elif changed_only and hand.status == Hand.Status.SETTLED:
-                report.replayed_clean[hand.id] = changed[hand.id]
-    if changed_only:
-        report.checked_ids = ids
-    problems = _kept(iter(problems), n_problems)
-    detail = f"{replayed} hands replayed"
-    if changed_only:
-        detail += f" ({unchanged} settled hands unchanged since they last replayed cleanly)"
-    return problems, detail
-
-
-# ------------------------------------------------------------------------ the hands' records
-
-
-def check_hand_records(scope: Scope, report: AuditReport) -> Found:
-    """Recompute the hash chain of every hand (or, in the periodic check, of the hands it
-    replays: in play, new or changed), each day's own chain (its records that belong to no
-    hand: always, they are few) and, over all of them, each closed day's root."""
-    ids = report.checked_ids
-    if ids is None:
-        batches = [scope.hands()]
-    else:
-        batches = [
-            Hand.objects.filter(pk__in=ids[i : i + ID_BATCH]) for i in range(0, len(ids), ID_BATCH)
-        ]
-    problems: list[str] = []
-    n_problems = checked = 0
-    heads: dict[int, list[tuple[int, int, str]]] = {}
-    for hands in batches:
-        for hand in chains(hands):
-            checked += 1
-            heads.setdefault(hand.day, []).append((hand.table, hand.number, hand.head))
-            if hand.problems:
-                n_problems += len(hand.problems)
-                if len(problems) < KEEP:
-                    problems += hand.problems
-    days = Day.objects.filter(event=scope.event)
-    if scope.day is not None:
-        days = days.filter(pk=scope.day.pk)
-    day_heads: dict[int, str | None] = {}
-    for own in day_chains(days):
-        day_heads[own.id] = own.head
-        report.day_entries[own.id] = len(own.entries)
-        if own.problems:
-            n_problems += len(own.problems)
-            if len(problems) < KEEP:
-                problems += own.problems
-    problems = _kept(iter(problems), n_problems)
-    own_records = sum(report.day_entries.values())
-    detail = f"{checked} hands' records recomputed, {own_records} day-level records"
-    if ids is None:
-        published = 0
-        for day_id, number, stored in days.values_list("id", "number", "record_root"):
-            root = engine_chain.record_root(heads.get(day_id, []), day_heads.get(day_id))
-            report.roots[day_id] = (root, len(heads.get(day_id, [])))
-            if stored:
-                published += 1
-                if stored != root:
-                    problems.append(
-                        f"day {number}: its records give the root {root}, not the root "
-                        f"{stored} published at its close"
-                    )
-        detail += f"; {published} closed days' published roots"
-    return problems, detail
-
-
 # ------------------------------------------------------------------------------- the audit
 
 Replay = Literal["all", "changed"]
 
 
+@dataclass(frozen=True)
+class AuditRun:
+    """What a registered check is given: the scope, the report so far (a check may leave what
+    a later one needs on it), the balances' facts and how much to replay."""
+
+    scope: Scope
+    report: AuditReport
+    balances: BalanceFacts
+    replay: Replay
+
+
+RegisteredCheck = Callable[[AuditRun], Found]
+_REGISTERED: list[tuple[str, RegisteredCheck]] = []
+
+
+def register_check(name: str, check: RegisteredCheck) -> None:
+    """Add another app's check of the event's money to every audit, after the ledger's own, in
+    the order of registration (``hands.audit`` registers the hands' checks when the app is
+    ready: the ledger knows nothing of hands). Registering a name again does nothing."""
+    if all(known != name for known, _ in _REGISTERED):
+        _REGISTERED.append((name, check))
+
+
 def ledger_audit(*, event: Event, day: Day | None = None, replay: Replay = "all") -> AuditReport:
     """Run every check over ``event`` (or one ``day`` of it). ``replay="changed"`` replays only
     the hands that are in play, new or changed since they last replayed cleanly
-    (``AuditedHand``); the report's ``replayed_clean`` then holds the fingerprints to record."""
+    (``AuditedHand``); the report's ``replayed_clean`` then holds the fingerprints to record.
+    The registered checks (``register_check``) run after the ledger's own."""
     scope = Scope(event, day)
     report = AuditReport(str(scope))
     transfers, balances = transfer_facts(scope), balance_facts(scope)
@@ -727,10 +378,7 @@ def ledger_audit(*, event: Event, day: Day | None = None, replay: Replay = "all"
     report.add(
         "pot transfers name their hand", *check_pot_transfers_name_their_hand(scope, transfers)
     )
-    report.add("settled hands' pots are empty", *check_settled_pots_empty(scope, balances))
-    report.add(
-        "hands replay to their transfers",
-        *check_hand_replays(scope, report, changed_only=replay == "changed"),
-    )
-    report.add("hand records are intact", *check_hand_records(scope, report))
+    run = AuditRun(scope, report, balances, replay)
+    for name, check in _REGISTERED:
+        report.add(name, *check(run))
     return report

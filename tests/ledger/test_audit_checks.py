@@ -228,7 +228,7 @@ def test_a_day_scoped_audit_checks_that_days_hands_only() -> None:
 def test_many_changed_hands_are_read_from_the_whole_event_and_the_others_skipped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from brag_event.ledger import audit
+    from brag_event.hands import audit
 
     monkeypatch.setattr(audit, "MANY_CHANGED", 1)  # more than one changed hand counts as many
     w = world(3)
