@@ -13,6 +13,6 @@ urlpatterns = [
     path("tablet/", include("brag_event.tablet.urls")),
     path("organiser/", include("brag_event.organiser.urls")),
     path("organiser/", include("brag_event.integrity.urls")),
-    path("organiser/", include("brag_event.floor.urls")),
+    path("organiser/", include("brag_event.organiser.floor_urls")),
     path("", include("brag_event.public.urls")),
 ]

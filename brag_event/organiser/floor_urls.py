@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import floor_views as views
 
 app_name = "floor"
 

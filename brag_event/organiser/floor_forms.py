@@ -7,9 +7,8 @@ from typing import Any
 from django import forms
 
 from brag_event.core.forms import WholeNumberField
+from brag_event.floor.models import Penalty
 from brag_event.players.models import Player
-
-from .models import Penalty
 
 
 class TakeForm(forms.Form):

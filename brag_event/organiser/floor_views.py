@@ -13,14 +13,14 @@ from brag_event.api.roles import ORGANISER, role_of
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import Event
+from brag_event.floor.models import FloorCall, Penalty, Ruling
+from brag_event.floor.selectors import open_calls
+from brag_event.floor.services import floor_call_take, hand_misdeal, penalty_lift, ruling_record
 from brag_event.hands.models import Hand
 from brag_event.integrity.views import floor_only
-from brag_event.organiser.views import actor
 
-from .forms import LiftForm, MisdealForm, RulingForm, TakeForm
-from .models import FloorCall, Penalty, Ruling
-from .selectors import open_calls
-from .services import floor_call_take, hand_misdeal, penalty_lift, ruling_record
+from .floor_forms import LiftForm, MisdealForm, RulingForm, TakeForm
+from .views import actor
 
 CALL_FORMS: dict[str, type[Any]] = {"take": TakeForm, "ruling": RulingForm, "misdeal": MisdealForm}
 
