@@ -1054,7 +1054,10 @@ class HandState:
         self.turn = -1
         self.end = how
         active = [q for q in self.players if q.status == ACTIVE]
-        coverers = self._coverers()
+        # Shown as the pots are settled (RULES §3.8): the newest first, then each older pot's
+        # coverer, so a covering player's turn to show comes when their comparison is due and
+        # they may give up instead.
+        coverers = self._coverers()[::-1]
         if how == "folds":
             winner = active[0]
             if not coverers:

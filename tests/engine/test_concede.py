@@ -203,12 +203,13 @@ def test_the_player_everyone_folded_to_must_show_for_the_covered_pots() -> None:
     state.bet(3, 5).bet(4, 20).fold(5).bet(1, 20)
     state.cover(3)
     state.bet(4, 20).fold(1)
-    assert state.cards_needed == [4, 2, 3]
+    assert state.cards_needed == [4, 3, 2]
     rejects(state, Action("concede", 4), "concede_must_show")
     err = rejects(state, Action("concede", 3), "concede_too_early")
     assert "Dan (seat 4)" in err.message  # the winner of the newer pot is known, not shown
     state.show(4, "9s 9d 2c")
-    # Pot 1 (Chris's) is due; pot 0 (Bill's) waits for pot 1's winner.
+    # Pot 1 (Chris's) is due, and asked first; pot 0 (Bill's) waits for pot 1's winner.
+    assert state.cards_needed == [3, 2]
     assert allowed(state, "concede") == [3]
     rejects(state, Action("concede", 2), "concede_too_early")
     state.concede(3)
