@@ -118,7 +118,9 @@ def table_view(table: Table) -> dict[str, Any]:
         "event": {"id": table.day.event_id, "currency": table.day.event.currency},
         "button": table.button,
         # Who deals the next hand (between hands, the tablet's dealer button).
-        "next_dealer": next_dealer_seat(table, [s.number for s in seats]),
+        "next_dealer": next_dealer_seat(
+            table, [s.number for s in seats], [s.number for s in seats if s.sitting_out]
+        ),
         "shuffle_next": table.shuffle_next,
         # The day's rules: what the tablet's engine deals the next hand with when offline.
         "rules": table.day.rules().to_dict(),

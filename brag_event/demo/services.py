@@ -26,6 +26,7 @@ from brag_event.engine import (
     CHOOSING,
     DECK,
     SHOWING,
+    Action,
     Card,
     HandState,
     LegalAction,
@@ -280,7 +281,15 @@ def _choose(
     """A plausible next action, always one the engine lists as allowed."""
     if state.phase == SHOWING:
         shower = state.cards_needed[0]
-        return {"action": "show", "seat": shower, "cards": cards_str(cards[shower])}
+        text = cards_str(cards[shower])
+        # A seer or a covering player whose hand cannot win mostly gives up without showing
+        # (RULES §3.6, §3.8): tried on a copy, which the engine offers for this.
+        if state.can(Action("concede", shower)) and rng.random() < 0.8:
+            trial = state.copy().apply(Action("show", shower, cards=text))
+            outcome = trial.outcome
+            if outcome is not None and all(shower not in r.winners for r in outcome.pots):
+                return {"action": "concede", "seat": shower}
+        return {"action": "show", "seat": shower, "cards": text}
     legal = [la for la in state.legal_actions() if la.allowed]
     if state.phase == CHOOSING:
         la = legal[0]

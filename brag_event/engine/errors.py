@@ -25,7 +25,7 @@ MESSAGES: Final[dict[str, str]] = {
     # Actions: general
     "hand_over": "The hand is over; no more actions can be entered.",
     "unknown_action": "'{action}' is not an action: use look, keep, discard, bet, fold, see, "
-    "cover, showdown or show.",
+    "cover, showdown, show or concede.",
     "unknown_seat": "Seat {seat} is not dealt in to this hand.",
     "player_out": "{who} has {status} and takes no further part in the betting.",
     "not_your_turn": "It is {turn}'s turn, not {who}'s.",
@@ -36,6 +36,15 @@ MESSAGES: Final[dict[str, str]] = {
     "choose_hand_first": "{who} holds two blind hands and must throw one in (unseen) {purpose}.",
     "cards_required": "The betting is over: enter the cards of {seats}.",
     "cards_not_needed": "{who}'s cards are not needed now.",
+    # Giving up at the showdown
+    "concede_not_now": "{who} can give up without showing only after a see or a covered pot, "
+    "once the other hand is shown; during the betting they may fold.",
+    "concede_not_in_showdown": "{who} has no hand to compare now, so there is nothing to give up.",
+    "concede_must_show": "{who} must show: only the player who saw, or a player who covered the "
+    "pot, may give up without showing.",
+    "concede_too_early": "{who} may give up only after {other} has shown.",
+    "already_shown": "{who} has shown their hand already and cannot give it up.",
+    "already_conceded": "{who} has already given up.",
     # Looking and two hands
     "already_open": "{who} has already looked at their cards.",
     "look_not_your_turn": "{why}; it is {turn}'s turn.",

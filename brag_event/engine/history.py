@@ -142,6 +142,10 @@ def load_history(data: str | bytes | Mapping[str, Any]) -> HandHistory:
         raise _bad("actions must be a list")
     actions = tuple(_action(a, i) for i, a in enumerate(actions_raw))
     cards = _cards(data.get("cards") or {}, {s.seat: s.player for s in seats})
+    # A hand given up at the showdown is never shown (RULES §3.6): its cards stay unknown.
+    for a in actions:
+        if a.action == "concede" and a.seat in cards:
+            raise _bad(f"seat {a.seat} gives up without showing, so cards must not give its hand")
     meta = data.get("meta") or {}
     if not isinstance(meta, Mapping):
         raise _bad("meta must be an object")

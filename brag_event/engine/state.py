@@ -13,7 +13,7 @@ Every check happens before the first change, so a rejected action never changes 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
@@ -46,6 +46,7 @@ ACTIONS: Final = (
     "cover",
     "showdown",
     "show",
+    "concede",
     "misdeal",
     "disqualify",
 )
@@ -64,9 +65,12 @@ FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "cover": ("amount",),
     "showdown": (),
     "show": ("cards",),
+    "concede": (),
     "misdeal": ("reason",),
     "disqualify": (),
 }
+# The value of a hand given up at the showdown (RULES §3.6): below every hand (0 … 740).
+GAVE_UP: Final = -1
 OLD: Final = "old"
 NEW: Final = "new"
 _HANDS: Final = (OLD, NEW)
@@ -192,6 +196,8 @@ class Outcome:
     next_dealer: int
     shuffle: bool
     shown: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    # Seats that gave up at the showdown without showing (RULES §3.6, §3.8).
+    conceded: list[int] = field(default_factory=list)
     # A misdeal (RULES §4b): its reason and what each dealt-in player got back.
     misdeal: Misdeal | None = None
 
@@ -208,6 +214,8 @@ class Outcome:
                 for seat, cards in self.shown.items()
             },
         }
+        if self.conceded:
+            out["conceded"] = list(self.conceded)
         if self.misdeal is not None:
             out["misdeal"] = self.misdeal.to_dict()
         return out
@@ -227,6 +235,16 @@ class Misdeal:
 
 def _value(cards: Sequence[Card]) -> HandValue:
     return value_of_strength(strength3(cards[0], cards[1], cards[2]))
+
+
+class Decision(NamedTuple):
+    """How one pot is won: the pot's index, winners, contenders, how and the reason in words."""
+
+    pot: int
+    winners: list[int]
+    contenders: list[int]
+    how: str
+    text: str
 
 
 class Player:
@@ -330,6 +348,8 @@ class HandState:
         self.seen: Player | None = None
         self.must_choose: list[int] = []
         self.show_seats: list[int] = []
+        # Seats of ``show_seats`` that gave up instead of showing (RULES §3.6, §3.8).
+        self.conceded: list[int] = []
         self.log: list[Action] = []
         self.outcome: Outcome | None = None
         self.disqualified: list[int] = []  # seats the floor folded out (RULES §4b)
@@ -367,10 +387,13 @@ class HandState:
 
     @property
     def cards_needed(self) -> list[int]:
-        """Seats whose cards must still be entered before the hand can settle."""
+        """Seats whose cards must still be entered (or, where the rules allow, given up) before
+        the hand can settle."""
         if self.phase != SHOWING:
             return []
-        return [s for s in self.show_seats if self.by_seat[s].cards is None]
+        return [
+            s for s in self.show_seats if self.by_seat[s].cards is None and s not in self.conceded
+        ]
 
     def player(self, seat: int) -> Player:
         try:
@@ -399,6 +422,7 @@ class HandState:
         clone.seen = clone.by_seat[self.seen.seat] if self.seen else None
         clone.must_choose = list(self.must_choose)
         clone.show_seats = list(self.show_seats)
+        clone.conceded = list(self.conceded)
         clone.log = list(self.log)
         clone.disqualified = list(self.disqualified)
         return clone
@@ -417,6 +441,7 @@ class HandState:
             self.seen.seat if self.seen else None,
             tuple(self.must_choose),
             tuple(self.show_seats),
+            tuple(self.conceded),
             tuple(self.log),
             self.outcome.to_dict() if self.outcome else None,
         )
@@ -445,6 +470,7 @@ class HandState:
             "pending": self.pending.seat if self.pending else None,
             "must_choose": list(self.must_choose),
             "cards_needed": self.cards_needed,
+            "conceded": list(self.conceded),
             "outcome": self.outcome.to_dict() if self.outcome else None,
         }
 
@@ -501,6 +527,9 @@ class HandState:
     def show(self, seat: int, cards: str) -> HandState:
         return self.apply(Action("show", seat, cards=cards))
 
+    def concede(self, seat: int) -> HandState:
+        return self.apply(Action("concede", seat))
+
     def misdeal(self, reason: str = "") -> HandState:
         return self.apply(Action("misdeal", reason=reason))
 
@@ -516,7 +545,11 @@ class HandState:
         if self.phase == SETTLED:
             return out
         if self.phase == SHOWING:
-            return [LegalAction("show", s, True) for s in self.cards_needed]
+            for s in self.cards_needed:
+                out.append(LegalAction("show", s, True))
+                if self.can(Action("concede", s)):
+                    out.append(LegalAction("concede", s, True))
+            return out
         if self.phase == CHOOSING:
             return [LegalAction("discard", s, True, hands=_HANDS) for s in self.must_choose]
         if self.pending is not None:
@@ -613,6 +646,9 @@ class HandState:
             self._disqualify(p, do)
             return
         if self.phase == SHOWING:
+            if kind == "concede":
+                self._concede(p, do)
+                return
             if kind != "show":
                 raise IllegalAction("cards_required", seats=self._labels(self.cards_needed))
             self._show(p, a.cards, do)
@@ -625,6 +661,8 @@ class HandState:
             return
         if kind == "show":
             raise IllegalAction("cards_not_needed", who=p.label)
+        if kind == "concede":
+            raise IllegalAction("concede_not_now", who=p.label)
         pending = self.pending
         if pending is not None and (pending is not p or kind not in ("keep", "discard")):
             raise IllegalAction("decision_pending", who=pending.label, hand=pending.looked)
@@ -882,6 +920,9 @@ class HandState:
             how = DISQUALIFIED
         self.must_choose = []
         self.show_seats = []
+        # The comparisons change with the player gone: a concession is entered again if it
+        # still stands (RULES §3.6).
+        self.conceded = []
         if how != "see":
             self.seer = self.seen = None
         if how == DISQUALIFIED and len(self._coverers()) <= 1:
@@ -893,10 +934,8 @@ class HandState:
                 self._settle_nobody()
             return
         self._end_betting(how)
-        if self.phase == SHOWING and not self.cards_needed:
-            self._settle(
-                {s: strength3(*self.by_seat[s].cards) for s in self.show_seats}  # type: ignore[misc]
-            )
+        if self.phase == SHOWING:
+            self._settle_if_complete()
 
     def _see(self, p: Player, amount: int | None, do: bool) -> None:
         active = [q for q in self.players if q.status == ACTIVE]
@@ -1015,7 +1054,10 @@ class HandState:
         self.turn = -1
         self.end = how
         active = [q for q in self.players if q.status == ACTIVE]
-        coverers = self._coverers()
+        # Shown as the pots are settled (RULES §3.8): the newest first, then each older pot's
+        # coverer, so a covering player's turn to show comes when their comparison is due and
+        # they may give up instead.
+        coverers = self._coverers()[::-1]
         if how == "folds":
             winner = active[0]
             if not coverers:
@@ -1039,7 +1081,7 @@ class HandState:
         self.phase = CHOOSING if self.must_choose else SHOWING
 
     def _show(self, p: Player, text: str | None, do: bool) -> None:
-        if p.seat not in self.show_seats or p.cards is not None:
+        if p.seat not in self.show_seats or p.cards is not None or p.seat in self.conceded:
             raise IllegalAction("cards_not_needed", who=p.label)
         if text is None:
             raise IllegalAction("wrong_card_count", expected=3, got=0)
@@ -1057,12 +1099,64 @@ class HandState:
         if not do:
             return
         p.cards = cards
-        if all(self.by_seat[s].cards is not None for s in self.show_seats):
-            values = {
-                s: strength3(*self.by_seat[s].cards)  # type: ignore[misc]
-                for s in self.show_seats
-            }
-            self._settle(values)
+        self._settle_if_complete()
+
+    def _known_values(self) -> dict[int, int]:
+        """The hands of ``show_seats`` known so far: each shown hand's strength, and
+        :data:`GAVE_UP` for a hand given up without showing."""
+        values = {s: GAVE_UP for s in self.conceded}
+        for s in self.show_seats:
+            cards = self.by_seat[s].cards
+            if cards is not None:
+                values[s] = strength3(*cards)
+        return values
+
+    def _settle_if_complete(self) -> None:
+        """Settle once every hand to be compared is shown or given up."""
+        if not self.cards_needed:
+            self._settle(self._known_values())
+
+    def _concede(self, p: Player, do: bool) -> None:
+        """RULES §3.6, §3.8: a player who saw, or who covered a pot, may give up without
+        showing once the hand they play against is shown; they lose that comparison (and with
+        it every older pot they could only win through it)."""
+        if p.seat in self.conceded:
+            raise IllegalAction("already_conceded", who=p.label)
+        if p.seat not in self.show_seats:
+            raise IllegalAction("concede_not_in_showdown", who=p.label)
+        if p.cards is not None:
+            raise IllegalAction("already_shown", who=p.label)
+        against = self._conceding_against(p)
+        if against.cards is None:
+            raise IllegalAction("concede_too_early", who=p.label, other=against.label)
+        if not do:
+            return
+        self.conceded.append(p.seat)
+        self._settle_if_complete()
+
+    def _conceding_against(self, p: Player) -> Player:
+        """The player whose hand ``p``'s is compared with: the seen player for the seer; for a
+        player who covered, the other player (the last two) or the newer pot's winner. Raises
+        ``concede_must_show`` for anyone else, ``concede_too_early`` while that winner is not
+        yet known."""
+        if self.end == "see" and p is self.seer:
+            assert self.seen is not None
+            return self.seen
+        if p.status == COVERED:
+            i = next(i for i, pot in enumerate(self.pots) if p.seat in pot.coverers)
+            if i == self._newest_in_play():
+                if self.end == "cover":
+                    return next(q for q in self.players if q.status == ACTIVE)
+                # Everyone else still in was disqualified: this coverer wins the pot with
+                # nobody against them, and their hand decides the older pots.
+                raise IllegalAction("concede_must_show", who=p.label)
+            for index, winners, *_ in self._decisions(self._known_values()):
+                if index == i + 1:
+                    return self.by_seat[winners[0]]
+            raise IllegalAction(
+                "concede_too_early", who=p.label, other="the winner of the newer pot"
+            )
+        raise IllegalAction("concede_must_show", who=p.label)
 
     def _settle_carry(self) -> None:
         winner = next(q for q in self.players if q.status == ACTIVE)
@@ -1094,27 +1188,41 @@ class HandState:
         )
         self._finish([result], total, None, False)
 
-    def _settle(self, values: dict[int, int]) -> None:
+    def _newest_in_play(self) -> int:
+        """The index of the newest pot someone still in the hand paid into: the newest, unless
+        everyone left in the betting was disqualified (then the newest a coverer is still in)."""
+        pots = self.pots
+        j = len(pots) - 1
+        if not any(q.status == ACTIVE for q in self.players):
+            while j > 0 and not pots[j].coverers:
+                j -= 1
+        return j
+
+    def _decisions(self, values: dict[int, int]) -> Iterator[Decision]:
+        """How each pot is won, as far as ``values`` (the hands known: strengths, or
+        :data:`GAVE_UP`) decide it: the newest pot someone still in paid into first, then the
+        newer pots that go with it, then the older pots, newest first. Stops at the first pot
+        whose decision needs a hand not yet known. The one place the pots are compared: the
+        settlement takes every decision, a concession asks whether its comparison is due."""
         players = self.players
         pots = self.pots
         order = {p.seat: i for i, p in enumerate(players)}
         active = [q.seat for q in players if q.status == ACTIVE]
         how = self.end
         k = len(pots) - 1
-        results: list[PotResult] = []
+
+        def known(*seats: int) -> bool:
+            return all(s in values for s in seats)
 
         def desc(seat: int) -> str:
+            if values[seat] == GAVE_UP:
+                return "gave up without showing"
             return value_of_strength(values[seat]).describe()
 
         def name(seat: int) -> str:
             return self.by_seat[seat].label
 
-        # The newest pot someone still in the hand paid into: the newest, unless everyone left
-        # in the betting was disqualified (then the newest a coverer is still in).
-        j = k
-        if not active:
-            while j > 0 and not pots[j].coverers:
-                j -= 1
+        j = self._newest_in_play()
         if how == "folds":
             winners = [active[0]]
             why = "folded"
@@ -1124,6 +1232,8 @@ class HandState:
         elif how == "see":
             assert self.seer is not None and self.seen is not None
             seer, seen = self.seer.seat, self.seen.seat
+            if not known(seer, seen):
+                return
             text = _compare_text(name(seer), values[seer], name(seen), values[seen], "saw")
             winners = [seer] if values[seer] > values[seen] else [seen]
             if values[seer] == values[seen]:
@@ -1131,6 +1241,8 @@ class HandState:
         elif how == "cover":
             coverer = pots[k].coverers[-1]
             other = active[0]
+            if not known(coverer, other):
+                return
             text = _compare_text(
                 name(coverer), values[coverer], name(other), values[other], "covered against"
             )
@@ -1143,10 +1255,14 @@ class HandState:
                 winners = list(left)
                 text = f"{name(left[0])} wins: everyone else still in the hand was disqualified."
             else:  # pragma: no cover - one cover per pot; kept for safety
+                if not known(*left):
+                    return
                 best = max(values[s] for s in left)
                 winners = [s for s in left if values[s] == best]
                 text = f"Everyone still betting was disqualified: best hand {desc(winners[0])}."
         else:
+            if not known(*active):
+                return
             best = max(values[s] for s in active)
             winners = [s for s in active if values[s] == best]
             shown = "; ".join(f"{name(s)}: {desc(s)}" for s in active)
@@ -1156,11 +1272,11 @@ class HandState:
         contenders = sorted(
             active + [c for pot in pots[j:] for c in pot.coverers], key=order.__getitem__
         )
-        results.append(self._pay(j, winners, contenders, how or "folds", text))
+        yield Decision(j, winners, contenders, how or "folds", text)
         # Newer pots nobody still in the hand paid into go with the newest someone did.
         for i in range(k, j, -1):
             text = "Everyone who paid into this pot was disqualified or folded: it goes with pot"
-            results.append(self._pay(i, winners, [], "covered_pot", f"{text} {j + 1}."))
+            yield Decision(i, winners, [], "covered_pot", f"{text} {j + 1}.")
         # Older pots, newest first: the better of the newer pot's winner and the coverer(s).
         for i in range(j - 1, -1, -1):
             newer = winners
@@ -1173,14 +1289,18 @@ class HandState:
                     "Covered pot: the player who covered it was disqualified; it goes to the "
                     f"newer pot's winner, {name(newer[0])}."
                 )
-                results.append(self._pay(i, winners, contenders, "covered_pot", text))
+                yield Decision(i, winners, contenders, "covered_pot", text)
                 continue
+            if not known(newer[0], *coverers):
+                return
             best_c = max(values[c] for c in coverers)
             newer_value = values[newer[0]]
             covered = ", ".join(f"{name(c)} ({desc(c)})" for c in coverers)
             if best_c > newer_value:
                 winners = [c for c in coverers if values[c] == best_c]
                 verdict = "the covering hand is better"
+            elif best_c == GAVE_UP:
+                verdict = "the newer pot's winner takes it"
             else:
                 verdict = (
                     "a tie goes to the newer pot's winner"
@@ -1188,10 +1308,19 @@ class HandState:
                     else "the newer pot's winner is better"
                 )
             text = f"Covered pot: {covered} against {name(newer[0])} ({desc(newer[0])}): {verdict}."
-            results.append(self._pay(i, winners, contenders, "covered_pot", text))
+            yield Decision(i, winners, contenders, "covered_pot", text)
+
+    def _settle(self, values: dict[int, int]) -> None:
+        decisions = list(self._decisions(values))
+        assert len(decisions) == len(self.pots), "a pot was left undecided"
+        results = [self._pay(*d) for d in decisions]
         results.sort(key=lambda r: r.index)
-        shuffle = bool(values) and any(
-            value_of_strength(values[w]).category == "prial" for r in results for w in r.winners
+        # RULES §3.12: any pot won by a shown prial (a see, a covered pot's settlement, an
+        # agreed showdown) means a shuffle before the next deal.
+        shuffle = any(
+            values.get(w, GAVE_UP) != GAVE_UP and value_of_strength(values[w]).category == "prial"
+            for r in results
+            for w in r.winners
         )
         self._finish(results, 0, None, shuffle)
 
@@ -1239,7 +1368,10 @@ class HandState:
             carried_seat=carried_seat,
             next_dealer=self._next_dealer(),
             shuffle=shuffle,
-            shown={s: self.by_seat[s].cards for s in self.show_seats},  # type: ignore[misc]
+            shown={
+                s: cards for s in self.show_seats if (cards := self.by_seat[s].cards) is not None
+            },
+            conceded=list(self.conceded),
         )
         self.phase = SETTLED
 
@@ -1258,9 +1390,11 @@ def _status_words(status: str) -> str:
 
 
 def _compare_text(a: str, a_value: int, b: str, b_value: int, verb: str) -> str:
-    """'A saw B: B shows X; A has Y, which beats it.'"""
-    a_desc = value_of_strength(a_value).describe()
+    """'A saw B: B shows X; A has Y, which beats it.' (or: 'A gives up without showing.')"""
     b_desc = value_of_strength(b_value).describe()
+    if a_value == GAVE_UP:
+        return f"{a} {verb} {b}: {b} shows {b_desc}; {a} gives up without showing."
+    a_desc = value_of_strength(a_value).describe()
     if a_value == b_value:
         rel = "which only equals it"
     elif a_value > b_value:

@@ -12,7 +12,7 @@ places: nothing here is a second copy of a rule.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from .errors import EngineError
@@ -43,16 +43,24 @@ def hand_live(state: HandState) -> dict[str, Any]:
     }
 
 
-def first_dealer(button: int | None, seated: Sequence[int], seats: int) -> int:
+def first_dealer(
+    button: int | None, seated: Sequence[int], seats: int, out: Collection[int] = ()
+) -> int:
     """Who deals the next hand: the button's seat if seated, else the next seated seat clockwise
-    from it (the first seated seat at a table that has no button yet)."""
+    from it (the first seated seat at a table that has no button yet). The deal passes over the
+    seats in ``out``, players sitting out (RULES §3.12), unless every seated player sits out."""
+    able = [s for s in seated if s not in out] or list(seated)
     if button is None:
-        return seated[0]
+        return able[0]
     for step in range(seats):
         seat = (button - 1 + step) % seats + 1
-        if seat in seated:
+        if seat in able:
             return seat
-    return seated[0]
+    return able[0]
+
+
+def _sitting_out(table: Mapping[str, Any]) -> list[int]:
+    return [s["number"] for s in table["seats"] if s.get("sitting_out")]
 
 
 def next_dealer(table: Mapping[str, Any]) -> int | None:
@@ -60,7 +68,8 @@ def next_dealer(table: Mapping[str, Any]) -> int | None:
     seated = sorted(s["number"] for s in table["seats"])
     if not seated:
         return None
-    return first_dealer(table.get("button"), seated, Rules.from_dict(table["rules"]).seats)
+    rules = Rules.from_dict(table["rules"])
+    return first_dealer(table.get("button"), seated, rules.seats, _sitting_out(table))
 
 
 def next_hand(table: Mapping[str, Any]) -> HandState:
@@ -76,7 +85,7 @@ def next_hand(table: Mapping[str, Any]) -> HandState:
     carried_seat = carried.get("seat")
     return HandState(
         rules,
-        first_dealer(table.get("button"), numbers, rules.seats),
+        first_dealer(table.get("button"), numbers, rules.seats, _sitting_out(table)),
         [SeatSetup(s["number"], s["player"], s["stack"], bool(s["sitting_out"])) for s in seated],
         carried_pot=carried.get("pot") or 0,
         carried_seat=carried_seat if carried_seat in numbers else None,

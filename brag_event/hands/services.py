@@ -6,7 +6,7 @@ the hand's row locked so two tablets cannot both act on the same state."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from django.db import IntegrityError
@@ -174,16 +174,18 @@ def _check_seq(hand: Hand, expected_seq: int | None) -> None:
         )
 
 
-def _dealer_for(table: Table, seated: list[int]) -> int:
-    """The button's seat if seated, else the next seated seat clockwise from it (the engine's
-    rule, which the tablet also runs offline)."""
-    return first_dealer(table.button, seated, table.day.seats)
+def _dealer_for(table: Table, seated: list[int], sitting_out: Collection[int]) -> int:
+    """The button's seat if seated and not sitting out, else the next such seat clockwise from
+    it (the engine's rule, which the tablet also runs offline)."""
+    return first_dealer(table.button, seated, table.day.seats, sitting_out)
 
 
-def next_dealer_seat(table: Table, seated: list[int]) -> int | None:
-    """The seat that deals the next hand at ``table`` with these seats taken (as
-    ``hand_start`` will choose it); ``None`` with nobody seated."""
-    return _dealer_for(table, sorted(seated)) if seated else None
+def next_dealer_seat(
+    table: Table, seated: list[int], sitting_out: Collection[int] = ()
+) -> int | None:
+    """The seat that deals the next hand at ``table`` with these seats taken and these sitting
+    out (as ``hand_start`` will choose it); ``None`` with nobody seated."""
+    return _dealer_for(table, sorted(seated), sitting_out) if seated else None
 
 
 @service_transaction
@@ -216,7 +218,7 @@ def hand_start(
         raise ServiceError("not_enough_players", "A hand needs at least two seated players.")
     rules = day.rules()
     numbers = [s.number for s in seats]
-    dealer = _dealer_for(table, numbers)
+    dealer = _dealer_for(table, numbers, [s.number for s in seats if s.sitting_out])
     table_carried_seat = table.carried_seat
     carried_seat = table_carried_seat if table_carried_seat in numbers else None
     # Seats sitting out a floor penalty (RULES §4b: N missed hands) are not dealt in.

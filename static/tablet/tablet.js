@@ -949,6 +949,15 @@
           enqueue("cards", { seat: seat, cards: T.picked.join(" ") }, name + " shows " + T.picked.map(cardText).join(" "));
         }
       }));
+      // A player who saw, or covered, may give up once the hand against them is shown: the
+      // engine offers it only then (RULES: a seer who cannot win need not show).
+      legalFor(h, function (a) { return a.allowed && a.action === "concede"; }).forEach(function (a) {
+        var who = seatLabel(h, a.seat);
+        box.appendChild(el("button", {
+          type: "button", class: "give-up", "data-seat": a.seat, text: who + " gives up (cards stay hidden)",
+          onclick: function () { enqueue("action", { action: "concede", seat: a.seat }, who + " gives up without showing"); }
+        }));
+      });
     }
 
     function renderResult() {
@@ -960,6 +969,9 @@
       var shown = h.result.shown || {};
       Object.keys(shown).forEach(function (seat) {
         box.appendChild(el("p", { text: seatLabel(h, Number(seat)) + " showed " + shown[seat].cards.split(" ").map(cardText).join(" ") + " — " + shown[seat].hand }));
+      });
+      (h.result.conceded || []).forEach(function (seat) {
+        box.appendChild(el("p", { text: seatLabel(h, seat) + " gave up without showing" }));
       });
       (h.result.pots || []).forEach(function (pot) {
         var winners = Object.keys(pot.shares || {}).filter(function (s) { return pot.shares[s] > 0; });
@@ -1022,7 +1034,7 @@
       var h = hand();
       ((h && h.actions) || []).forEach(function (a) {
         var who = a.seat ? seatLabel(h, a.seat) + " " : "";
-        var what = a.action + (a.amount !== undefined && a.amount !== null ? " " + a.amount : "") + (a.hand ? " (" + a.hand + ")" : "") + (a.cards ? " " + a.cards.split(" ").map(cardText).join(" ") : "");
+        var what = (a.action === "concede" ? "gives up" : a.action) + (a.amount !== undefined && a.amount !== null ? " " + a.amount : "") + (a.hand ? " (" + a.hand + ")" : "") + (a.cards ? " " + a.cards.split(" ").map(cardText).join(" ") : "");
         list.appendChild(el("li", { text: who + what }));
       });
     }

@@ -53,6 +53,36 @@ def test_a_whole_hand_with_a_see_and_shown_cards(api: Api) -> None:
     assert_audit_ok(api.world.event)
 
 
+def test_a_see_given_up_after_the_seen_hand_is_shown(api: Api) -> None:
+    """RULES §3.6: the seer gives up without showing; the API takes ``concede`` like any
+    action, offers it only once it is legal, and the history leaves the seer's cards out."""
+    hand = start_hand(api)
+    url = f"/api/v1/hands/{hand['id']}/"
+    dealer = api.client("dealer")
+    seq = hand["next_seq"]
+    for body in SEEN_HAND:
+        response = post(dealer, url + "actions/", {**body, "expected_seq": seq})
+        seq = response.json()["hand"]["next_seq"]
+    early = post(dealer, url + "actions/", {"seat": 2, "action": "concede", "expected_seq": seq})
+    assert early.status_code == 400 and early.json()["error"]["code"] == "concede_too_early"
+    assert "may give up only after" in early.json()["error"]["message"]
+    shown = post(dealer, url + "cards/", {"seat": 1, "cards": "Kh Kd 4c", "expected_seq": seq})
+    offered = [(a["action"], a["seat"]) for a in shown.json()["hand"]["legal_actions"]]
+    assert offered == [("show", 2), ("concede", 2)]
+    final = post(
+        dealer, url + "actions/", {"seat": 2, "action": "concede", "expected_seq": seq + 1}
+    )
+    assert final.status_code == 201, final.json()
+    result = final.json()["hand"]["result"]
+    assert result["pots"][0]["winners"] == [1] and result["pots"][0]["amount"] == 55
+    assert result["conceded"] == [2] and set(result["shown"]) == {"1"}
+    history = dealer.get(url + "history/").json()
+    assert history["actions"][-1] == {"seat": 2, "action": "concede"}
+    assert history["cards"] == {"1": "Kh Kd 4c"}
+    assert Transfer.objects.filter(hand_id=hand["id"], kind="pot_won").get().amount == 55
+    assert_audit_ok(api.world.event)
+
+
 def test_a_retry_with_the_same_key_gets_the_first_answer_and_changes_nothing(api: Api) -> None:
     hand = start_hand(api)
     url = f"/api/v1/hands/{hand['id']}/actions/"

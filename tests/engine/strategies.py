@@ -34,7 +34,7 @@ from brag_event.engine.history import start_of
 MAX_STEPS = 400
 """Every random hand must settle within this many actions."""
 
-ENDING = frozenset({"fold", "see", "cover", "showdown", "keep", "discard", "show"})
+ENDING = frozenset({"fold", "see", "cover", "showdown", "keep", "discard", "show", "concede"})
 """Actions that move a hand towards its end (no new money at stake, no new look)."""
 
 WEIGHTS = {"bet": 10, "cover": 4, "look": 3, "see": 2}

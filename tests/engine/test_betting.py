@@ -403,7 +403,7 @@ def test_a_second_cover_closes_another_pot_and_pots_settle_newest_first() -> Non
     assert [p.amount for p in state.pots] == [33, 50, 0]
     state.bet(4, 20).fold(1)
     # Seat 4 won the newest pot by folds; its hand is shown against the coverers.
-    assert state.cards_needed == [4, 2, 3]
+    assert state.cards_needed == [4, 3, 2]
     settle(state, {4: "9s 9d 2c", 3: "Ah Kh 5h", 2: "7c 7d 7h"})
     outcome = state.outcome
     assert outcome is not None

@@ -347,6 +347,10 @@ def test_pots_go_to_contenders_with_the_best_hand(table: Table, data: st.DataObj
     assert [r.index for r in out.pots] == list(range(len(out.pots)))
     dealt = {p.seat: p for p in state.players}
     values = {seat: strength3(*cards) for seat, cards in out.shown.items()}
+    conceded = set(out.conceded)
+    assert not conceded & set(values), "a hand both shown and given up"
+    if conceded:
+        event("a hand given up at the showdown")
     for r in out.pots:
         assert r.amount >= 0
         assert r.contenders, f"pot {r.index} has no contenders"
@@ -379,8 +383,11 @@ def test_pots_go_to_contenders_with_the_best_hand(table: Table, data: st.DataObj
             assert r.winners == newer.winners or not set(r.winners) & set(newer.winners)
         elif len(r.winners) > 1:
             assert r.how == "showdown", f"a {r.how} pot was split"
-        if values and all(c in values for c in r.contenders):
-            best = max(values[c] for c in r.contenders)
+        # A hand given up (RULES §3.6, §3.8) is never shown and never wins: the pot goes to a
+        # best hand among those shown.
+        assert not set(r.winners) & conceded, f"pot {r.index} goes to a player who gave up"
+        if values and all(c in values or c in conceded for c in r.contenders):
+            best = max(values[c] for c in r.contenders if c in values)
             for w in r.winners:
                 assert values[w] == best, f"pot {r.index}: seat {w} wins without a best hand"
         elif r.how != "folds":

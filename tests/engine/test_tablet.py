@@ -25,11 +25,32 @@ def table(**changes: Any) -> dict[str, Any]:
     return base | changes
 
 
+CAT_IN = {"number": 5, "player": "Cat", "stack": 100, "sitting_out": False}
+
+
 def test_first_dealer_is_the_button_or_the_next_seated_seat_clockwise() -> None:
     assert first_dealer(None, [2, 4], 6) == 2
     assert first_dealer(4, [2, 4], 6) == 4
     assert first_dealer(5, [2, 4], 6) == 2  # 5 → 6 → 1 → 2
     assert first_dealer(3, [1, 6], 6) == 6
+
+
+def test_the_deal_passes_over_a_player_sitting_out() -> None:
+    """RULES §3.12 Decision: the button's player now sits out, so the next one deals."""
+    assert first_dealer(4, [2, 4, 5], 6, out=[4]) == 5
+    assert first_dealer(5, [2, 4, 5], 6, out=[5]) == 2  # 5 → 6 → 1 → 2
+    assert first_dealer(None, [2, 4], 6, out=[2]) == 4
+    assert first_dealer(4, [2, 4], 6, out=[2, 4]) == 4  # all sit out: nobody is passed over
+    state = next_hand(table(button=5, seats=[*table()["seats"][:2], CAT_IN]))
+    assert state.dealer == 5
+    state = next_hand(table(button=5))  # Cat (seat 5) sits out: Ann deals
+    assert state.dealer == 1
+    got = json.loads(
+        answer(
+            json.dumps({"op": "after", "table": table(button=5), "history": dump(state.fold(3))})
+        )
+    )
+    assert got["ok"] and got["next_dealer"] == 3
 
 
 def test_next_hand_deals_as_the_server_does_and_the_table_after_it_follows_the_outcome() -> None:

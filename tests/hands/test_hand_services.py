@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from brag_event.api.presenters import table_view
 from brag_event.audit.models import AuditEntry
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
@@ -13,6 +14,7 @@ from brag_event.hands.models import ActionVoid, Hand, HandAction
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_apply_action, hand_start, hand_void_last_action
 from brag_event.ledger.models import Transfer
+from brag_event.tables.services import seat_sit_out
 from tests.factories import act, assert_audit_ok, start, world
 
 pytestmark = pytest.mark.django_db
@@ -212,3 +214,57 @@ def test_actions_record_who_entered_them_and_are_their_own_audit_record() -> Non
     assert row.entered_by == dealer and row.device == "tablet 3" and row.entered_at is not None
     assert not AuditEntry.objects.filter(verb="hand.action").exists()
     assert AuditEntry.objects.filter(verb="hand.start").count() == 1
+
+
+def test_a_see_given_up_is_posted_like_any_action_and_the_ledger_follows() -> None:
+    """RULES §3.6: Bill sees Cat, Cat's hand is shown, Bill gives up without showing."""
+    w = world(3)
+    hand = start(w)  # dealer seat 1: seat 2 acts first
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    act(hand, seat=3, action="look")
+    act(hand, seat=3, action="bet", amount=10)
+    act(hand, seat=1, action="fold")
+    before = counts()
+    with pytest.raises(ServiceError) as err:
+        act(hand, seat=2, action="concede")
+    assert err.value.code == "concede_not_now"
+    assert counts() == before
+    act(hand, seat=2, action="see", amount=20)
+    with pytest.raises(ServiceError) as err:
+        act(hand, seat=2, action="concede")  # Cat's hand is not shown yet
+    assert err.value.code == "concede_too_early"
+    act(hand, seat=3, cards="Kh Kd 4c", action="show")
+    hand, state = act(hand, seat=2, action="concede")
+    assert hand.status == Hand.Status.SETTLED and hand.result is not None
+    assert hand.result["conceded"] == [2] and set(hand.result["shown"]) == {"3"}
+    assert hand.result["pots"][0]["winners"] == [3]
+    row = HandAction.objects.get(hand=hand, action="concede")
+    assert (row.seat, row.amount, row.cards) == (2, None, "")
+    pot = 15 + 10 + 10 + 20
+    assert Transfer.objects.filter(hand=hand, kind="pot_won").get().amount == pot
+    assert [w.seat(n).stack for n in (1, 2, 3)] == [195, 195 - 30, 195 - 10 + pot]
+    assert_audit_ok(w.event)
+    # A void takes the concession back, as any action: Bill may show instead.
+    hand_void_last_action(hand=hand, reason="he meant to show", by=None)
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.IN_PROGRESS
+    hand, state = act(hand, seat=2, cards="As Ad 2c", action="show")
+    assert state.outcome is not None and state.outcome.pots[0].winners == [2]
+    assert_audit_ok(w.event)
+
+
+def test_the_deal_passes_over_a_player_who_sits_out_at_the_button() -> None:
+    """RULES §3.12 Decision: the button is seat 2's, who now sits out: seat 3 deals."""
+    w = world(3)
+    hand = start(w)
+    act(hand, seat=2, action="look")
+    act(hand, seat=2, action="bet", amount=10)
+    act(hand, seat=3, action="fold")
+    act(hand, seat=1, action="fold")
+    w.table.refresh_from_db()
+    assert w.table.button == 2
+    seat_sit_out(seat=w.seat(2), sitting_out=True, by=None)
+    assert table_view(w.table)["next_dealer"] == 3
+    assert start(w).dealer_seat == 3
+    assert_audit_ok(w.event)

@@ -200,6 +200,9 @@ def test_the_browser_engine_agrees_with_the_server_on_random_hands(
         compare(question, want, got)
     steps = sum(len(e["steps"]) for e in expected if "steps" in e)
     assert len(cases) >= min(HANDS, 1000) and steps > 2 * len(cases)
+    # The random play gives up at showdowns too (RULES §3.6, §3.8): both engines saw it.
+    concessions = sum(any(a["action"] == "concede" for a in qs[0]["queued"]) for qs, _ in cases)
+    assert concessions > 0 or len(cases) < 200, "no hand was given up at a showdown"
 
 
 def test_the_browser_engine_refuses_in_words(browser: Any, live_server: Any) -> None:

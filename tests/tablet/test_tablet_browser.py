@@ -9,10 +9,10 @@ import pytest
 from playwright.sync_api import expect
 
 from brag_event.hands.models import Hand, HandAction
-from tests.browser import shot
+from tests.browser import DOCS_SHOTS, shot
 from tests.factories import assert_audit_ok
 
-from .conftest import Hall, andy_and_bill_show
+from .conftest import Hall, andy_and_bill_show, pick_cards
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,6 +60,38 @@ def test_a_whole_hand_with_blind_play_a_see_and_the_card_picker(hall: Hall, brow
     assert hand.status == Hand.Status.SETTLED and hand.result is not None
     assert hand.result["pots"][0]["winners"] == [2]
     assert HandAction.objects.filter(hand=hand).count() == 6
+    assert_audit_ok(hall.world.event)
+
+
+@pytest.mark.parametrize("size", [(1180, 820), (820, 1180)], ids=["landscape", "portrait"])
+def test_a_see_given_up_on_the_tablet(hall: Hall, browser: Any, size: tuple[int, int]) -> None:
+    """RULES §3.6: Bill sees Andy; once Andy's hand is shown, Bill gives up with one tap, next
+    to the card picker, and his cards are never entered."""
+    page = open_table(hall, browser, size=size)
+    start_hand(page)
+    bet_least(page, "Bill (seat 2)", 3)
+    page.get_by_role("button", name="Fold").click()  # Chris, seat 3
+    bet_least(page, "Andy (seat 1)", 3)
+    page.get_by_role("button", name="See for 6").click()
+    give_up = page.locator("#showdown .give-up")
+    pick_cards(page, "Andy (seat 1)", ("Ah", "Kh", "Qh"))
+    expect(give_up).to_have_count(0)  # not before the hand against Bill is shown
+    page.locator("#show-submit").click()
+    expect(page.locator("#showdown h2")).to_contain_text("Bill (seat 2)")
+    expect(give_up).to_have_text("Bill (seat 2) gives up (cards stay hidden)")
+    width, height = size
+    shot(page, f"tablet-give-up-{width}x{height}", folder=DOCS_SHOTS)
+    give_up.click()
+    result = page.locator("#result")
+    expect(result).to_contain_text("Andy (seat 1) wins 27")
+    expect(result).to_contain_text("Bill (seat 2) gave up without showing")
+    expect(page.locator("#log-list")).to_contain_text("Bill (seat 2) gives up")
+    shot(page, f"tablet-given-up-result-{width}x{height}", folder=DOCS_SHOTS)
+    hand = Hand.objects.get()
+    assert hand.status == Hand.Status.SETTLED and hand.result is not None
+    assert hand.result["pots"][0]["winners"] == [1] and hand.result["conceded"] == [2]
+    assert HandAction.objects.filter(hand=hand, action="concede", seat=2).count() == 1
+    assert not HandAction.objects.filter(hand=hand, seat=2, action="show").exists()
     assert_audit_ok(hall.world.event)
 
 
