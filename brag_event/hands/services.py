@@ -611,10 +611,10 @@ def _void_last(
         raise ServiceError(
             "reason_required", "Say why the action is voided.", details={"field": "reason"}
         )
+    if at_table is not None:  # settled is for good: said even to a screen drawn before it
+        at_table.refuse_settled(hand)
     _check_seq(hand, expected_seq)
     refuse_unless_open(hand.table.day, "corrections")
-    if at_table is not None:
-        at_table.refuse_settled(hand)
     if table.hands.filter(number__gt=hand.number).exists():
         raise Conflict("newer_hand", "A later hand has started at this table; it cannot be undone.")
     last = hand_live_actions(hand).last()

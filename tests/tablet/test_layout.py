@@ -2,7 +2,8 @@
 at 1180×820 and 820×1180 (a 10" tablet), 390×844 (a phone) and 1920×1080 (the hall's screen),
 six seats of 20-character names, in a hand and between hands: no two visible seat, title or
 action elements overlap, no page is wider than the screen, every control is at least 44 px, and
-every name is shown whole. Then the taps a dealer needs for a typical hand.
+every name is shown whole; on the tablet, the action bar and the call to the floor are in the
+first screen, without scrolling. Then the taps a dealer needs for a typical hand.
 
 With ``BRAG_DOCS_SHOTS=1`` the screenshots go to ``docs/screenshots/`` (the README's), else to
 ``test-results/screenshots/``."""
@@ -32,6 +33,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIZES = [(1180, 820), (820, 1180), (390, 844), (1920, 1080)]
+TABLETS = [(1180, 820), (820, 1180)]
 NAMES = LONG_NAMES
 assert all(len(n) == 20 for n in NAMES)
 
@@ -80,7 +82,7 @@ MEASURE = """(width) => {
     (e.textContent || e.value || '').trim().slice(0, 30) + '"';
   const parts = [...document.querySelectorAll(
     '#title, .seat, .centre, #bar button, #bar input, #next button, #between button, ' +
-    '#showdown button, #result p')].filter(shown);
+    '#showdown button, #result p, #call-floor, #floor-note, #last-entry button')].filter(shown);
   const overlaps = [];
   for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) {
     const a = box(parts[i]), b = box(parts[j]);
@@ -103,6 +105,17 @@ MEASURE = """(width) => {
 }"""
 
 
+def in_first_screen(page: Any, height: int, *selectors: str) -> None:
+    """Each of ``selectors`` is shown whole inside the first screen (the page not scrolled)."""
+    assert page.evaluate("() => window.scrollY") == 0
+    for selector in selectors:
+        found = page.locator(selector)
+        expect(found).to_be_visible()
+        box = found.bounding_box()
+        assert box is not None and box["y"] >= 0, selector
+        assert box["y"] + box["height"] <= height, (selector, box, height)
+
+
 def check(page: Any, width: int) -> None:
     found = page.evaluate(MEASURE, width)
     assert found["overlaps"] == [], found["overlaps"]
@@ -123,6 +136,8 @@ def test_the_tablet_holds_its_layout(
         expect(page.locator(".to-act-title")).to_be_visible()
         expect(page.locator(".quick .chip").first).to_be_visible()
         check(page, width)
+        if (width, height) in TABLETS:
+            in_first_screen(page, height, "#bar", "#bet-submit", "#call-floor")
         save(page, f"tablet-{width}x{height}-in-hand")
         # A six-way showdown settled: the result, the next hand's button and the seats' list.
         showdown(hand)
@@ -131,6 +146,8 @@ def test_the_tablet_holds_its_layout(
         check(page, width)
         start = page.locator("#start-hand").bounding_box()
         assert start is not None and start["y"] + start["height"] <= height  # in sight
+        if (width, height) in TABLETS:
+            in_first_screen(page, height, "#start-hand", "#call-floor")
         save(page, f"tablet-{width}x{height}-result")
     finally:
         page.context.close()
