@@ -637,6 +637,8 @@
       fields.forEach(function (f) { form.appendChild(f); });
       var error = el("p", { class: "error", role: "alert" });
       form.appendChild(error);
+      // A refusal said for what was asked before goes once the dealer changes the answer.
+      form.onchange = function () { error.textContent = ""; };
       form.appendChild(el("div", { class: "row" },
         el("button", { type: "button", onclick: function () { dlg.close(); }, text: "Cancel" }),
         submitText && el("button", {

@@ -29,6 +29,8 @@ from brag_event.tables.services import seat_buy_in, table_create
 from tests.browser import SHOTS
 from tests.factories import LONG_NAMES, act, assert_audit_ok
 
+from .test_dealer_corrections import lose_everything
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -149,6 +151,37 @@ def test_the_tablet_holds_its_layout(
         if (width, height) in TABLETS:
             in_first_screen(page, height, "#start-hand", "#call-floor")
         save(page, f"tablet-{width}x{height}-result")
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), TABLETS, ids=[f"{w}x{h}" for w, h in TABLETS])
+def test_the_dealers_dialogs_fit_the_tablet(
+    transactional_db: Any, live_server: Any, browser: Any, width: int, height: int
+) -> None:
+    """The re-buy dialog (a seat that has run out) and the take-back dialog, whole on the screen
+    over the table of six long names."""
+    table = six_long_names()
+    lose_everything(table, loser=2, winner=3)
+    page = tablet(browser, live_server.url, table, (width, height))
+    try:
+        in_first_screen(page, height, "#start-hand", "#call-floor")
+        page.get_by_role("button", name="Re-buy…").click()
+        dialog = page.locator("#dialog")
+        expect(dialog.locator("#rebuy-amount")).to_have_text("Re-buy 200 MB + fee 10")
+        for box in dialog.locator("input[type=checkbox]").all():
+            box.check()
+        in_first_screen(page, height, "#dialog")
+        save(page, f"tablet-{width}x{height}-rebuy-dialog")
+        dialog.get_by_role("button", name="Re-buy 200 MB").click()
+        expect(page.locator("#notice")).to_contain_text("re-bought 200 MB")
+        save(page, f"tablet-{width}x{height}-rebuy-done")
+        page.get_by_role("button", name="Start the next hand").click()
+        page.get_by_role("button", name="Fold").click()
+        page.get_by_role("button", name="Take back…").click()
+        expect(dialog.get_by_role("button", name="Wrong seat")).to_be_visible()
+        in_first_screen(page, height, "#dialog", "#last-entry", "#bar", "#call-floor")
+        save(page, f"tablet-{width}x{height}-take-back-dialog")
     finally:
         page.context.close()
 

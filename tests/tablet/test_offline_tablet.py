@@ -27,7 +27,7 @@ BOOT = 180_000  # Pyodide's cold start on a loaded 2-core machine
 
 
 def engine_ready(page: Any) -> None:
-    expect(page.locator("#engine-status")).to_have_text("Offline engine ready", timeout=BOOT)
+    expect(page.locator("#engine-status")).to_have_text("Offline entry ready", timeout=BOOT)
 
 
 def test_a_whole_hand_offline_then_reconnected_matches_the_server(hall: Hall, browser: Any) -> None:
