@@ -638,7 +638,9 @@
       var error = el("p", { class: "error", role: "alert" });
       form.appendChild(error);
       // A refusal said for what was asked before goes once the dealer changes the answer.
-      form.onchange = function () { error.textContent = ""; };
+      // (On input, not on change: a change fires as the field loses focus to the tap on the
+      // button, and the dialog would shrink under the finger.)
+      form.oninput = function () { error.textContent = ""; };
       form.appendChild(el("div", { class: "row" },
         el("button", { type: "button", onclick: function () { dlg.close(); }, text: "Cancel" }),
         submitText && el("button", {
