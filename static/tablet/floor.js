@@ -58,7 +58,7 @@
     section.textContent = "";
     var form = el("form", { id: "floor-form", "class": "stack" });
     var label = el("label", { "for": "floor-note", "class": "visually-hidden" }, "Note for the floor (optional)");
-    var note = el("input", { id: "floor-note", name: "note", maxlength: "200", autocomplete: "off", placeholder: "Note for the floor (optional)" });
+    var note = el("input", { id: "floor-note", name: "note", maxlength: "200", autocomplete: "off", placeholder: "Note (optional)" });
     var button = el("button", { type: "submit", id: "call-floor", "class": "floor-button" }, "Call the floor");
     var status = el("p", { id: "floor-status", role: "status" });
     form.appendChild(label);

@@ -141,8 +141,17 @@ def test_the_tablet_holds_its_layout(
         if (width, height) in TABLETS:
             in_first_screen(page, height, "#bar", "#bet-submit", "#call-floor")
         save(page, f"tablet-{width}x{height}-in-hand")
+        # The card picker: a suit a row on a tablet (four rows of thirteen), the button under it.
+        hand, state = act(hand, action="showdown")
+        page.reload()
+        expect(page.locator("#show-submit")).to_be_visible()
+        check(page, width)
+        if (width, height) in TABLETS:
+            assert page.evaluate(ROWS) == [13, 13, 13, 13]
+            in_first_screen(page, height, "#showdown", "#call-floor")
+        save(page, f"tablet-{width}x{height}-card-picker")
         # A six-way showdown settled: the result, the next hand's button and the seats' list.
-        showdown(hand)
+        show_all(hand, state)
         page.reload()
         expect(page.locator("#start-hand")).to_be_visible()
         check(page, width)
@@ -192,8 +201,17 @@ def start_and_bet(table: Table) -> Hand:
     return hand
 
 
-def showdown(hand: Hand) -> None:
-    hand, state = act(hand, action="showdown")
+ROWS = """() => {
+  const rows = new Map();
+  for (const card of document.querySelectorAll('#showdown .card')) {
+    const top = Math.round(card.getBoundingClientRect().top);
+    rows.set(top, (rows.get(top) || 0) + 1);
+  }
+  return [...rows.values()];
+}"""
+
+
+def show_all(hand: Hand, state: Any) -> None:
     cards = iter(["Ah Kh Qh", "2c 3c 5d", "4s 6s 8d", "9c Tc Kd", "2d 7h Js", "3h 5s 9h"])
     while state.cards_needed:
         hand, state = act(hand, seat=state.cards_needed[0], action="show", cards=next(cards))
