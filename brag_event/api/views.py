@@ -403,11 +403,14 @@ def hand_corrected(
 # ------------------------------------------------------------------ seats
 
 
+class RebuyAtOwnTable(StaffOnly):
+    """The re-buy's permission: the dealer of the seat's table (``seat_for`` finds only the
+    caller's tables: another table's seat is ``404``), a supervisor or an organiser. The service
+    enforces the rest: run out, between hands, every other seated player's consent."""
+
+
 class SeatRebuy(APIView):
-    # The re-buy's permission: the dealer of the seat's table (``seat_for`` finds only the
-    # caller's tables), a supervisor or an organiser. The service enforces the rest: run out,
-    # between hands, every other seated player's consent.
-    permission_classes = [StaffOnly]
+    permission_classes = [RebuyAtOwnTable]
 
     @extend_schema(
         request=RebuyIn,

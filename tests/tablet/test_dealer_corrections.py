@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from brag_event.audit.models import AuditEntry
 from brag_event.hands.models import ActionVoid, Hand, HandAction
 from brag_event.hands.selectors import hand_state
+from brag_event.hands.services import hand_start
 from brag_event.tables.models import RebuyConsent, Seat, Table
 from tests.browser import shot
 from tests.factories import act, assert_audit_ok
@@ -27,8 +28,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def lose_everything(table: Table, loser: int, winner: int) -> Hand:
     """A hand at ``table`` in which seat ``loser`` loses their whole stack to seat ``winner``
     (the others fold); the hand is settled."""
-    from brag_event.hands.services import hand_start
-
     hand = hand_start(table=table, by=None)
     state = hand_state(hand)
     while state.phase == "betting":
