@@ -63,6 +63,7 @@ def fetch_json(page: Any, path: str, body: dict[str, Any]) -> Any:
 
 def test_the_dealer_takes_back_their_own_last_entry(hall: Hall, browser: Any) -> None:
     page = open_table(hall, browser)
+    expect(page.locator("#who")).to_have_text("dealer")  # the dealer's name, once
     start_hand(page)
     page.get_by_role("button", name="Bill (seat 2)", exact=True).click()  # Bill looked
     last = page.locator("#last-entry")

@@ -198,6 +198,7 @@ def test_a_rebuy_is_offered_only_at_a_seat_that_has_run_out(hall: Hall, browser:
     """Every seat still has money: no re-buy, for a dealer or a supervisor (a refused re-buy is
     said in its dialog: tests/tablet/test_dealer_corrections.py)."""
     page = open_table(hall, browser, who="supervisor")
+    expect(page.locator("#who")).to_have_text("supervisor")  # the name once, not its role again
     expect(page.locator(".seat-admin li", has_text="Seat 1: Andy")).to_be_visible()
     expect(page.get_by_role("button", name="Leave")).to_have_count(3)
     expect(page.get_by_role("button", name="Re-buy…")).to_have_count(0)
