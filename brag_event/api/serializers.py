@@ -62,6 +62,19 @@ class VoidIn(serializers.Serializer):
     reason = serializers.CharField(max_length=200)
 
 
+class TakeBackIn(serializers.Serializer):
+    expected_seq = WholeNumberField(
+        min_value=1,
+        required=False,
+        help_text="The hand's next sequence number as the tablet saw it",
+    )
+    reason = serializers.CharField(
+        max_length=20,
+        help_text="Why the dealer takes the entry back: wrong_seat, wrong_amount, wrong_action "
+        "or other",
+    )
+
+
 class BuyInIn(serializers.Serializer):
     seat = WholeNumberField(min_value=1, max_value=10)
     player = WholeNumberField(min_value=1, help_text="Player id")

@@ -19,6 +19,7 @@ v1 = [
     path("hands/<int:hand_id>/actions/", views.HandActions.as_view()),
     path("hands/<int:hand_id>/cards/", views.HandCards.as_view()),
     path("hands/<int:hand_id>/void/", views.HandVoid.as_view()),
+    path("hands/<int:hand_id>/take-back/", views.HandTakeBack.as_view()),
     path("seats/<int:seat_id>/rebuy/", views.SeatRebuy.as_view()),
     path("seats/<int:seat_id>/sit-out/", views.SeatSitOut.as_view()),
     path("seats/<int:seat_id>/leave/", views.SeatLeave.as_view()),

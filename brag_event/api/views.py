@@ -31,7 +31,12 @@ from brag_event.engine import Action
 from brag_event.engine.history import dump
 from brag_event.events.models import Day, Event
 from brag_event.hands.selectors import hand_state
-from brag_event.hands.services import hand_apply_action, hand_start, hand_void_last_action
+from brag_event.hands.services import (
+    hand_apply_action,
+    hand_start,
+    hand_take_back,
+    hand_void_last_action,
+)
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player
 from brag_event.players.selectors import current_day, standings
@@ -62,6 +67,7 @@ from .serializers import (
     RebuyIn,
     SitOutIn,
     StandingsQueryIn,
+    TakeBackIn,
     TokenIn,
     VoidIn,
 )
@@ -340,6 +346,43 @@ class HandVoid(APIView):
         return hand_corrected(request, hand_id, VoidIn, hand_void_last_action)
 
 
+def may_take_back_anyones_entry(user: Any) -> bool:
+    """The take-back's permission, beside the undo's (``HandVoid``: supervisors): any member of
+    staff who operates the table may take back the hand's last entry (``HandTakeBack``) — a
+    dealer only their own, a supervisor or organiser anyone's."""
+    return roles.at_least(user, roles.SUPERVISOR)
+
+
+class HandTakeBack(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(
+        request=TakeBackIn,
+        responses={
+            200: c.HandStateOut,
+            403: OpenApiResponse(
+                c.ErrorOut,
+                description="A supervisor's to correct: the hand is settled "
+                "(hand_settled_supervisor_only), something was entered after the action "
+                "(earlier_entry_supervisor_only), or another person entered it (not_your_entry)",
+            ),
+        },
+        summary="The dealer takes back their own last entry of the hand in play (a void)",
+    )
+    @idempotent
+    def post(self, request: Request, hand_id: int) -> Response:
+        data = valid(TakeBackIn, request)
+        hand, state = hand_take_back(
+            hand=hand_id,
+            reason=data["reason"],
+            expected_seq=data.get("expected_seq"),
+            by=actor(request),
+            access=roles.TableAccess(request.user),
+            anyones=may_take_back_anyones_entry(request.user),
+        )
+        return Response({"hand": hand_view(hand, state)})
+
+
 def hand_corrected(
     request: Request, hand_id: int, body: type[serializers.Serializer], service: Any
 ) -> Response:
@@ -360,10 +403,20 @@ def hand_corrected(
 # ------------------------------------------------------------------ seats
 
 
-class SeatRebuy(APIView):
-    permission_classes = [SupervisorOnly]
+class RebuyAtOwnTable(StaffOnly):
+    """The re-buy's permission: the dealer of the seat's table (``seat_for`` finds only the
+    caller's tables: another table's seat is ``404``), a supervisor or an organiser. The service
+    enforces the rest: run out, between hands, every other seated player's consent."""
 
-    @extend_schema(request=RebuyIn, responses={200: c.SeatOut}, summary="Re-buy, with consents")
+
+class SeatRebuy(APIView):
+    permission_classes = [RebuyAtOwnTable]
+
+    @extend_schema(
+        request=RebuyIn,
+        responses={200: c.SeatOut},
+        summary="Re-buy, with consents (the table's dealer, between hands, a run-out seat)",
+    )
     @idempotent
     def post(self, request: Request, seat_id: int) -> Response:
         seat = seat_for(request, seat_id)

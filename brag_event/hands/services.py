@@ -506,7 +506,103 @@ def hand_void_last_action(
     and only while every player dealt into it is still at the table: the money a settlement
     paid a player who has since left went with them (docs/domain.md, "Undo knows who is
     still there")."""
-    hand_id = hand if isinstance(hand, int) else hand.pk
+    return _void_last(
+        hand_id=hand if isinstance(hand, int) else hand.pk,
+        reason=reason,
+        expected_seq=expected_seq,
+        by=by,
+        access=access,
+        at_table=None,
+    )
+
+
+# The reasons a dealer picks from when taking back their own last entry (the tablet offers
+# these words); the code is what the API takes.
+TAKE_BACK_REASONS = {
+    "wrong_seat": "wrong seat",
+    "wrong_amount": "wrong amount",
+    "wrong_action": "wrong action",
+    "other": "other",
+}
+
+
+@service_transaction
+def hand_take_back(
+    *,
+    hand: Hand | int,
+    reason: str,
+    expected_seq: int | None = None,
+    by: Actor | None,
+    access: statements.Access | None = None,
+    anyones: bool = False,
+) -> tuple[Hand, HandState]:
+    """The dealer's own correction at the table: the last action of the hand in play is voided
+    exactly as a supervisor's undo voids it (reversing entries, a void on the hand's record,
+    the audit log) — but only while it is the hand's latest entry (nothing, not even another
+    take-back, entered after it), only in a hand still in play, and only the caller's own
+    entry unless ``anyones`` (a supervisor's tablet). Anything else stays a supervisor's undo
+    (``hand_void_last_action``): refused with a code and a sentence. ``reason`` is a key of
+    ``TAKE_BACK_REASONS``."""
+    words = TAKE_BACK_REASONS.get(str(reason or ""))
+    if words is None:
+        raise ServiceError(
+            "invalid_reason",
+            "Pick why the entry is taken back: " + ", ".join(TAKE_BACK_REASONS.values()) + ".",
+            details={"field": "reason", "choices": sorted(TAKE_BACK_REASONS)},
+        )
+    return _void_last(
+        hand_id=hand if isinstance(hand, int) else hand.pk,
+        reason=f"{words} (taken back at the table)",
+        expected_seq=expected_seq,
+        by=by,
+        access=access,
+        at_table=_TakeBack(reason=reason, anyones=anyones),
+    )
+
+
+class _TakeBack:
+    """What limits a void entered at the table (``hand_take_back``)."""
+
+    def __init__(self, *, reason: str, anyones: bool) -> None:
+        self.reason = reason
+        self.anyones = anyones
+
+    @staticmethod
+    def refuse_settled(hand: Hand) -> None:
+        """A hand no longer in play is a supervisor's to correct."""
+        if hand.status != Hand.Status.IN_PROGRESS:
+            raise Forbidden(
+                "hand_settled_supervisor_only",
+                "This hand is settled: only a supervisor can correct it now. Call the floor.",
+            )
+
+    def refuse(self, hand: Hand, last: HandAction, by: Actor | None) -> None:
+        """Refuse, with a code and a sentence, a void that is a supervisor's to make."""
+        if last.seq != hand.next_seq - 1:
+            raise Forbidden(
+                "earlier_entry_supervisor_only",
+                "Only the last entry can be taken back at the table, before anything else is "
+                "entered; anything further back is for a supervisor. Call the floor.",
+            )
+        if not self.anyones and (by is None or last.entered_by_id != by.user_id):
+            raise Forbidden(
+                "not_your_entry",
+                "The last entry was made by someone else: only a supervisor can undo it. "
+                "Call the floor.",
+            )
+
+
+def _void_last(
+    *,
+    hand_id: int,
+    reason: str,
+    expected_seq: int | None,
+    by: Actor | None,
+    access: statements.Access | None,
+    at_table: _TakeBack | None,
+) -> tuple[Hand, HandState]:
+    """Void the last live action of the hand (the body of both voids, in their transaction);
+    ``at_table`` limits it to what a dealer may take back."""
     # The domain's lock order: the day (shared: a close waits for this void and then sees a
     # reopened hand, or this void sees the day closing), the hand, its table.
     lock_day_of_hand(hand_id)
@@ -517,6 +613,8 @@ def hand_void_last_action(
         raise ServiceError(
             "reason_required", "Say why the action is voided.", details={"field": "reason"}
         )
+    if at_table is not None:  # settled is for good: said even to a screen drawn before it
+        at_table.refuse_settled(hand)
     _check_seq(hand, expected_seq)
     refuse_unless_open(hand.table.day, "corrections")
     if table.hands.filter(number__gt=hand.number).exists():
@@ -531,6 +629,8 @@ def hand_void_last_action(
         )
     if last.action in FLOOR_ACTIONS:
         raise Conflict("misdealt", "This hand was misdealt and its money given back: deal again.")
+    if at_table is not None:
+        at_table.refuse(hand, last, by)
     # Leaving and moving need the table's lock, held here: nobody leaves while this looks.
     dealt = [s["seat_id"] for s in hand.seats if s.get("dealt")]
     gone = sorted(
@@ -581,6 +681,11 @@ def hand_void_last_action(
         verb=Verb.HAND_VOID,
         subject=hand,
         day=hand.table.day_id,
-        data={"seq": last.seq, "action": last.action, "reason": reason},
+        data={
+            "seq": last.seq,
+            "action": last.action,
+            "reason": reason,
+            **({"at_table": at_table.reason} if at_table is not None else {}),
+        },
     )
     return hand, hand_state(hand)

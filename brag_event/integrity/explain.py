@@ -17,7 +17,10 @@ CATEGORY_WORDS = {
 }
 
 MISTAKE_WORDS = {
-    "voids": ("voided actions", "a supervisor had to void an action this dealer entered"),
+    "voids": (
+        "voided actions",
+        "an action this dealer entered was voided (by a supervisor, or taken back at the table)",
+    ),
     "refusals": ("refused entries", "the tablet refused what this dealer entered"),
     "misdeals": ("misdeals", "a misdeal was declared on this dealer's hand"),
 }

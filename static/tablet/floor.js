@@ -42,7 +42,13 @@
   }
 
   function renderCall(T, api) {
-    var section = box("floor-call", "log");
+    var section = document.getElementById("floor-call");
+    if (!section) {
+      // Under the table (#floor-slot): in the first screen at every tablet size.
+      section = el("section", { id: "floor-call", "class": "floor", "aria-live": "polite" });
+      var slot = document.getElementById("floor-slot");
+      (slot || document.body).appendChild(section);
+    }
     if (section.getAttribute("data-ready") === String(T.id)) {
       var status = document.getElementById("floor-status");
       if (status) status.textContent = called ? "Floor called at " + called + "." : "";
@@ -51,8 +57,8 @@
     section.setAttribute("data-ready", String(T.id));
     section.textContent = "";
     var form = el("form", { id: "floor-form", "class": "stack" });
-    var label = el("label", { "for": "floor-note" }, "Note for the floor (optional)");
-    var note = el("input", { id: "floor-note", name: "note", maxlength: "200", autocomplete: "off" });
+    var label = el("label", { "for": "floor-note", "class": "visually-hidden" }, "Note for the floor (optional)");
+    var note = el("input", { id: "floor-note", name: "note", maxlength: "200", autocomplete: "off", placeholder: "Note (optional)" });
     var button = el("button", { type: "submit", id: "call-floor", "class": "floor-button" }, "Call the floor");
     var status = el("p", { id: "floor-status", role: "status" });
     form.appendChild(label);

@@ -71,6 +71,17 @@
     if (!net) return;
     net.textContent = text;
     net.className = "net" + (state ? " " + state : "");
+    // Whether entries go on without the network (offline/offline.js) matters only without it.
+    var entry = $("#engine-status");
+    if (entry) entry.hidden = state !== "offline" || !entry.textContent;
+  }
+
+  /* Who is signed in, said once: the name, and the role only where it is not a dealer's and
+   * not the name already (a supervisor called "supervisor" is not said twice). */
+  function whoText(me) {
+    var name = me.username;
+    if (me.role === "dealer" || me.role === String(name).toLowerCase()) return name;
+    return name + " (" + me.role + ")";
   }
 
   function NetworkError(message) { this.name = "NetworkError"; this.message = message; }
@@ -115,7 +126,7 @@
     return api("GET", "/me/").then(function (res) {
       if (res.status === 401 || res.status === 403) { toLogin(); throw new Error("not logged in"); }
       var me = res.data;
-      $("#who").textContent = me.username + " · " + me.role;
+      $("#who").textContent = whoText(me);
       var out = $("#logout");
       out.hidden = false;
       out.onclick = function () {
@@ -273,6 +284,8 @@
       picked: [],
       betAmount: null,
       betText: null, // what the dealer typed, kept as typed (even out of range) across redraws
+      betFor: null, // the hand and seat the amount was chosen for: a new player starts afresh
+      lastEntry: null, // this tablet's last entry the server took: {hand, seq, label}
       quiet: false, // a refresh after this tablet's own write: no "moved on from another device"
       stopped: false, // the day is not open: nothing to poll
       wakeLock: null
@@ -495,6 +508,7 @@
             applyHand(got);
             return;
           }
+          if (item.kind !== "start" && got) T.lastEntry = { hand: got.id, seq: res.data.seq, label: item.label };
           applyHand(got);
           announce(item.label + (res.replayed ? " (was already entered)" : " entered"));
           pump();
@@ -623,9 +637,13 @@
       fields.forEach(function (f) { form.appendChild(f); });
       var error = el("p", { class: "error", role: "alert" });
       form.appendChild(error);
+      // A refusal said for what was asked before goes once the dealer changes the answer.
+      // (On input, not on change: a change fires as the field loses focus to the tap on the
+      // button, and the dialog would shrink under the finger.)
+      form.oninput = function () { error.textContent = ""; };
       form.appendChild(el("div", { class: "row" },
         el("button", { type: "button", onclick: function () { dlg.close(); }, text: "Cancel" }),
-        el("button", {
+        submitText && el("button", {
           type: "submit", class: "primary", text: submitText, onclick: function (ev) {
             ev.preventDefault();
             var problem = onSubmit(form);
@@ -645,6 +663,7 @@
           }
         })));
       dlg.showModal();
+      return { dialog: dlg, error: error };
     }
 
     // ---------------------------------------------------------------- rendering
@@ -656,6 +675,7 @@
       $("#title").textContent = "Table " + T.table.number + " · day " + T.table.day.number;
       renderSeats();
       renderCentre();
+      renderLastEntry();
       renderBar();
       renderShowdown();
       renderResult();
@@ -725,6 +745,21 @@
       });
       if (h.carried && h.carried.pot) box.appendChild(el("p", { text: "Includes a carried pot of " + h.carried.pot }));
       if (h.status === "in_progress") box.appendChild(el("p", { class: "stake", text: h.stake ? "Stake: " + h.stake + " (open)" : "No bet yet" }));
+    }
+
+    /* The dealer's own last entry, and "Take back…" while it is the hand's latest entry: nothing
+     * entered after it (by this tablet or another), the hand still in play, nothing waiting to
+     * be sent. Anything further back is the supervisor's undo (hands.services.hand_take_back). */
+    function renderLastEntry() {
+      var box = clear($("#last-entry"));
+      var h = hand();
+      var e = T.lastEntry;
+      var mine = !!(h && e && e.hand === h.id && e.seq === h.next_seq - 1);
+      var show = mine && h.status === "in_progress" && !T.queue.length && !T.sending && !isSupervisor();
+      box.hidden = !show;
+      if (!show) return;
+      box.appendChild(el("span", { class: "last-text" }, "Last entry: ", el("strong", { text: e.label })));
+      box.appendChild(el("button", { type: "button", id: "take-back", class: "small", text: "Take back\u2026", onclick: takeBack }));
     }
 
     function legalFor(h, filter) {
@@ -839,6 +874,10 @@
     function betControl(h, seat, name, bet) {
       var lo = bet.min_amount, hi = bet.max_amount;
       var unit = Math.max(1, Number(h.rules && h.rules.min_bet) || 1);
+      // Each player starts from their own least legal amount: an amount chosen for the player
+      // before (say 10 open) is not carried over to the next (a blind player's least may be 5).
+      var who = h.id + ":" + seat;
+      if (T.betFor !== who) { T.betFor = who; T.betAmount = null; T.betText = null; }
       if (T.betAmount === null || T.betAmount < lo || T.betAmount > hi) T.betAmount = lo;
       var input = el("input", { type: "text", id: "bet-amount", value: T.betText !== null ? T.betText : T.betAmount, inputmode: "numeric", pattern: "[0-9]*", autocomplete: "off", "aria-describedby": "bet-range bet-error" });
       var submit = el("button", { type: "button", class: "primary", id: "bet-submit" });
@@ -889,14 +928,16 @@
         set(Math.max(lo, Math.min(hi, next)));
       }
       return el("div", { class: "bet" },
-        el("label", { for: "bet-amount", text: "Bet amount" }),
-        el("div", { class: "row stepper" },
-          el("button", { type: "button", "aria-label": unit + " less", text: "\u2212", onclick: function () { step(-1); } }),
-          input,
-          el("button", { type: "button", "aria-label": unit + " more", text: "+", onclick: function () { step(1); } })),
-        el("p", { id: "bet-range", class: "muted", text: "From " + lo + " to " + hi + (bet.blind ? " (blind: the stake becomes twice the bet)" : "") }),
+        el("div", { class: "bet-head" },
+          el("label", { for: "bet-amount", text: "Bet amount" }),
+          el("span", { id: "bet-range", class: "muted", text: "from " + lo + " to " + hi + (bet.blind ? " (blind: the stake becomes twice the bet)" : "") })),
+        el("div", { class: "row bet-row" },
+          el("div", { class: "row stepper" },
+            el("button", { type: "button", "aria-label": unit + " less", text: "\u2212", onclick: function () { step(-1); } }),
+            input,
+            el("button", { type: "button", "aria-label": unit + " more", text: "+", onclick: function () { step(1); } })),
+          quick),
         problem,
-        quick,
         submit);
     }
 
@@ -968,18 +1009,44 @@
       box.appendChild(el("h2", { text: "Hand " + h.number + " result" }));
       var shown = h.result.shown || {};
       Object.keys(shown).forEach(function (seat) {
-        box.appendChild(el("p", { text: seatLabel(h, Number(seat)) + " showed " + shown[seat].cards.split(" ").map(cardText).join(" ") + " — " + shown[seat].hand }));
+        box.appendChild(el("p", null, seatLabel(h, Number(seat)) + " showed ",
+          el("span", { class: "nowrap", text: shown[seat].cards.split(" ").map(cardText).join(" ") }), " \u2014 ",
+          el("span", { class: "nowrap", text: shown[seat].hand })));
       });
       (h.result.conceded || []).forEach(function (seat) {
         box.appendChild(el("p", { text: seatLabel(h, seat) + " gave up without showing" }));
       });
       (h.result.pots || []).forEach(function (pot) {
         var winners = Object.keys(pot.shares || {}).filter(function (s) { return pot.shares[s] > 0; });
-        var text = winners.length
-          ? winners.map(function (s) { return seatLabel(h, Number(s)) + " wins " + pot.shares[s]; }).join(", ")
-          : pot.how === "misdeal" ? "Misdeal" : "The pot of " + pot.amount + " is carried to the next hand";
-        box.appendChild(el("p", { class: "win", text: text + (pot.explanation ? ": " + pot.explanation : "") + (pot.rake ? " (house fee " + pot.rake + ")" : "") }));
+        if (!winners.length) {
+          // A carried pot or a misdeal: the engine's sentence says it all.
+          box.appendChild(el("p", { class: "win", text: pot.explanation || (pot.how === "misdeal" ? "Misdeal" : "The pot of " + pot.amount + " is carried to the next hand.") }));
+          return;
+        }
+        var names = winners.map(function (s) { return seatLabel(h, Number(s)); });
+        var won = winners.map(function (s, i) { return names[i] + " wins " + pot.shares[s]; }).join(", ");
+        box.appendChild(el("p", { class: "win", text: won + (pot.rake ? " (house fee " + pot.rake + ")" : "") }));
+        var why = resultReason(h, pot, names);
+        if (why) box.appendChild(el("p", { class: "why", text: why }));
       });
+    }
+
+    /* Why a pot was won: the engine's explanation less what the line above it says. The
+     * explanation ends with who wins what ("… Anna (seat 4) wins 58.", engine/state.py _pay),
+     * and a fold win starts with it too ("Anna (seat 4) wins: everyone else folded."). */
+    function resultReason(h, pot, names) {
+      var text = pot.explanation || "";
+      var order = (pot.winners || []).map(function (s) { return seatLabel(h, Number(s)); });
+      var summary = order.join(", ") + (order.length > 1 ? " win " : " wins ") + (pot.amount - (pot.rake || 0)) +
+        (pot.rake ? " (rake " + pot.rake + ")" : "") + ".";
+      if (text.slice(-summary.length) === summary) text = text.slice(0, -summary.length).trim();
+      // An agreed showdown's explanation lists every hand again: the lines above show them.
+      text = text.replace(/^Agreed showdown \(.*\): best hand /, "Agreed showdown: the best hand is ");
+      names.forEach(function (name) {
+        var head = name + " wins: ";
+        if (text.indexOf(head) === 0) text = text.charAt(head.length).toUpperCase() + text.slice(head.length + 1);
+      });
+      return text;
     }
 
     function renderBetween() {
@@ -1016,7 +1083,7 @@
         var row = el("li", null, el("span", { text: "Seat " + s.number + ": " + s.player.name + " · " + s.stack + (s.sitting_out ? " · sitting out" : "") }));
         row.appendChild(el("button", { type: "button", class: "small", text: s.sitting_out ? "Back in" : "Sit out", onclick: function () { write("/seats/" + s.id + "/sit-out/", { sitting_out: !s.sitting_out }); } }));
         row.appendChild(el("button", { type: "button", class: "small", text: "Leave", onclick: function () { leave(s); } }));
-        if (isSupervisor()) row.appendChild(el("button", { type: "button", class: "small", text: "Re-buy…", onclick: function () { rebuy(s); } }));
+        if (runOut(s)) row.appendChild(el("button", { type: "button", class: "small", text: "Re-buy…", onclick: function () { rebuy(s); } }));
         list.appendChild(row);
       });
       for (var n = 1; n <= 6; n++) {
@@ -1051,6 +1118,34 @@
       });
     }
 
+    var TAKE_BACK_REASONS = [["wrong_seat", "Wrong seat"], ["wrong_amount", "Wrong amount"], ["wrong_action", "Wrong action"], ["other", "Other"]];
+
+    /* One tap on the reason takes the entry back (a void on the hand's record, the money
+     * reversed); a refusal (the hand moved on, or settled) is said in the dialog. */
+    function takeBack() {
+      var h = hand();
+      var e = T.lastEntry;
+      if (!h || !e) return;
+      var row = el("div", { class: "row reasons", role: "group", "aria-label": "Why?" });
+      var parts = dialog("Take back \u201c" + e.label + "\u201d?", [el("p", { text: "Why? Tap the reason: the entry is taken back and the hand goes on from before it." }), row], null, null);
+      TAKE_BACK_REASONS.forEach(function (r) {
+        row.appendChild(el("button", {
+          type: "button", class: "reason-choice", text: r[1], onclick: function () {
+            var all = row.querySelectorAll("button");
+            Array.prototype.forEach.call(all, function (b) { b.disabled = true; });
+            write("/hands/" + h.id + "/take-back/", { reason: r[0], expected_seq: h.next_seq },
+              "Taken back: " + e.label + " (" + r[1].toLowerCase() + "). Enter it again as it should be.", true).then(function (reason) {
+              Array.prototype.forEach.call(all, function (b) { b.disabled = false; });
+              if (reason) { parts.error.textContent = reason; return; }
+              T.lastEntry = null;
+              if (parts.dialog.open) parts.dialog.close();
+              render();
+            });
+          }
+        }));
+      });
+    }
+
     function buyIn(number) {
       var rules = (hand() && hand().rules) || null;
       api("GET", "/events/" + T.table.event.id + "/standings/").then(function (res) {
@@ -1079,18 +1174,39 @@
       });
     }
 
+    /* A seat that has run out (less than the ante left: it cannot be dealt in), the server's
+     * rule for a re-buy (tables.services.seat_rebuy). */
+    function runOut(seat) {
+      var ante = Number(T.table.rules && T.table.rules.ante) || 0;
+      return seat.stack < Math.max(ante, 1);
+    }
+
+    /* The re-buy (RULES: the same amount again, between hands, every other seated player
+     * agreeing, the house fee again): the amount said before and after. */
     function rebuy(seat) {
+      var rules = T.table.rules || {};
+      var currency = T.table.event.currency;
+      var fee = rules.rebuy_pays_fee ? Number(rules.house_fee) || 0 : 0;
+      var amount = "Re-buy " + seat.buy_in + " " + currency + (fee ? " + fee " + fee : " (no fee)");
       var boxes = [];
-      var fields = [el("p", { text: "Every other seated player must agree." })];
-      T.table.seats.forEach(function (other) {
-        if (other.id === seat.id) return;
-        var box = el("input", { type: "checkbox", value: other.player.id });
-        boxes.push(box);
-        fields.push(el("label", { class: "check" }, box, " " + other.player.name + " agrees"));
-      });
-      dialog("Re-buy for " + seat.player.name, fields, "Re-buy", function () {
+      var fields = [
+        el("p", { class: "amount", id: "rebuy-amount", text: amount }),
+        el("p", { class: "muted", text: "From " + seat.player.name + "'s balance: " + (seat.buy_in + fee) + " " + currency + " in all; the stack becomes " + (seat.stack + seat.buy_in) + "." })
+      ];
+      if (rules.rebuy_needs_consent !== false) {
+        fields.push(el("p", { text: "Every other seated player must agree:" }));
+        T.table.seats.forEach(function (other) {
+          if (other.id === seat.id) return;
+          var box = el("input", { type: "checkbox", value: other.player.id });
+          boxes.push(box);
+          fields.push(el("label", { class: "check" }, box, " " + other.player.name + " agrees"));
+        });
+      }
+      var said = seat.player.name + " re-bought " + seat.buy_in + " " + currency + (fee ? " and paid the fee of " + fee : "") +
+        ": the stack at seat " + seat.number + " is " + (seat.stack + seat.buy_in) + ".";
+      dialog("Re-buy for " + seat.player.name + ", seat " + seat.number, fields, "Re-buy " + seat.buy_in + " " + currency, function () {
         var consenting = boxes.filter(function (b) { return b.checked; }).map(function (b) { return Number(b.value); });
-        return write("/seats/" + seat.id + "/rebuy/", { consenting: consenting }, "", true);
+        return write("/seats/" + seat.id + "/rebuy/", { consenting: consenting }, said, true);
       });
     }
 
@@ -1100,7 +1216,7 @@
     window.__bragOfflineLog = function () { var h = hand(); return (h && h.actions) || []; };
     window.__bragQueue = function () { return T.queue; };
 
-    function showMe() { if (T.me) $("#who").textContent = T.me.username + " · " + T.me.role; }
+    function showMe() { if (T.me) $("#who").textContent = whoText(T.me); }
 
     /* What the tablet kept (IndexedDB): the queue, the table as last seen, who is signed in and
      * the hands' start documents. A reload with no network draws the table from them at once. */
@@ -1153,14 +1269,12 @@
    * of one day); a new release brings new cache names. */
   function offlineStartup() {
     if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-    var line = $("#sw-status");
-    var bar = $("#sw-progress");
+    var line = $("#sw-status"); // not shown: the dealer sees only "offline entry ready" (offline.js)
     navigator.serviceWorker.addEventListener("message", function (event) {
       var msg = event.data || {};
       if (msg.type !== "sw-progress" || !line) return;
       var done = msg.done >= msg.total;
       line.textContent = done ? "Kept on this tablet for offline use." : "Keeping for offline use: " + msg.done + " of " + msg.total + " files…";
-      if (bar) { bar.hidden = done; bar.max = msg.total; bar.value = msg.done; }
     });
     navigator.serviceWorker.register("/tablet/sw.js", { scope: "/tablet/", updateViaCache: "all" }).then(function () {
       return navigator.serviceWorker.ready;

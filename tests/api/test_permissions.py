@@ -17,6 +17,7 @@ from django.urls import URLPattern
 from brag_event.api.models import DeviceToken, token_hash
 from brag_event.api.urls import v1
 from brag_event.audit.models import AuditEntry
+from brag_event.core.actors import Actor
 from brag_event.events.models import Day
 from brag_event.floor.models import Ruling
 from brag_event.floor.services import floor_call_open, ruling_record
@@ -131,6 +132,15 @@ def void_request(api: Api) -> tuple[str, Any]:
     hand, _state = act(hand, seat=hand_state(hand).to_act, action="fold")
     body = {"reason": "wrong seat", "expected_seq": hand.next_seq}
     return f"/api/v1/hands/{hand.pk}/void/", body
+
+
+def take_back_request(api: Api, role: str) -> tuple[str, Any]:
+    """The table's dealer entered a fold: theirs to take back (a supervisor's: anyone's)."""
+    hand = start(api.world)
+    by = Actor(api.users["dealer"], "tablet")
+    hand, _state = act(hand, by=by, seat=hand_state(hand).to_act, action="fold")
+    body = {"reason": "wrong_seat", "expected_seq": hand.next_seq}
+    return f"/api/v1/hands/{hand.pk}/take-back/", body
 
 
 def rebuy_request(api: Api) -> tuple[str, Any]:
@@ -324,9 +334,15 @@ MATRIX: list[Row] = [
     ),
     Row(
         "POST",
+        "hands/<int:hand_id>/take-back/",
+        take_back_request,
+        (401, 403, 200, 404, 200, 200),
+    ),
+    Row(
+        "POST",
         "seats/<int:seat_id>/rebuy/",
         url_body(rebuy_request),
-        (401, 403, 403, 403, 200, 200),
+        (401, 403, 200, 404, 200, 200),
     ),
     Row(
         "POST",

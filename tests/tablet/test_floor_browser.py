@@ -101,10 +101,11 @@ def test_a_disqualification_after_the_see_settles_the_hand_on_the_tablet(
         by=None,
     )
     # The tablet refreshes itself (the table's version moved).
-    expect(tablet.locator("#result")).to_contain_text(
-        "everyone else folded or was disqualified (Andy (seat 1))"
+    # Who won, then why (each said once).
+    expect(tablet.locator("#result .win")).to_have_text("Bill (seat 2) wins 45")
+    expect(tablet.locator("#result .why")).to_have_text(
+        "Everyone else folded or was disqualified (Andy (seat 1))."
     )
-    expect(tablet.locator("#result")).to_contain_text("Bill (seat 2) wins 45")
     shot(tablet, "floor-07-tablet-disqualified-after-see")
     assert Hand.objects.get().status == Hand.Status.SETTLED
     assert_audit_ok(w.event)

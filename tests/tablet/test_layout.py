@@ -2,7 +2,8 @@
 at 1180×820 and 820×1180 (a 10" tablet), 390×844 (a phone) and 1920×1080 (the hall's screen),
 six seats of 20-character names, in a hand and between hands: no two visible seat, title or
 action elements overlap, no page is wider than the screen, every control is at least 44 px, and
-every name is shown whole. Then the taps a dealer needs for a typical hand.
+every name is shown whole; on the tablet, the action bar and the call to the floor are in the
+first screen, without scrolling. Then the taps a dealer needs for a typical hand.
 
 With ``BRAG_DOCS_SHOTS=1`` the screenshots go to ``docs/screenshots/`` (the README's), else to
 ``test-results/screenshots/``."""
@@ -28,10 +29,13 @@ from brag_event.tables.services import seat_buy_in, table_create
 from tests.browser import SHOTS
 from tests.factories import LONG_NAMES, act, assert_audit_ok
 
+from .test_dealer_corrections import lose_everything
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIZES = [(1180, 820), (820, 1180), (390, 844), (1920, 1080)]
+TABLETS = [(1180, 820), (820, 1180)]
 NAMES = LONG_NAMES
 assert all(len(n) == 20 for n in NAMES)
 
@@ -80,7 +84,7 @@ MEASURE = """(width) => {
     (e.textContent || e.value || '').trim().slice(0, 30) + '"';
   const parts = [...document.querySelectorAll(
     '#title, .seat, .centre, #bar button, #bar input, #next button, #between button, ' +
-    '#showdown button, #result p')].filter(shown);
+    '#showdown button, #result p, #call-floor, #floor-note, #last-entry button')].filter(shown);
   const overlaps = [];
   for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) {
     const a = box(parts[i]), b = box(parts[j]);
@@ -103,6 +107,17 @@ MEASURE = """(width) => {
 }"""
 
 
+def in_first_screen(page: Any, height: int, *selectors: str) -> None:
+    """Each of ``selectors`` is shown whole inside the first screen (the page not scrolled)."""
+    assert page.evaluate("() => window.scrollY") == 0
+    for selector in selectors:
+        found = page.locator(selector)
+        expect(found).to_be_visible()
+        box = found.bounding_box()
+        assert box is not None and box["y"] >= 0, selector
+        assert box["y"] + box["height"] <= height, (selector, box, height)
+
+
 def check(page: Any, width: int) -> None:
     found = page.evaluate(MEASURE, width)
     assert found["overlaps"] == [], found["overlaps"]
@@ -123,15 +138,59 @@ def test_the_tablet_holds_its_layout(
         expect(page.locator(".to-act-title")).to_be_visible()
         expect(page.locator(".quick .chip").first).to_be_visible()
         check(page, width)
+        if (width, height) in TABLETS:
+            in_first_screen(page, height, "#bar", "#bet-submit", "#call-floor")
         save(page, f"tablet-{width}x{height}-in-hand")
+        # The card picker: a suit a row on a tablet (four rows of thirteen), the button under it.
+        hand, state = act(hand, action="showdown")
+        page.reload()
+        expect(page.locator("#show-submit")).to_be_visible()
+        check(page, width)
+        if (width, height) in TABLETS:
+            assert page.evaluate(ROWS) == [13, 13, 13, 13]
+            in_first_screen(page, height, "#showdown", "#call-floor")
+        save(page, f"tablet-{width}x{height}-card-picker")
         # A six-way showdown settled: the result, the next hand's button and the seats' list.
-        showdown(hand)
+        show_all(hand, state)
         page.reload()
         expect(page.locator("#start-hand")).to_be_visible()
         check(page, width)
         start = page.locator("#start-hand").bounding_box()
         assert start is not None and start["y"] + start["height"] <= height  # in sight
+        if (width, height) in TABLETS:
+            in_first_screen(page, height, "#start-hand", "#call-floor")
         save(page, f"tablet-{width}x{height}-result")
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), TABLETS, ids=[f"{w}x{h}" for w, h in TABLETS])
+def test_the_dealers_dialogs_fit_the_tablet(
+    transactional_db: Any, live_server: Any, browser: Any, width: int, height: int
+) -> None:
+    """The re-buy dialog (a seat that has run out) and the take-back dialog, whole on the screen
+    over the table of six long names."""
+    table = six_long_names()
+    lose_everything(table, loser=2, winner=3)
+    page = tablet(browser, live_server.url, table, (width, height))
+    try:
+        in_first_screen(page, height, "#start-hand", "#call-floor")
+        page.get_by_role("button", name="Re-buy…").click()
+        dialog = page.locator("#dialog")
+        expect(dialog.locator("#rebuy-amount")).to_have_text("Re-buy 200 MB + fee 10")
+        for box in dialog.locator("input[type=checkbox]").all():
+            box.check()
+        in_first_screen(page, height, "#dialog")
+        save(page, f"tablet-{width}x{height}-rebuy-dialog")
+        dialog.get_by_role("button", name="Re-buy 200 MB").click()
+        expect(page.locator("#notice")).to_contain_text("re-bought 200 MB")
+        save(page, f"tablet-{width}x{height}-rebuy-done")
+        page.get_by_role("button", name="Start the next hand").click()
+        page.get_by_role("button", name="Fold").click()
+        page.get_by_role("button", name="Take back…").click()
+        expect(dialog.get_by_role("button", name="Wrong seat")).to_be_visible()
+        in_first_screen(page, height, "#dialog", "#last-entry", "#bar", "#call-floor")
+        save(page, f"tablet-{width}x{height}-take-back-dialog")
     finally:
         page.context.close()
 
@@ -142,8 +201,17 @@ def start_and_bet(table: Table) -> Hand:
     return hand
 
 
-def showdown(hand: Hand) -> None:
-    hand, state = act(hand, action="showdown")
+ROWS = """() => {
+  const rows = new Map();
+  for (const card of document.querySelectorAll('#showdown .card')) {
+    const top = Math.round(card.getBoundingClientRect().top);
+    rows.set(top, (rows.get(top) || 0) + 1);
+  }
+  return [...rows.values()];
+}"""
+
+
+def show_all(hand: Hand, state: Any) -> None:
     cards = iter(["Ah Kh Qh", "2c 3c 5d", "4s 6s 8d", "9c Tc Kd", "2d 7h Js", "3h 5s 9h"])
     while state.cards_needed:
         hand, state = act(hand, seat=state.cards_needed[0], action="show", cards=next(cards))

@@ -147,6 +147,6 @@ def test_a_new_engine_or_changed_file_brings_new_cache_names() -> None:
 def test_the_table_page_loads_the_store_and_registers_the_worker(client: Any) -> None:
     page = client.get("/tablet/tables/1/").content.decode()
     assert "tablet/offline/store.js" in page
-    assert 'id="engine-progress"' in page and 'id="sw-progress"' in page
+    assert 'id="engine-status"' in page and 'id="sw-status"' in page
     script = (ROOT / "static" / "tablet" / "tablet.js").read_text()
     assert 'register("/tablet/sw.js", { scope: "/tablet/", updateViaCache: "all" })' in script

@@ -192,7 +192,7 @@ def test_two_hands_offline_with_a_reload_in_a_dead_zone_then_reconnected(
     result = page.locator("#result")
     expect(result).to_contain_text(f"Everyone folded to {first}")
     expect(result).to_contain_text("carried")
-    carried = int(re.findall(r"The pot of (\d+) is carried", str(result.text_content()))[0])
+    carried = int(re.findall(r"[Tt]he pot of (\d+) is carried", str(result.text_content()))[0])
     expect(page.locator("#next")).to_contain_text(f"Carried to the next hand: a pot of {carried}.")
     screen = stacks_on_screen(page)
     assert sum(screen.values()) + carried == 600  # no money made or lost on the tablet

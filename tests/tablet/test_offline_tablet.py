@@ -27,16 +27,19 @@ BOOT = 180_000  # Pyodide's cold start on a loaded 2-core machine
 
 
 def engine_ready(page: Any) -> None:
-    expect(page.locator("#engine-status")).to_have_text("Offline engine ready", timeout=BOOT)
+    expect(page.locator("#engine-status")).to_have_text("Offline entry ready", timeout=BOOT)
 
 
 def test_a_whole_hand_offline_then_reconnected_matches_the_server(hall: Hall, browser: Any) -> None:
     page = open_table(hall, browser)
     engine_ready(page)
+    # Online, the offline entry's state is not the dealer's concern: not shown.
+    expect(page.locator("#engine-status")).to_be_hidden()
     start_hand(page)
     page.context.set_offline(True)
     bet_least(page, "Bill (seat 2)", 3)
     expect(page.locator("#net")).to_contain_text("queued")
+    expect(page.locator("#engine-status")).to_be_visible()  # now it matters
     # The next player's bar comes from the tablet's engine: no answer came from the server.
     page.get_by_role("button", name="Fold").click()  # Chris, seat 3
     expect(page.locator(".s3")).to_have_class(re.compile("folded"))

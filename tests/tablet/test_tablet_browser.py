@@ -226,18 +226,14 @@ def test_between_hands_with_a_device_token(hall: Hall, browser: Any) -> None:
     assert_audit_ok(hall.world.event)
 
 
-def test_a_refused_rebuy_is_shown_not_swallowed(hall: Hall, browser: Any) -> None:
+def test_a_rebuy_is_offered_only_at_a_seat_that_has_run_out(hall: Hall, browser: Any) -> None:
+    """Every seat still has money: no re-buy, for a dealer or a supervisor (a refused re-buy is
+    said in its dialog: tests/tablet/test_dealer_corrections.py)."""
     page = open_table(hall, browser, who="supervisor")
-    page.locator(".seat-admin li", has_text="Seat 1: Andy").get_by_role(
-        "button", name="Re-buy…"
-    ).click()
-    boxes = page.locator("#dialog input[type=checkbox]")
-    expect(boxes).to_have_count(2)  # every other seated player
-    boxes.nth(0).check()
-    boxes.nth(1).check()
-    page.get_by_role("button", name="Re-buy", exact=True).click()
-    # The refusal is said in the dialog, which stays open.
-    expect(page.locator("#dialog .error")).to_contain_text("still has 200 on the table")
+    expect(page.locator("#who")).to_have_text("supervisor")  # the name once, not its role again
+    expect(page.locator(".seat-admin li", has_text="Seat 1: Andy")).to_be_visible()
+    expect(page.get_by_role("button", name="Leave")).to_have_count(3)
+    expect(page.get_by_role("button", name="Re-buy…")).to_have_count(0)
 
 
 def test_touch_targets_are_at_least_44_px_on_a_phone(hall: Hall, browser: Any) -> None:

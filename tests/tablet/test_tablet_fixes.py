@@ -189,7 +189,7 @@ def test_after_a_six_way_showdown_the_next_hand_is_in_sight(hall: Hall, browser:
     for width, height in ((390, 844), (1180, 820)):
         page = hall.page(browser, size=(width, height))
         page.goto(hall.table_url())
-        expect(page.locator("#result p")).to_have_count(7)  # six hands shown, one pot
+        expect(page.locator("#result p")).to_have_count(8)  # six hands shown; who won, and why
         box = page.locator("#start-hand").bounding_box()
         assert box is not None and box["y"] + box["height"] <= height, (width, box)
 

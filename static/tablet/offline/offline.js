@@ -11,7 +11,7 @@
  * button passed on, the carried pot, the shuffle reminder), named locally ("L…") until the
  * server answers the queued start with the hand's id.
  *
- *   BragOffline.start(onReady)     boot the engine worker (progress in #engine-status)
+ *   BragOffline.start(onReady)     boot the engine worker (its state in #engine-status)
  *   BragOffline.restore()          → Promise: the start documents kept in IndexedDB
  *   BragOffline.remember(hand)     keep the hand's start document (one read per hand)
  *   BragOffline.project(table, queue) → Promise of {table, hand} after the queue, null, or {error}
@@ -28,38 +28,32 @@
 
   function body() { return document.body; }
 
-  function status(text) {
+  /* The engine's state in a dealer's words (#engine-status, in the header): whether entries
+   * can go on without the network. tablet.js shows it only when it matters — the network is
+   * gone or entries wait to be sent. */
+  function status(state, text) {
     var box = document.getElementById("engine-status");
-    if (box) box.textContent = text;
-  }
-
-  function progress(step, text) {
-    var bar = document.getElementById("engine-progress");
-    if (bar) { bar.hidden = step === null; if (step !== null) bar.value = step; }
-    status(text);
+    if (!box) return;
+    box.textContent = text;
+    box.setAttribute("data-state", state);
   }
 
   function start(onReady) {
     if (!window.BragEngine || !body().getAttribute("data-engine")) return;
     var t0 = performance.now();
-    var cached = !!(navigator.serviceWorker && navigator.serviceWorker.controller);
-    var from = cached ? " (from the tablet's copy)" : "";
-    progress(0, "Offline engine: loading" + from + "…");
+    status("loading", "Offline entry not ready yet");
     window.BragEngine.boot({
       worker: body().getAttribute("data-engine-worker"),
       pyodide: body().getAttribute("data-pyodide"),
-      engine: body().getAttribute("data-engine"),
-      onProgress: function (stage) {
-        if (stage === "pyodide") progress(1, "Offline engine: loading Python" + from + "… (1 of 3)");
-        else if (stage === "engine") progress(2, "Offline engine: loading the rules" + from + "… (2 of 3)");
-      }
+      engine: body().getAttribute("data-engine")
     }).then(function (ms) {
       ready = true;
       timings.boot = { total: performance.now() - t0, worker: ms, cached: ms.from_cache > 0 };
-      progress(null, "Offline engine ready");
+      status("ready", "Offline entry ready");
       if (onReady) onReady();
     }, function (err) {
-      progress(null, "Offline engine unavailable: " + err.message);
+      status("failed", "Offline entry not available on this tablet");
+      if (window.console) console.warn("offline engine:", err && err.message);
     });
   }
 
