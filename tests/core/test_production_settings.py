@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import check_deploy
+from tests.processes import check_deploy, python_code
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = {
@@ -53,6 +53,9 @@ def test_check_deploy_is_clean() -> None:
         ({"BRAG_CACHE_URL": "redis://127.0.0.1:6379/0"}, "of its own"),
         ({"DJANGO_SECRET_KEY": ""}, "DJANGO_SECRET_KEY must be set"),
         ({"DATABASE_URL": "sqlite:///tmp/x.db"}, "PostgreSQL"),
+        ({"DJANGO_ALLOWED_HOSTS": ".example.org"}, "BRAG_PUBLIC_BASE_URL must be set"),
+        ({"BRAG_PUBLIC_BASE_URL": "brag.example.org"}, "http:// or https://"),
+        ({"BRAG_PUBLIC_BASE_URL": "https://brag.example.org/p/"}, "without a path"),
     ],
 )
 def test_a_half_configured_production_refuses_to_start(
@@ -60,3 +63,21 @@ def test_a_half_configured_production_refuses_to_start(
 ) -> None:
     done = check(**change)
     assert done.returncode != 0 and message in done.stderr
+
+
+PRINT_BASE_URL = "from django.conf import settings; print(settings.BRAG_PUBLIC_BASE_URL)"
+
+
+def test_the_public_base_url_defaults_to_the_first_host_over_https() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in GOOD and k != "BRAG_PUBLIC_BASE_URL"}
+    env.update(GOOD)
+    done = python_code(
+        "from django.conf import settings; print(settings.BRAG_PUBLIC_BASE_URL)", env
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "https://brag.example.org"
+    env["BRAG_PUBLIC_BASE_URL"] = "http://10.0.0.5:8080/"
+    done = python_code(
+        "from django.conf import settings; print(settings.BRAG_PUBLIC_BASE_URL)", env
+    )
+    assert done.stdout.strip() == "http://10.0.0.5:8080"
