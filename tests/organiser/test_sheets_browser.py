@@ -33,7 +33,9 @@ def decoded(page: Any, name: str) -> list[str]:
     DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
     png = page.screenshot(path=str(DOCS_SHOTS / f"{name}.png"), full_page=True)
     image = Image.open(io.BytesIO(png)).convert("L")
-    codes = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+    codes = zxingcpp.read_barcodes(
+        image, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
+    )
     return [c.text for c in codes if c.valid]
 
 
