@@ -243,11 +243,16 @@ BRAG_JSON_MAX_DEPTH = 20
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # To stderr (a StreamHandler's default): the journal, `docker logs`, the terminal of `make run`.
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    # Failed logins and lockouts (django-axes), and unlocks, reach the service's log.
     "loggers": {
+        # Failed logins and lockouts (django-axes), and unlocks, reach the service's log.
         "axes": {"handlers": ["console"], "level": "WARNING"},
         "brag_event.security": {"handlers": ["console"], "level": "WARNING"},
+        # Every 500, with its traceback. Django's own set-up sends these to mail_admins only
+        # when DEBUG is off (nobody: ADMINS is empty) and to the console only when it is on.
+        # Not propagated: the "django" logger would mail them too.
+        "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
     },
 }
 

@@ -13,7 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 from brag_event.core.public_urls import public_base_url_checked
 
 from .settings import *  # noqa: F403
-from .settings import BRAG_PUBLIC_BASE_URL, DATABASES
+from .settings import BRAG_PUBLIC_BASE_URL, DATABASES, LOGGING
 
 
 def _required(name: str) -> str:
@@ -83,3 +83,12 @@ SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# The log (stderr: the journal under systemd, `docker logs` under compose): every 500 with its
+# traceback (django.request, see settings.LOGGING), lockouts and security events, each line with
+# its time, level and logger (docs/operations.md, "Logs").
+LOGGING = {
+    **LOGGING,
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+}

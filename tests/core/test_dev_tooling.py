@@ -53,7 +53,7 @@ def test_uv_lock_was_made_from_this_pyproject() -> None:
 def test_make_run_installs_the_runtime_set_and_make_test_checks_the_lock_first() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(r"^run: install-runtime$", makefile, re.M)
-    assert "c('migrate'); c('load_demo')" in makefile
+    assert "c('migrate'); c('load_demo', addr='$(RUN_ADDR)')" in makefile
     assert re.search(r"^install-runtime: .*\n\t@\$\(SYNC\) --inexact ", makefile, re.M)
     assert re.search(r"^install: .*\n\t@\$\(SYNC\) --all-extras ", makefile, re.M)
     assert re.search(r"^SYNC=\$\(UV\) sync --locked ", makefile, re.M)

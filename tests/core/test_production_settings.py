@@ -81,3 +81,36 @@ def test_the_public_base_url_defaults_to_the_first_host_over_https() -> None:
         "from django.conf import settings; print(settings.BRAG_PUBLIC_BASE_URL)", env
     )
     assert done.stdout.strip() == "http://10.0.0.5:8080"
+
+
+BOOM = """
+import django
+django.setup()
+from django.test import Client
+from django.test.utils import override_settings
+# No collectstatic here: the pages name the stylesheet without the manifest's hashed name.
+plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+storages = {"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"}}
+with override_settings(
+    ROOT_URLCONF="tests.core.error_urls", STORAGES={**storages, "staticfiles": plain}
+):
+    client = Client(raise_request_exception=False)
+    answer = client.get("/test-errors/boom/", secure=True, HTTP_HOST="brag.example.org")
+print(answer.status_code)
+"""
+
+
+def test_a_500_reaches_stderr_with_its_traceback() -> None:
+    """Production's logging, as configured by its settings in a process of its own: a page that
+    fails answers our 500 page and writes the failure, with its traceback, to stderr (the
+    journal, docker logs) — not only to mail_admins, which has nobody to mail."""
+    env = {k: v for k, v in os.environ.items() if k not in GOOD}
+    env.update(GOOD)
+    done = python_code(BOOM, env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "500"
+    log = done.stderr
+    assert "ERROR django.request: Internal Server Error: /test-errors/boom/" in log
+    assert "Traceback (most recent call last):" in log
+    assert 'raise RuntimeError("the error page test\'s own failure")' in log
+    assert "RuntimeError: the error page test's own failure" in log
