@@ -133,6 +133,10 @@ def test_the_tiers_mark_browser_and_production_tests_and_test_fast_leaves_them_o
         # the console (issue 16): its pages at every size, and a whole event run through it
         "tests/organiser/test_console_browser.py",
         "tests/organiser/test_console_event_browser.py",
+        # issue 27: the table sheets' codes decoded, the big screen's zone, the error pages
+        "tests/organiser/test_sheets_browser.py",
+        "tests/public/test_time_zone_browser.py",
+        "tests/core/test_error_pages_browser.py",
         # the login redirect's module checks the server without a browser, the script with one
         "tests/tablet/test_login_redirect.py::test_the_script_",
     )
