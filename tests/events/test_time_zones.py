@@ -21,7 +21,7 @@ from brag_event.core.errors import ServiceError
 from brag_event.events.models import Event
 from brag_event.events.services import event_create_flash
 from brag_event.hands.models import Hand
-from brag_event.ledger.models import Transfer
+from brag_event.ledger.models import LedgerCheck, Transfer
 from brag_event.players.links import player_path
 from brag_event.tables.models import SeatingDraw
 from tests.factories import World, played, signed_in, world
@@ -113,6 +113,13 @@ def test_the_console_shows_the_events_local_times_with_the_zone(w: World) -> Non
     dashboard = page(organiser, f"/organiser/events/{w.event.pk}/")
     assert 'data-time-zone="Asia/Tokyo" data-zone-label="JST"' in dashboard
     assert re.search(r"Updated \d\d:\d\d JST", dashboard)
+
+
+def test_a_failed_ledger_audits_alert_says_the_events_time(w: World) -> None:
+    check = LedgerCheck.objects.create(event=w.event, ok=False, lines=["[FAIL] a check"])
+    dashboard = page(signed_in("organiser"), f"/organiser/events/{w.event.pk}/")
+    assert f"The ledger audit of {tokyo(check.at)} FAILED" in dashboard
+    assert f"What the ledger audit of {tokyo(check.at)} found" in dashboard
 
 
 def test_the_players_page_and_the_standings_show_the_events_times(w: World, client: Client) -> None:
