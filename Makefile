@@ -32,7 +32,8 @@ RUN_ADDR?=127.0.0.1:8000
 	schema format bench bench-api bench-standings bench-audit bench-event bench-pieces clean vendor
 
 help:
-	@echo "make run        install the runtime set, migrate, load demo data, serve on 127.0.0.1:8000"
+	@echo "make run        install the runtime set, migrate, load demo data, serve on RUN_ADDR"
+	@echo "                (default 127.0.0.1:8000; DEBUG=1 for Django's debug pages)"
 	@echo "make test       the whole suite, as CI: lock check, lint, typecheck, security, pytest"
 	@echo "make test-fast  engine, services and API tests (no browser, production run or slow)"
 	@echo "make install    the venv with every extra (dev, bench) from uv.lock, and the vendored Pyodide"
@@ -76,11 +77,15 @@ lock-check: $(UV)
 	@$(UV) lock --check --python $(PYTHON3) || { echo "uv.lock is out of date: run make lock"; exit 1; }
 
 # migrate and load_demo in one process (one Django start-up fewer before the first page).
-# DEBUG is off unless asked for; the development server asks (error pages, static files).
+# DEBUG is off unless asked for (`make run DEBUG=1`): pages then show our own error pages, as in
+# production. runserver --insecure serves the static files itself with DEBUG off (staticfiles'
+# runserver; production has nginx serve collectstatic's files, and no WhiteNoise).
+DEBUG?=
+RUN_DEBUG=$(if $(filter 1 true yes on,$(DEBUG)),true,false)
 run: install-runtime
 	$(PY) manage.py shell --no-imports -c "from django.core.management import call_command as c; \
-		c('migrate'); c('load_demo')"
-	DJANGO_DEBUG=true BRAG_DASHBOARD_AUDIT=true $(PY) manage.py runserver $(RUN_ADDR)
+		c('migrate'); c('load_demo', addr='$(RUN_ADDR)')"
+	DJANGO_DEBUG=$(RUN_DEBUG) BRAG_DASHBOARD_AUDIT=true $(PY) manage.py runserver --insecure $(RUN_ADDR)
 
 test: lock-check install lint typecheck security
 	$(PY) -m pytest

@@ -9,13 +9,20 @@ Everything that differs between machines comes from environment variables:
 - ``CELERY_BROKER_URL``: Celery broker; when unset, tasks run eagerly in-process.
 - ``BRAG_CACHE_URL``: Redis for Django's cache (``redis://host:6379/1``); when unset, a table of
   the database.
+- ``BRAG_PUBLIC_BASE_URL``: the address phones in the hall reach (``https://brag.example.org``),
+  printed on the table sheets; when unset (development only), the request's own.
+- ``BRAG_TIME_ZONE``: the default time zone of new events (an IANA name, default Europe/London).
 """
 
 import datetime
 import os
+import zoneinfo
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from brag_event.core.public_urls import public_base_url_checked
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -77,6 +84,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The time zone of the event a page belongs to (events.zones).
+    "brag_event.events.zones.EventTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: turns a login that django-axes refused into the lockout answer (core.security).
@@ -131,7 +140,11 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-gb"
-TIME_ZONE = "Europe/London"
+# The zone a new event gets unless its organiser picks another (events.Event.time_zone): each
+# event's pages and exports show its own zone's times (events.zones). An IANA name.
+TIME_ZONE = os.environ.get("BRAG_TIME_ZONE", "").strip() or "Europe/London"
+if TIME_ZONE not in zoneinfo.available_timezones():
+    raise ImproperlyConfigured(f"BRAG_TIME_ZONE is not a time zone's IANA name: {TIME_ZONE!r}")
 USE_I18N = True
 USE_TZ = True
 
@@ -222,6 +235,10 @@ AXES_SENSITIVE_PARAMETERS: list[str] = []
 AXES_CLIENT_IP_CALLABLE = "brag_event.core.security.client_ip"
 AXES_LOCKOUT_CALLABLE = "brag_event.core.security.lockout_response"
 
+# The address phones in the hall reach, printed under the table sheets' QR codes
+# (core.public_urls; docs/operations.md, "The public base URL"). Production requires one.
+BRAG_PUBLIC_BASE_URL = public_base_url_checked(os.environ.get("BRAG_PUBLIC_BASE_URL", ""))
+
 # The API's JSON bodies (brag_event.api.parsers): larger ones get 413, deeper ones 400.
 BRAG_JSON_MAX_BYTES = 64 * 1024
 BRAG_JSON_MAX_DEPTH = 20
@@ -229,11 +246,16 @@ BRAG_JSON_MAX_DEPTH = 20
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # To stderr (a StreamHandler's default): the journal, `docker logs`, the terminal of `make run`.
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    # Failed logins and lockouts (django-axes), and unlocks, reach the service's log.
     "loggers": {
+        # Failed logins and lockouts (django-axes), and unlocks, reach the service's log.
         "axes": {"handlers": ["console"], "level": "WARNING"},
         "brag_event.security": {"handlers": ["console"], "level": "WARNING"},
+        # Every 500, with its traceback. Django's own set-up sends these to mail_admins only
+        # when DEBUG is off (nobody: ADMINS is empty) and to the console only when it is on.
+        # Not propagated: the "django" logger would mail them too.
+        "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
     },
 }
 

@@ -10,8 +10,10 @@ import os
 
 from django.core.exceptions import ImproperlyConfigured
 
+from brag_event.core.public_urls import public_base_url_checked
+
 from .settings import *  # noqa: F403
-from .settings import DATABASES
+from .settings import BRAG_PUBLIC_BASE_URL, DATABASES, LOGGING
 
 
 def _required(name: str) -> str:
@@ -25,6 +27,18 @@ DEBUG = False
 SECRET_KEY = _required("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = [h.strip() for h in _required("DJANGO_ALLOWED_HOSTS").split(",") if h.strip()]
 CSRF_TRUSTED_ORIGINS = [f"https://{h.lstrip('.')}" for h in ALLOWED_HOSTS if h != "*"]
+
+# The address printed for phones (core.public_urls) never comes from a request here: when
+# BRAG_PUBLIC_BASE_URL is unset it is the first allowed host over https (nginx serves TLS), and
+# a first host that names no single machine (".example.org", "*") must be told it.
+if not BRAG_PUBLIC_BASE_URL:
+    _first = ALLOWED_HOSTS[0] if ALLOWED_HOSTS else ""
+    if not _first or _first.startswith(".") or "*" in _first:
+        raise ImproperlyConfigured(
+            "BRAG_PUBLIC_BASE_URL must be set in production (the address phones in the hall "
+            "reach) when the first of DJANGO_ALLOWED_HOSTS is not one host name"
+        )
+    BRAG_PUBLIC_BASE_URL = public_base_url_checked(f"https://{_first}")
 
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("production runs on PostgreSQL: set DATABASE_URL=postgres://…")
@@ -69,3 +83,12 @@ SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# The log (stderr: the journal under systemd, `docker logs` under compose): every 500 with its
+# traceback (django.request, see settings.LOGGING), lockouts and security events, each line with
+# its time, level and logger (docs/operations.md, "Logs").
+LOGGING = {
+    **LOGGING,
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+}

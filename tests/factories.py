@@ -48,8 +48,15 @@ class World:
         return Seat.objects.get(table=self.table, number=number, left_at__isnull=True)
 
 
-def world(n: int = 3, *, money: int = 1000, buy_in: int = 200, name: str = "FLASH") -> World:
-    event = event_create_flash(name=name, by=None)
+def world(
+    n: int = 3,
+    *,
+    money: int = 1000,
+    buy_in: int = 200,
+    name: str = "FLASH",
+    time_zone: str | None = None,
+) -> World:
+    event = event_create_flash(name=name, time_zone=time_zone, by=None)
     day = day_open(day=event.days.get(number=1), by=None)
     table = table_create(day=day, by=None)
     players = [

@@ -48,7 +48,7 @@ from brag_event.tables.services import seat_buy_in, table_create
 
 EVENT_NAME = "FLASH"
 CURRENCY = "MB"
-ADMIN_URL = "http://127.0.0.1:8000/admin/"
+RUN_ADDR = "127.0.0.1:8000"  # runserver's default; `make run` passes its RUN_ADDR
 PLAYERS = 24
 TABLES = 4
 STARTING_MONEY = 1_000
@@ -83,10 +83,13 @@ class Writer(Protocol):
     def write(self, msg: str, /) -> Any: ...
 
 
-def demo_load(*, seed: int = 2026, hands: int = 36, stdout: Writer | None = None) -> dict[str, Any]:
+def demo_load(
+    *, seed: int = 2026, hands: int = 36, stdout: Writer | None = None, addr: str = RUN_ADDR
+) -> dict[str, Any]:
     """Load the demo (all or nothing). Returns a summary; ``loaded`` is False when the event
     already existed and nothing was changed. Raises ``CommandError`` if the ledger audit fails
-    (and then nothing is kept)."""
+    (and then nothing is kept). The sign-in addresses printed are on ``addr``, the development
+    server's address as runserver takes it ("8001", "0.0.0.0:8000", "[::1]:8000")."""
     out = stdout if stdout is not None else sys.stdout
 
     def say(line: str = "") -> None:
@@ -94,7 +97,7 @@ def demo_load(*, seed: int = 2026, hands: int = 36, stdout: Writer | None = None
 
     if Event.objects.filter(name=EVENT_NAME).exists():
         say(f"The demo is already loaded (an event called {EVENT_NAME!r} exists); nothing changed.")
-        _print_credentials(say, kept=set())
+        _print_credentials(say, kept=set(), addr=addr)
         return {"loaded": False}
     if hands < 0:
         raise CommandError("--hands must not be negative.")
@@ -145,7 +148,7 @@ def demo_load(*, seed: int = 2026, hands: int = 36, stdout: Writer | None = None
     )
     if played["skipped"]:
         say(f"{len(played['skipped'])} hand(s) skipped (see above).")
-    _print_credentials(say, kept=kept)
+    _print_credentials(say, kept=kept, addr=addr)
     return summary
 
 
@@ -345,10 +348,21 @@ def _look(la: LegalAction, rng: random.Random) -> dict[str, Any]:
 # --------------------------------------------------------------------------- output
 
 
-def _print_credentials(say: Any, *, kept: set[str]) -> None:
+def server_url(addr: str) -> str:
+    """The address a browser on this machine opens for runserver's ``addr`` (a port, or
+    host:port): a server listening on every interface (0.0.0.0, ::) is reached on loopback."""
+    host, _, port = addr.rpartition(":")
+    host = host or "127.0.0.1"
+    if host in ("0.0.0.0", "[::]", "::"):  # nosec B104 - read, not bound
+        host = "127.0.0.1"
+    return f"http://{host}:{port}"
+
+
+def _print_credentials(say: Any, *, kept: set[str], addr: str) -> None:
+    base = server_url(addr)
     say("")
     say("Demo accounts — demo credentials only, never use them on a real server:")
-    say(f"  sign in at {ADMIN_URL}")
+    say(f"  sign in at {base}/organiser/ (the console) or {base}/admin/ (Django's admin)")
     say(f"  {'user':<12}{'password':<18}role")
     for username, password, _group, _staff, _superuser, role in ACCOUNTS:
         note = "  (account existed: password not changed)" if username in kept else ""

@@ -69,7 +69,7 @@ class DayInline(ReadOnlyTabularInline):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ("name", "currency", "created_at")
+    list_display = ("name", "currency", "time_zone", "created_at")
     search_fields = ("name",)
     readonly_fields = ("created_at",)
     inlines = (DayInline,)
@@ -77,7 +77,7 @@ class EventAdmin(admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         if change:
-            versions.event_changed(obj.pk, tables=True)  # its name and currency are shown
+            versions.event_changed(obj.pk, tables=True)  # its name, currency and zone are shown
             audit_admin_edit(request, obj, form, verb=Verb.EVENT_UPDATE)
         else:
             audit_record(

@@ -11,6 +11,8 @@ from django.db.models import F, Q
 
 from brag_event.engine import Rules
 
+from .zones import default_time_zone, validate_time_zone
+
 # The day's rules that are amounts of money, in the order pages show them; then the others.
 RULE_AMOUNTS = ("ante", "min_bet", "max_bet", "max_raise", "house_fee", "table_min", "table_max")
 RULE_FIELDS = (
@@ -31,6 +33,13 @@ class Event(models.Model):
     name = models.CharField(max_length=120, unique=True)
     currency = models.CharField(
         max_length=12, default="MB", help_text="Label of the money, e.g. MB"
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        default=default_time_zone,
+        validators=[validate_time_zone],
+        help_text="Where the event is played (IANA name, e.g. Europe/Paris): every page and "
+        "export of the event shows its times in this zone",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveBigIntegerField(

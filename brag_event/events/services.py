@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from brag_event.audit.models import Verb
@@ -16,6 +17,7 @@ from brag_event.engine import FLASH_DAYS, EngineError, Rules
 
 from .models import Day, DayRulesChange, Event
 from .states import day_for_change, refuse_once_closing, refuse_until_day_before_closed
+from .zones import default_time_zone, validate_time_zone
 
 
 def rules_validate(values: dict[str, Any]) -> Rules:
@@ -27,15 +29,38 @@ def rules_validate(values: dict[str, Any]) -> Rules:
         raise ServiceError.from_engine(err) from None
 
 
+def time_zone_checked(name: str | None) -> str:
+    """``name`` if it is a time zone's IANA name, the settings' TIME_ZONE if None; else
+    ``invalid_time_zone``."""
+    if name is None:
+        return default_time_zone()
+    try:
+        validate_time_zone(name)
+    except ValidationError:
+        raise ServiceError(
+            "invalid_time_zone",
+            f"{name!r} is not a time zone; choose one such as Europe/London.",
+            details={"field": "time_zone"},
+        ) from None
+    return name
+
+
 @service_transaction
 def event_create_flash(
-    *, name: str = "FLASH", currency: str = "MB", start: dt.date | None = None, by: Actor | None
+    *,
+    name: str = "FLASH",
+    currency: str = "MB",
+    start: dt.date | None = None,
+    time_zone: str | None = None,
+    by: Actor | None,
 ) -> Event:
     """Create an event with the three days exactly as the FLASH event sheet sets them, all
-    scheduled: day 1 opens with ``day_open``."""
+    scheduled: day 1 opens with ``day_open``. Its times are in ``time_zone`` (default: the
+    settings' TIME_ZONE)."""
+    zone_name = time_zone_checked(time_zone)
     try:
         with transaction.atomic():
-            event = Event.objects.create(name=name, currency=currency)
+            event = Event.objects.create(name=name, currency=currency, time_zone=zone_name)
     except IntegrityError:
         raise ServiceError("event_exists", f"An event called {name!r} already exists.") from None
     for number, rules in enumerate(FLASH_DAYS, start=1):
@@ -43,7 +68,12 @@ def event_create_flash(
         Day.objects.create(
             event=event, number=number, date=date, status=Day.Status.SCHEDULED, **rules.to_dict()
         )
-    audit_record(by=by, verb=Verb.EVENT_CREATE, subject=event, data={"preset": "FLASH"})
+    audit_record(
+        by=by,
+        verb=Verb.EVENT_CREATE,
+        subject=event,
+        data={"preset": "FLASH", "time_zone": zone_name},
+    )
     return event
 
 

@@ -23,7 +23,13 @@ from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
 
 from .models import RULE_FIELDS, Day, DayRulesChange, Event
-from .services import FLASH_DAYS, day_update_rules, event_create_flash, rules_validate
+from .services import (
+    FLASH_DAYS,
+    day_update_rules,
+    event_create_flash,
+    rules_validate,
+    time_zone_checked,
+)
 from .states import day_for_change
 from .versions import event_changed
 
@@ -84,16 +90,22 @@ def _check_event_fields(name: str, currency: str) -> tuple[str, str]:
 
 @service_transaction
 def event_create_from_preset(
-    *, preset: str, name: str, currency: str, start: dt.date | None, by: Actor | None
+    *,
+    preset: str,
+    name: str,
+    currency: str,
+    start: dt.date | None,
+    time_zone: str | None = None,
+    by: Actor | None,
 ) -> Event:
     """A new event from a preset (``flash``: the three days of the FLASH event sheet), every
-    day scheduled."""
+    day scheduled, in ``time_zone`` (default: the settings' TIME_ZONE)."""
     if preset != "flash":
         raise ServiceError(
             "invalid_preset", "The only preset is FLASH.", details={"field": "preset"}
         )
     name, currency = _check_event_fields(name, currency)
-    return event_create_flash(name=name, currency=currency, start=start, by=by)
+    return event_create_flash(name=name, currency=currency, start=start, time_zone=time_zone, by=by)
 
 
 @service_transaction
@@ -103,11 +115,14 @@ def event_create(
     currency: str,
     start: dt.date | None,
     days: Sequence[dict[str, Any]],
+    time_zone: str | None = None,
     by: Actor | None,
 ) -> Event:
     """A new event from scratch: one day per rule set in ``days`` (each checked by the engine's
-    rules), on consecutive dates from ``start``, every day scheduled."""
+    rules), on consecutive dates from ``start``, every day scheduled, in ``time_zone``
+    (default: the settings' TIME_ZONE)."""
     name, currency = _check_event_fields(name, currency)
+    zone_name = time_zone_checked(time_zone)
     if not 1 <= len(days) <= DAYS_MAX:
         raise ServiceError(
             "invalid_days",
@@ -118,7 +133,7 @@ def event_create(
         rules_validate(dict(values))
     try:
         with transaction.atomic():
-            event = Event.objects.create(name=name, currency=currency)
+            event = Event.objects.create(name=name, currency=currency, time_zone=zone_name)
     except IntegrityError:
         raise ServiceError(
             "event_exists", f"An event called {name!r} already exists.", details={"field": "name"}
@@ -132,7 +147,7 @@ def event_create(
         by=by,
         verb=Verb.EVENT_CREATE,
         subject=event,
-        data={"preset": "", "days": len(days)},
+        data={"preset": "", "days": len(days), "time_zone": zone_name},
         event_id=event.pk,
     )
     return event

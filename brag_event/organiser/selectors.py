@@ -10,6 +10,7 @@ from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
 from brag_event.events.models import Day, DayClose, Event
+from brag_event.events.zones import zone
 from brag_event.hands.models import Hand
 from brag_event.ledger.checks import ledger_check_latest
 from brag_event.ledger.models import Account, Transfer
@@ -123,7 +124,8 @@ def event_dashboard(event: Event, *, now: dt.datetime | None = None) -> Dashboar
     check = ledger_check_latest(event)
     board.audit = check
     if check is not None and not check.ok:
-        board.alerts.append(f"The ledger audit of {check.at:%H:%M} FAILED: see the details below.")
+        at = timezone.localtime(check.at, zone(event.time_zone))  # the event's time, and zone
+        board.alerts.append(f"The ledger audit of {at:%H:%M %Z} FAILED: see the details below.")
     flags = _integrity_flags(event)
     if flags:
         board.alerts.append(

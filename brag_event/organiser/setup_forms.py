@@ -12,6 +12,7 @@ from brag_event.core.forms import WholeNumberField
 from brag_event.engine import Rules
 from brag_event.events.models import RULE_FIELDS
 from brag_event.events.setup import CURRENCY_MAX, DAYS_MAX, NAME_MAX, RULE_LABELS
+from brag_event.events.zones import default_time_zone, zone_choices
 
 from .forms import money_field
 
@@ -128,12 +129,24 @@ def _start() -> forms.DateField:
     )
 
 
+def _time_zone() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label="Time zone",
+        choices=zone_choices,
+        required=False,  # not sent: the settings' TIME_ZONE
+        initial=default_time_zone,
+        help_text="Where the event is played: every page and export shows its times in it.",
+        error_messages={"invalid_choice": "Choose a time zone from the list (Europe/London, say)."},
+    )
+
+
 class EventPresetForm(forms.Form):
     """A new event with the FLASH event sheet's three days."""
 
     name = _event_name()
     currency = _currency()
     start = _start()
+    time_zone = _time_zone()
 
 
 SCRATCH_INITIAL: dict[str, Any] = {
@@ -154,6 +167,7 @@ class EventScratchForm(RulesFields):
     name = _event_name()
     currency = _currency()
     start = _start()
+    time_zone = _time_zone()
     days = WholeNumberField(
         label="Days",
         min_value=1,

@@ -51,6 +51,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                         name=data["name"],
                         currency=data["currency"],
                         start=data["start"],
+                        time_zone=data["time_zone"] or None,
                         by=actor(request),
                     )
                 else:
@@ -60,6 +61,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                         currency=data["currency"],
                         start=data["start"],
                         days=[form.rules()] * data["days"],
+                        time_zone=data["time_zone"] or None,
                         by=actor(request),
                     )
                 messages.success(

@@ -36,6 +36,7 @@ from brag_event.core.forms import bad_request, takes
 from brag_event.core.security import login_failures_recent, login_lockouts, login_unlock
 from brag_event.events.models import Day, Event
 from brag_event.events.services import day_open, day_set_qualification
+from brag_event.events.zones import zone
 from brag_event.hands.chain import chains, day_export_line, export_document
 from brag_event.hands.models import Hand
 from brag_event.ledger.checks import ledger_check_if_due, ledger_check_run
@@ -320,12 +321,28 @@ def export_ledger(request: HttpRequest, event_id: int) -> StreamingHttpResponse:
         .order_by("pk")
     )
 
+    # The event's local time with its offset (2026-06-12T21:05:00+02:00), and the zone's name.
+    local = zone(event.time_zone)
+
     def rows() -> Iterator[list[Any]]:
-        yield ["id", "at", "kind", "from", "to", "amount", "hand", "action_seq", "reverses", "memo"]
+        yield [
+            "id",
+            "at",
+            "time_zone",
+            "kind",
+            "from",
+            "to",
+            "amount",
+            "hand",
+            "action_seq",
+            "reverses",
+            "memo",
+        ]
         for t in transfers.iterator(chunk_size=2000):
             yield [
                 t.pk,
-                t.created_at.isoformat(),
+                timezone.localtime(t.created_at, local).isoformat(timespec="seconds"),
+                event.time_zone,
                 t.kind,
                 str(t.source),
                 str(t.target),

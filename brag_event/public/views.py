@@ -12,6 +12,7 @@ from django.templatetags.static import static
 from brag_event.core.conditional import versioned_answer
 from brag_event.core.forms import bad_request, takes
 from brag_event.events.models import Day, Event
+from brag_event.events.zones import activate_for
 from brag_event.players.links import player_from_token
 from brag_event.players.selectors import current_day, standings
 from brag_event.tables.versions import standings_version
@@ -88,6 +89,7 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
     if found is None:
         raise Http404("No such player page")
     event = found.event
+    activate_for(event)  # its URL names no event: events.zones' middleware cannot
     day = current_day(event)
     now = player_now(found, day)
     points = money_points(found, day) if day else []

@@ -10,10 +10,20 @@
   var pollMs = parseInt(live.getAttribute("data-poll-ms"), 10) || 5000;
   var updated = document.getElementById("live-updated");
   var etag = live.getAttribute("data-etag") || null; // the version the page was drawn at
-  var lastOk = clock().slice(0, 5);
+  /* The event's time (its zone, from the page), not this computer's. */
+  var zone = (updated && updated.getAttribute("data-time-zone")) || undefined;
+  var zoneLabel = (updated && updated.getAttribute("data-zone-label")) || zone || "";
+  var lastOk = clock(false);
 
-  function clock() {
-    return new Date().toLocaleTimeString("en-GB", { hour12: false });
+  function clock(seconds) {
+    var options = { hour: "2-digit", minute: "2-digit", hour12: false, timeZone: zone };
+    if (seconds !== false) options.second = "2-digit";
+    try {
+      return new Date().toLocaleTimeString("en-GB", options) + " " + zoneLabel;
+    } catch (e) { // a browser that does not know the zone: its own clock, said as such
+      delete options.timeZone;
+      return new Date().toLocaleTimeString("en-GB", options) + " (this computer's time)";
+    }
   }
 
   function poll() {
@@ -29,7 +39,7 @@
       .then(function (html) {
         if (html !== null) live.innerHTML = html; // our own server's escaped template
         live.classList.remove("stale");
-        lastOk = clock().slice(0, 5);
+        lastOk = clock(false);
         if (updated) updated.textContent = "Updated " + clock();
       })
       .catch(function () {

@@ -10,6 +10,8 @@
   var updated = document.getElementById("updated");
   var pager = document.getElementById("pager");
   var api = root.getAttribute("data-api");
+  var zone = root.getAttribute("data-time-zone") || undefined;
+  var zoneLabel = root.getAttribute("data-zone-label") || zone || "";
   var pollMs = parseInt(root.getAttribute("data-poll-ms"), 10) || 5000;
   var pageMs = parseInt(root.getAttribute("data-page-ms"), 10) || 15000;
   var big = document.body.classList.contains("big");
@@ -87,8 +89,15 @@
     if (updated) updated.textContent = text;
   }
 
+  /* The time where the event is played (its time zone, from the page), never the display's own
+     zone: a screen set to another zone shows the hall's time, with the zone's name. */
   function clock() {
-    return new Date().toLocaleTimeString("en-GB", { hour12: false });
+    var options = { hour12: false, timeZone: zone };
+    try {
+      return new Date().toLocaleTimeString("en-GB", options) + " " + zoneLabel;
+    } catch (e) { // a browser that does not know the zone: its own clock, said as such
+      return new Date().toLocaleTimeString("en-GB", { hour12: false }) + " (this screen's time)";
+    }
   }
 
   /* Each poll names the answer it already has (If-None-Match: its ETag); the server says

@@ -53,7 +53,7 @@ def test_uv_lock_was_made_from_this_pyproject() -> None:
 def test_make_run_installs_the_runtime_set_and_make_test_checks_the_lock_first() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(r"^run: install-runtime$", makefile, re.M)
-    assert "c('migrate'); c('load_demo')" in makefile
+    assert "c('migrate'); c('load_demo', addr='$(RUN_ADDR)')" in makefile
     assert re.search(r"^install-runtime: .*\n\t@\$\(SYNC\) --inexact ", makefile, re.M)
     assert re.search(r"^install: .*\n\t@\$\(SYNC\) --all-extras ", makefile, re.M)
     assert re.search(r"^SYNC=\$\(UV\) sync --locked ", makefile, re.M)
@@ -133,6 +133,10 @@ def test_the_tiers_mark_browser_and_production_tests_and_test_fast_leaves_them_o
         # the console (issue 16): its pages at every size, and a whole event run through it
         "tests/organiser/test_console_browser.py",
         "tests/organiser/test_console_event_browser.py",
+        # issue 27: the table sheets' codes decoded, the big screen's zone, the error pages
+        "tests/organiser/test_sheets_browser.py",
+        "tests/public/test_time_zone_browser.py",
+        "tests/core/test_error_pages_browser.py",
         # the login redirect's module checks the server without a browser, the script with one
         "tests/tablet/test_login_redirect.py::test_the_script_",
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import check_deploy
+from tests.processes import check_deploy, python_code
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = {
@@ -53,6 +53,9 @@ def test_check_deploy_is_clean() -> None:
         ({"BRAG_CACHE_URL": "redis://127.0.0.1:6379/0"}, "of its own"),
         ({"DJANGO_SECRET_KEY": ""}, "DJANGO_SECRET_KEY must be set"),
         ({"DATABASE_URL": "sqlite:///tmp/x.db"}, "PostgreSQL"),
+        ({"DJANGO_ALLOWED_HOSTS": ".example.org"}, "BRAG_PUBLIC_BASE_URL must be set"),
+        ({"BRAG_PUBLIC_BASE_URL": "brag.example.org"}, "http:// or https://"),
+        ({"BRAG_PUBLIC_BASE_URL": "https://brag.example.org/p/"}, "without a path"),
     ],
 )
 def test_a_half_configured_production_refuses_to_start(
@@ -60,3 +63,54 @@ def test_a_half_configured_production_refuses_to_start(
 ) -> None:
     done = check(**change)
     assert done.returncode != 0 and message in done.stderr
+
+
+PRINT_BASE_URL = "from django.conf import settings; print(settings.BRAG_PUBLIC_BASE_URL)"
+
+
+def test_the_public_base_url_defaults_to_the_first_host_over_https() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in GOOD and k != "BRAG_PUBLIC_BASE_URL"}
+    env.update(GOOD)
+    done = python_code(
+        "from django.conf import settings; print(settings.BRAG_PUBLIC_BASE_URL)", env
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "https://brag.example.org"
+    env["BRAG_PUBLIC_BASE_URL"] = "http://10.0.0.5:8080/"
+    done = python_code(
+        "from django.conf import settings; print(settings.BRAG_PUBLIC_BASE_URL)", env
+    )
+    assert done.stdout.strip() == "http://10.0.0.5:8080"
+
+
+BOOM = """
+import django
+django.setup()
+from django.test import Client
+from django.test.utils import override_settings
+# No collectstatic here: the pages name the stylesheet without the manifest's hashed name.
+plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+storages = {"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"}}
+with override_settings(
+    ROOT_URLCONF="tests.core.error_urls", STORAGES={**storages, "staticfiles": plain}
+):
+    client = Client(raise_request_exception=False)
+    answer = client.get("/test-errors/boom/", secure=True, HTTP_HOST="brag.example.org")
+print(answer.status_code)
+"""
+
+
+def test_a_500_reaches_stderr_with_its_traceback() -> None:
+    """Production's logging, as configured by its settings in a process of its own: a page that
+    fails answers our 500 page and writes the failure, with its traceback, to stderr (the
+    journal, docker logs) — not only to mail_admins, which has nobody to mail."""
+    env = {k: v for k, v in os.environ.items() if k not in GOOD}
+    env.update(GOOD)
+    done = python_code(BOOM, env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "500"
+    log = done.stderr
+    assert "ERROR django.request: Internal Server Error: /test-errors/boom/" in log
+    assert "Traceback (most recent call last):" in log
+    assert 'raise RuntimeError("the error page test\'s own failure")' in log
+    assert "RuntimeError: the error page test's own failure" in log

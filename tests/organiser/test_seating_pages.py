@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+import segno
 from django.contrib.auth.models import User
 from django.test import Client
 
@@ -110,7 +112,6 @@ def test_sheets_have_a_qr_code_per_player(organiser: Client, day: Day) -> None:
     page = organiser.get(url(day, "sheets/")).content.decode()
     assert page.count("<svg") == 8
     assert page.count('class="sheet"') == 2
-    assert "page-break-after" in page
     links = re.findall(r'<div class="link">http://testserver/p/([^/<]+)/</div>', page)
     seated = set(Seat.objects.filter(left_at__isnull=True).values_list("player_id", flat=True))
     linked = {p.pk for token in links if (p := player_from_token(token)) is not None}
@@ -159,3 +160,21 @@ def test_dealer_form_assigns_dealers(organiser: Client, day: Day) -> None:
     assert set(table.dealers.all()) == {d1, d2}
     organiser.post(url(day, "dealers/"), {"table": table.pk})
     assert not table.dealers.exists()
+
+
+def test_sheets_print_the_public_base_url_and_whole_pixel_codes(
+    organiser: Client, day: Day, settings: Any
+) -> None:
+    """The address is BRAG_PUBLIC_BASE_URL's, not the request's; each code is drawn 3 px a
+    module with its 4-module quiet zone (tests/organiser/test_sheets_browser.py decodes them)."""
+    settings.BRAG_PUBLIC_BASE_URL = "https://hall.example.org:8443"
+    organiser.post(url(day), {"form": "draw", "seed": "sheets"})
+    organiser.post(url(day), {"form": "apply", "draw": SeatingDraw.objects.get().pk})
+    page = organiser.get(url(day, "sheets/")).content.decode()
+    links = re.findall(r'<div class="link">([^<]+)</div>', page)
+    assert len(links) == 8
+    assert all(re.fullmatch(r"https://hall\.example\.org:8443/p/[^/]+/", u) for u in links)
+    assert "testserver" not in page
+    for link, size in zip(links, re.findall(r'<svg width="(\d+)" height="\1"', page), strict=True):
+        modules = segno.make(link, micro=False).symbol_size(scale=1, border=4)[0]
+        assert int(size) == 3 * modules

@@ -46,7 +46,7 @@ pytestmark = pytest.mark.django_db
 
 READS = ("table", "standings", "standings_day", "standings_page", "dashboard")
 STANDINGS = {"standings", "standings_day", "standings_page"}
-STAMP = re.compile(rb'<span id="updated" class="updated">Updated [0-9:]+</span>')
+STAMP = re.compile(rb'<span id="updated" class="updated">Updated [0-9:]+ [A-Za-z0-9+-]+</span>')
 
 
 @dataclass
@@ -79,7 +79,7 @@ class Hall:
 
 
 def body(response: Any) -> bytes:
-    """The answer's content, less the standings page's "Updated hh:mm:ss" (the render time)."""
+    """The answer's content, less the standings page's "Updated hh:mm:ss GMT" (the render time)."""
     return STAMP.sub(b"", response.content)
 
 

@@ -1,4 +1,5 @@
-"""python manage.py load_demo [--seed N] [--hands N] — the FLASH demo event, idempotent."""
+"""python manage.py load_demo [--seed N] [--hands N] [--addr ADDR] — the FLASH demo event,
+idempotent."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from brag_event.demo.services import demo_load
+from brag_event.demo.services import RUN_ADDR, demo_load
 
 
 class Command(BaseCommand):
@@ -20,8 +21,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--hands", type=int, default=36, help="hands to play across the tables (default 36)"
         )
+        parser.add_argument(
+            "--addr",
+            default=RUN_ADDR,
+            help=f"the development server's address, for the sign-in links (default {RUN_ADDR})",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["hands"] < 0:
             raise CommandError("--hands must not be negative.")
-        demo_load(seed=options["seed"], hands=options["hands"], stdout=self.stdout)
+        demo_load(
+            seed=options["seed"], hands=options["hands"], stdout=self.stdout, addr=options["addr"]
+        )
