@@ -2,8 +2,9 @@
 recorded (``AuditEntry.data``), so the organisers' page shows no stored key or raw value.
 
 Each kind of entry has its own sentence; an entry of a kind without one (``other``, recorded
-before the kinds were listed) gets its values said plainly, each labelled in words. Written here, in the organisers' layer, because the words name the day's rules (their
-labels live in ``events.setup``), which the audit app, below every domain app, cannot import."""
+before the kinds were listed) gets its values said plainly, each labelled in words. Written
+here, in the organisers' layer, because the words name the day's rules (their labels live in
+``events.setup``), which the audit app, below every domain app, cannot import."""
 
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ def because(data: dict[str, Any]) -> str:
     return f" Why: {reason}." if reason != "—" else ""
 
 
-PENALTY_WORDS = {
+PENALTY_WORDS: dict[str, str] = {
     Penalty.Kind.WARNING: "a warning",
     Penalty.Kind.MISSED_HANDS: "missed hands",
     Penalty.Kind.DISQUALIFICATION: "disqualification",
@@ -158,7 +159,7 @@ def _misdeal(d: dict[str, Any], _n: Names) -> str:
 def _ruling(d: dict[str, Any], n: Names) -> str:
     players = d.get("players") if isinstance(d.get("players"), list) else []
     who = and_list(n.of(p) for p in players or []) or "nobody named"
-    penalty = PENALTY_WORDS.get(d.get("penalty") or "", "no penalty")
+    penalty = PENALTY_WORDS.get(str(d.get("penalty") or ""), "no penalty")
     if d.get("penalty") == Penalty.Kind.MISSED_HANDS and d.get("missed_hands"):
         penalty = f"{plain(d['missed_hands'])} missed hands"
     return f"Ruling recorded for {who}: {penalty}."
