@@ -41,8 +41,14 @@ from brag_event.hands.chain import chains, day_export_line, export_document
 from brag_event.hands.models import Hand
 from brag_event.ledger.checks import ledger_check_if_due, ledger_check_run
 from brag_event.ledger.models import Transfer
-from brag_event.players.qualify import Cut, day_cut, day_field, player_requalify
-from brag_event.players.selectors import standings
+from brag_event.players.qualify import (
+    Cut,
+    day_cut,
+    day_field,
+    player_requalify,
+    standings_marked,
+)
+from brag_event.players.selectors import current_day, standings
 from brag_event.public.forms import StandingsQuery
 from brag_event.tables.models import Seat
 from brag_event.tables.versions import dashboard_version
@@ -387,11 +393,19 @@ def export_standings(request: HttpRequest, event_id: int) -> HttpResponseBase:
     if query.cleaned_data["day"] is not None:
         day = get_object_or_404(event.days, number=query.cleaned_data["day"])
     columns = ["rank", "name", "balance", "stack", "total", "change", "hands_played", "hands_won"]
+    # "change" is over one day (the day asked for, else the day being played): its header names
+    # that day. The marks and the cut are those of the same day (``players.qualify``).
+    shown = day or current_day(event)
+    change = f"change_day_{shown.number}" if shown else "change"
+    marked, cut = standings_marked(event, day)
 
     def rows() -> Iterator[list[Any]]:
-        yield ["player_id", *columns]
-        for r in standings(event, day):
-            yield [r["player"], *(r[c] for c in columns)]
+        yield ["player_id", *columns[:5], change, *columns[6:], "standing", "note", "cut"]
+        for index, r in enumerate(marked):
+            side = ""
+            if cut is not None:
+                side = "above the cut" if index < cut["after"] else "below the cut"
+            yield [r["player"], *(r[c] for c in columns), r["standing"], r["note"], side]
 
     suffix = f"-day{day.number}" if day else ""
     return csv_stream(rows(), f"standings-{event.pk}{suffix}.csv")

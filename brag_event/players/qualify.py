@@ -18,12 +18,13 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
-from brag_event.events.models import Day
+from brag_event.events.models import Day, Event
 from brag_event.events.states import day_before, day_for_change
 from brag_event.floor.selectors import disqualified_ids
 from brag_event.tables import versions
 
 from .models import Player, Qualification, StandingSnapshot
+from .selectors import current_day, standings
 
 REASON_MAX = 200
 REQUALIFIED = "let back in by the organiser: "  # how a reinstatement's reason begins
@@ -207,6 +208,23 @@ def standings_marks(day: Day | None, rows: list[dict[str, Any]]) -> Marks:
         above = [i for i, r in enumerate(rows) if r["player"] in qualified]
         cut_after = above[-1] + 1 if above else 0
     return Marks(status, text, cut_after, label)
+
+
+def standings_marked(
+    event: Event, day: Day | None = None
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The standings (``players.selectors.standings``) with each player's mark (``standing``:
+    qualified, in, out or disqualified; ``note``: it in words), and the cut line (``after``:
+    how many rows lie above it; ``label``), or ``None`` when no cut applies (the last day)."""
+    rows = standings(event, day)
+    marks = standings_marks(day or current_day(event), rows)
+    for r in rows:
+        r["standing"] = marks.status.get(r["player"], "in")
+        r["note"] = marks.text.get(r["player"], "")
+    cut = None
+    if marks.cut_after is not None:
+        cut = {"after": marks.cut_after, "label": marks.cut_label}
+    return rows, cut
 
 
 @service_transaction

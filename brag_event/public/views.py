@@ -13,7 +13,8 @@ from brag_event.core.conditional import versioned_answer
 from brag_event.core.forms import bad_request, takes
 from brag_event.events.models import Day, Event
 from brag_event.players.links import player_from_token
-from brag_event.players.selectors import current_day, standings
+from brag_event.players.qualify import standings_marked
+from brag_event.players.selectors import current_day
 from brag_event.tables.versions import standings_version
 
 from .forms import StandingsQuery
@@ -56,7 +57,7 @@ def _standings_html(request: HttpRequest, event_id: int, number: int | None, big
         if day is None:
             raise Http404("No such day")
     today = current_day(event)
-    rows = standings(event, day)
+    rows, cut = standings_marked(event, day)
     query = "?big=1" if big else ""
     tabs = [{"label": "Overall", "query": query, "current": day is None}] + [
         {
@@ -72,6 +73,7 @@ def _standings_html(request: HttpRequest, event_id: int, number: int | None, big
         "day": day,
         "today": today,
         "rows": rows,
+        "cut": cut,
         "tabs": tabs,
         "big": big,
         "api": api,
