@@ -425,7 +425,7 @@ class StandingOut(S.Serializer):
 
 class CutOut(S.Serializer):
     after = S.IntegerField(help_text="How many rows (in the order given) lie above the cut")
-    label = S.CharField(help_text="The cut in words")
+    text = S.CharField(help_text="The cut in words")
 
 
 class StandingsOut(S.Serializer):

@@ -223,7 +223,7 @@ def standings_marked(
         r["note"] = marks.text.get(r["player"], "")
     cut = None
     if marks.cut_after is not None:
-        cut = {"after": marks.cut_after, "label": marks.cut_label}
+        cut = {"after": marks.cut_after, "text": marks.cut_label}
     return rows, cut
 
 

@@ -69,7 +69,7 @@
     var tr = cell("tr", "cut-line");
     var td = cell("td");
     td.setAttribute("colspan", "6");
-    td.appendChild(cell("span", "", cut.label));
+    td.appendChild(cell("span", "", cut.text));
     tr.appendChild(td);
     return tr;
   }
