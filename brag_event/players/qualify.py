@@ -215,7 +215,8 @@ def standings_marked(
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """The standings (``players.selectors.standings``) with each player's mark (``standing``:
     qualified, in, out or disqualified; ``note``: it in words), and the cut line (``after``:
-    how many rows lie above it; ``text``: it in words), or ``None`` when no cut applies (the last day)."""
+    how many rows lie above it; ``text``: it in words), or ``None`` when no cut applies (the
+    last day)."""
     rows = standings(event, day)
     marks = standings_marks(day or current_day(event), rows)
     for r in rows:
