@@ -40,7 +40,8 @@ EVENT_NAME = "Brag Open 2026 Midlands Finals"  # 30 characters: the top bar keep
 WIDER = """() => [...document.querySelectorAll('body *')]
   .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
   .filter(e => !e.closest('.table-wrap, .scroll, details:not([open])'))
-  .slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
+  .slice(0, 8)
+  .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
 
 
 def fits(page: Any, size: dict[str, int]) -> None:
