@@ -79,7 +79,8 @@ def _standings_html(request: HttpRequest, event_id: int, number: int | None, big
         "api": api,
         "poll_ms": POLL_SECONDS * 1000,
         "page_ms": PAGE_SECONDS * 1000,
-        "change_label": f"Change on day {day.number}" if day else "Change today",
+        # The change is over one day (the day shown, else the day being played): named so.
+        "change_label": f"Change on day {(day or today).number}" if (day or today) else "Change",
     }
     return render_to_string("public/standings.html", context, request=request).encode()
 
