@@ -68,6 +68,7 @@ def _standings_html(request: HttpRequest, event_id: int, number: int | None, big
         for d in days
     ]
     api = f"/api/v1/events/{event.pk}/standings/" + (f"?day={day.number}" if day else "")
+    changed = day or today  # the change is over one day: the day shown, else the day in play
     context: dict[str, Any] = {
         "event": event,
         "day": day,
@@ -79,8 +80,7 @@ def _standings_html(request: HttpRequest, event_id: int, number: int | None, big
         "api": api,
         "poll_ms": POLL_SECONDS * 1000,
         "page_ms": PAGE_SECONDS * 1000,
-        # The change is over one day (the day shown, else the day being played): named so.
-        "change_label": f"Change on day {(day or today).number}" if (day or today) else "Change",
+        "change_label": f"Change on day {changed.number}" if changed else "Change",
     }
     return render_to_string("public/standings.html", context, request=request).encode()
 
