@@ -138,7 +138,11 @@ def test_no_page_shows_a_rule_section_a_command_an_internal_key_or_a_python_valu
     for path in pages:
         response = organiser.get(path)
         assert response.status_code == 200, (path, response.status_code)
-        found[path] = problems(read(response.content.decode()))
+        html = response.content.decode()
+        found[path] = problems(read(html))
+        # A page's title names the page and the event; the product once, by the frame.
+        title = re.search(r"<title>(.*?)</title>", html, re.S)
+        assert title and title.group(1).count("Brag Event") <= 1, (path, title)
     # The close page's confirmation (the cut's preview) is a page of its own.
     day2 = days[1]
     asked = organiser.post(f"/organiser/days/{days[0].pk}/close/", {"qualify_rule": "afford"})
