@@ -157,7 +157,8 @@ class Marks:
 def standings_marks(day: Day | None, rows: list[dict[str, Any]]) -> Marks:
     """Marks for ``rows`` (ranked standings) as of ``day`` (the day shown or being played): once
     the day has closed, its close's qualifiers (the snapshot); before, the players of its field
-    are in and the line shows where the cut would fall if it closed now."""
+    are in and, while it is in play, the line shows where the cut would fall if it closed now
+    (before it opens: no line)."""
     status: dict[int, str] = {}
     text: dict[int, str] = {}
     if day is None:
@@ -179,7 +180,7 @@ def standings_marks(day: Day | None, rows: list[dict[str, Any]]) -> Marks:
             )
         ) | set(Qualification.objects.filter(day=following).values_list("player_id", flat=True))
         label = f"The cut: {len(qualified)} qualified for day {following.number}"
-    elif following is not None:
+    elif following is not None and day.status in (Day.Status.OPEN, Day.Status.CLOSING):
         cut = day_cut(day, rows, field_ids=allowed)
         qualified = set(cut.qualified)
         label = (
@@ -201,10 +202,10 @@ def standings_marks(day: Day | None, rows: list[dict[str, Any]]) -> Marks:
             )
         elif player in allowed:
             status[player], text[player] = "in", ""
-        else:
-            status[player], text[player] = "out", f"out (not in day {day.number})"
+        else:  # not allowed to play this day: out at an earlier cut
+            status[player], text[player] = "out", "out (missed a cut)"
     cut_after: int | None = None
-    if following is not None and rows:
+    if label and rows:
         above = [i for i, r in enumerate(rows) if r["player"] in qualified]
         cut_after = above[-1] + 1 if above else 0
     return Marks(status, text, cut_after, label)

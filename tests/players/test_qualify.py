@@ -164,3 +164,14 @@ def test_standings_mark_qualified_out_and_disqualified_and_place_the_cut(commits
     assert all(marks.status[p] == "qualified" for p in above), [names[p] for p in above]
     assert all(marks.status[p] != "qualified" for p in below)
     assert marks.cut_label == "The cut: 2 qualified for day 2"
+
+
+def test_no_cut_line_before_the_day_opens_nor_on_the_last_day(commits: Any) -> None:
+    event = event_create_flash(name="Before", by=None)
+    player_register(event=event, name="Ann", starting_money=1000, by=None)
+    d1 = event.days.get(number=1)
+    marks = standings_marks(d1, standings(event, d1))
+    assert marks.cut_after is None and marks.cut_label == ""
+    assert set(marks.status.values()) == {"in"}
+    d3 = event.days.get(number=3)
+    assert standings_marks(d3, standings(event, d3)).cut_after is None
