@@ -415,6 +415,17 @@ class StandingOut(S.Serializer):
     disqualified = S.BooleanField(
         help_text="Disqualified (RULES §4b): listed last, outside the ranking"
     )
+    standing = S.ChoiceField(
+        choices=["qualified", "in", "out", "disqualified"],
+        help_text="qualified: for the next day by the close of the day shown; in: plays the "
+        "day shown, not yet cut; out: missed a cut or withdrew; disqualified",
+    )
+    note = S.CharField(help_text="The standing in words, e.g. 'qualified for day 2' ('' if in)")
+
+
+class CutOut(S.Serializer):
+    after = S.IntegerField(help_text="How many rows (in the order given) lie above the cut")
+    text = S.CharField(help_text="The cut in words")
 
 
 class StandingsOut(S.Serializer):
@@ -424,6 +435,11 @@ class StandingsOut(S.Serializer):
     day = nullable_int()
     scope = S.ChoiceField(choices=["day", "event"])
     standings = StandingOut(many=True)
+    cut = CutOut(
+        allow_null=True,
+        help_text="Where the cut line falls (the close's, or where it would fall if the day "
+        "closed now); null on the last day",
+    )
 
 
 # ------------------------------------------------------------------ me, tokens, login

@@ -39,7 +39,8 @@ from brag_event.hands.services import (
 )
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player
-from brag_event.players.selectors import current_day, standings
+from brag_event.players.qualify import standings_marked
+from brag_event.players.selectors import current_day
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
 from brag_event.tables.versions import standings_version, table_version
@@ -569,13 +570,15 @@ class EventStandings(APIView):
             event = get_object_or_404(Event, pk=event_id)
             day = get_object_or_404(event.days, number=number) if number is not None else None
             current = day or current_day(event)
+            rows, cut = standings_marked(event, day)
             return {
                 "event": event.pk,
                 "name": event.name,
                 "currency": event.currency,
                 "day": current.number if current else None,
                 "scope": "day" if day else "event",
-                "standings": standings(event, day),
+                "standings": rows,
+                "cut": cut,
             }
 
         return json_answer(

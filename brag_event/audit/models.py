@@ -30,6 +30,7 @@ class Verb(models.TextChoices):
     PLAYER_RENAME = "player.rename", "player's name corrected"
     PLAYER_WITHDRAW = "player.withdraw", "player withdrawn"
     PLAYER_REINSTATE = "player.reinstate", "player's withdrawal taken back"
+    PLAYER_REQUALIFY = "player.requalify", "player let back in past a cut"
     TABLE_CREATE = "table.create", "table created"
     TABLE_DEALERS = "table.dealers", "dealers assigned"
     TABLE_BALANCE = "table.balance", "tables balanced"

@@ -1,5 +1,6 @@
 """Closing a day: out of play at once, then every stack back to its player's balance, a ledger
-audit, a standings snapshot, the next day's qualifiers, and closed.
+audit, a standings snapshot, the next day's qualifiers (chosen only among the players of the day:
+``players.qualify``), and closed.
 
 ``day_close_request`` takes the day out of play (open → closing) if every table is idle, or
 refuses naming the tables; ``day_close_run`` does the rest, one run at a time per close, every
@@ -32,7 +33,8 @@ from brag_event.floor.services import carried_pots_share
 from brag_event.hands.models import Hand
 from brag_event.ledger.audit import ledger_audit
 from brag_event.ledger.models import LedgerCheck
-from brag_event.players.models import Player, Qualification, StandingSnapshot
+from brag_event.players.models import Qualification, StandingSnapshot
+from brag_event.players.qualify import day_cut
 from brag_event.players.selectors import standings
 from brag_event.tables import versions
 from brag_event.tables.models import Seat
@@ -187,8 +189,8 @@ def _run(close: DayClose) -> DayClose:
             if err.code != "not_seated":
                 raise
         _progress(close, 10 + int(60 * (index + 1) / max(len(seats), 1)), "returning stacks")
-    # 2b. The pots still carried are shared by the players of the hands that carried them
-    #     (RULES §4b), to their balances.
+    # 2b. The pots still carried are shared by the players of the hands that carried them,
+    #     to their balances.
     retrying(lambda: carried_pots_share(day=day.pk))
     # 3. The audit, the snapshot, the qualifiers, and closed: all or nothing.
     _progress(close, 75, "auditing the ledger, standings and qualification")
@@ -235,8 +237,11 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
         # The close's audit is the event's latest: the dashboard shows it like any other.
         LedgerCheck.objects.create(event=event, ok=True, lines=audit.lines())
         rows = standings(event, day)
-        following = event.days.filter(number__gt=day.number).order_by("number").first()
-        qualified = _qualifiers(day, following, rows)
+        # Only the day's own field can qualify: a player out at an earlier cut comes back only
+        # by an organiser's recorded decision (players.qualify.player_requalify).
+        cut = day_cut(day, rows)
+        following = cut.following
+        qualified = cut.qualified
         for row in rows:
             StandingSnapshot.objects.get_or_create(
                 day=day,
@@ -261,6 +266,7 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
             "qualified": len(qualified),
             "next_day": following.number if following else None,
             "rule": day.qualify_rule,
+            "missed": {str(k): v for k, v in cut.missed.items()},
             "audit_ok": True,
             "record_root": day.record_root,
             "record_hands": record_hands,
@@ -317,28 +323,3 @@ def _refuse_unless_empty(day: Day) -> None:
             "hand in play. Clear it, then close again.",
             details={"tables": sorted(tables)},
         )
-
-
-def _qualifiers(day: Day, following: Day | None, rows: list[dict[str, Any]]) -> dict[int, str]:
-    """Who plays the next day: everyone who can afford its table minimum plus fee, or the top N
-    of those (ties at the cut all qualify)."""
-    if following is None:
-        return {}
-    need = following.table_min + following.house_fee
-    withdrawn = set(
-        Player.objects.filter(event_id=day.event_id, withdrawn_at__isnull=False).values_list(
-            "pk", flat=True
-        )
-    )
-    able = [
-        r
-        for r in rows
-        if r["total"] >= need and r["player"] not in withdrawn and not r.get("disqualified")
-    ]
-    if day.qualify_rule == "top" and day.qualify_top:
-        cut = able[: day.qualify_top]
-        if cut:
-            last = cut[-1]["total"]
-            cut += [r for r in able[day.qualify_top :] if r["total"] == last]
-        return {r["player"]: f"top {day.qualify_top} (rank {r['rank']})" for r in cut}
-    return {r["player"]: f"can afford {need}" for r in able}

@@ -1,4 +1,4 @@
-"""Events and their days. A day carries the rules of RULES §2; a hand copies them when it starts."""
+"""Events and their days. A day carries its rules (RULES §2); a hand copies them when it starts."""
 
 from __future__ import annotations
 
@@ -162,7 +162,25 @@ class Day(models.Model):
 
     @property
     def status_hint(self) -> str:
-        """What the day's state means, in words ("no new hands; …")."""
+        """What the day's state means, in words ("no new hands; …"), true of the day now: a
+        scheduled day says whether it can open yet (the day before it closed), a closed day
+        whether another follows."""
+        if self.status == self.Status.SCHEDULED:
+            before = (
+                Day.objects.filter(event_id=self.event_id, number__lt=self.number)
+                .order_by("-number")
+                .values_list("number", "status")
+                .first()
+            )
+            if before is None:
+                return "not open yet. It can be opened now."
+            if before[1] == self.Status.CLOSED:
+                return f"not open yet. Day {before[0]} has closed: it can be opened now."
+            return f"not open yet. It opens once day {before[0]} has closed."
+        if self.status == self.Status.CLOSED:
+            later = Day.objects.filter(event_id=self.event_id, number__gt=self.number).exists()
+            if not later:
+                return "the standings are final: the event is over."
         return STATUS_HINT[self.status]
 
     @property

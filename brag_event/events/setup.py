@@ -234,6 +234,44 @@ def day_setup_change(
     return day
 
 
+def days_to_copy_to(day: Day) -> list[Day]:
+    """The days after ``day`` whose rules can still change (scheduled ones), in order."""
+    return list(
+        Day.objects.filter(
+            event_id=day.event_id, number__gt=day.number, status=Day.Status.SCHEDULED
+        ).order_by("number")
+    )
+
+
+@service_transaction
+def day_rules_copy(*, day: Day, by: Actor | None) -> list[Day]:
+    """Copy ``day``'s rules to every later day not yet open (``days_to_copy_to``), each change
+    logged like one typed in (``DayRulesChange``, the audit log) with "copied from day N" as its
+    reason. Days already open keep theirs. Refused when no later day can take them."""
+    source = Day.objects.get(pk=day.pk)
+    targets = days_to_copy_to(source)
+    if not targets:
+        raise ServiceError(
+            "nothing_to_copy_to",
+            f"No day after day {source.number} is still scheduled: there is nowhere to copy "
+            "its rules to (a day's rules freeze when it opens).",
+            details={"day": source.number},
+        )
+    rules = source.rules_dict()
+    copied: list[Day] = []
+    for target in targets:
+        copied.append(
+            day_setup_change(
+                day=target,
+                changes=rules,
+                date=target.date,
+                reason=f"copied from day {source.number}",
+                by=by,
+            )
+        )
+    return copied
+
+
 # ------------------------------------------------------------------ the change log
 
 

@@ -19,6 +19,7 @@ from brag_event.events.models import Event
 from brag_event.players.models import Player
 from brag_event.tables.models import Table
 
+from .audit_words import Names, audit_sentence
 from .views import organiser_only
 
 PER_PAGE = 50
@@ -73,6 +74,8 @@ def audit_log(request: HttpRequest, event_id: int) -> HttpResponse:
         verb=given["verb"] or None,
     )
     page = Paginator(entries, PER_PAGE).get_page(given["page"] or 1)
+    names = Names(page.object_list)
+    rows = [(entry, audit_sentence(entry, names)) for entry in page.object_list]
     # The filters as they were chosen, for the pages' links (each link changes only the page).
     filters = {
         name: getattr(value, "pk", value)
@@ -83,6 +86,7 @@ def audit_log(request: HttpRequest, event_id: int) -> HttpResponse:
         "event": event,
         "form": query,
         "page": page,
+        "rows": rows,
         "filters": urlencode(filters),
         "verbs": dict(Verb.choices),
     }

@@ -9,6 +9,7 @@ from typing import Any
 
 from brag_event.events.models import Day, DayClose
 from brag_event.players.models import Qualification, StandingSnapshot
+from brag_event.players.qualify import REQUALIFIED
 from brag_event.tables.models import Table
 
 
@@ -25,6 +26,7 @@ class CloseReport:
     error_tables: list[Table] = field(default_factory=list)
     audit_lines: list[str] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
+    requalified: list[dict[str, Any]] = field(default_factory=list)
 
 
 def close_state(day: Day) -> dict[str, Any]:
@@ -90,11 +92,34 @@ def close_report(day: Day) -> CloseReport:
         reasons = dict(
             Qualification.objects.filter(day=following).values_list("player_id", "reason")
         )
+    # The close's own reasons (``players.qualify.day_cut``); a close from before they were kept
+    # is explained from its snapshot.
+    kept = data.get("missed")
+    missed: dict[str, Any] = kept if isinstance(kept, dict) else {}
     rows = StandingSnapshot.objects.filter(day=day).select_related("player").order_by("rank")
     for row in rows:
-        entry = {"rank": row.rank, "name": row.player.name, "total": row.total}
+        entry = {
+            "player": row.player_id,
+            "rank": row.rank,
+            "name": row.player.name,
+            "total": row.total,
+        }
         if row.qualified:
             report.qualified.append({**entry, "why": reasons.get(row.player_id, "")})
         else:
-            report.missed.append({**entry, "why": why_missed(row, day, need)})
+            why = missed.get(str(row.player_id)) or why_missed(row, day, need)
+            entry["back"] = row.player_id in reasons  # let back in since
+            report.missed.append({**entry, "why": str(why)})
+    report.requalified = (
+        [
+            {"name": name, "why": why.removeprefix(REQUALIFIED)}
+            for name, why in Qualification.objects.filter(
+                day=following, reason__startswith=REQUALIFIED
+            )
+            .order_by("player__name")
+            .values_list("player__name", "reason")
+        ]
+        if following is not None
+        else []
+    )
     return report

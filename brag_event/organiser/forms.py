@@ -163,6 +163,41 @@ class DayCloseConfirmForm(DayCloseForm):
     confirm = forms.BooleanField(required=False)
 
 
+class ConfirmForm(forms.Form):
+    """A step that cannot be undone: the first post shows what it will do and asks; only the
+    confirmation's button ("Yes, …", which sends ``confirm``) does it."""
+
+    confirm = forms.BooleanField(required=False)
+
+
+class DayOpenForm(ConfirmForm):
+    """Opening a day (its rules freeze)."""
+
+
+class DayRulesCopyForm(ConfirmForm):
+    """Copying a day's rules to the days after it that are not open yet."""
+
+
+class RequalifyForm(forms.Form):
+    """Letting a player back in past a cut: who, and why (kept in the audit log)."""
+
+    player = IdChoiceField(label="Player", queryset=Player.objects.none(), empty_label=None)
+    reason = forms.CharField(
+        label="Why (kept in the audit log)",
+        max_length=200,
+        widget=forms.TextInput(
+            attrs={"placeholder": "e.g. ruled back in by the tournament director"}
+        ),
+    )
+
+    def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        players = Player.objects.filter(event_id=day.event_id, withdrawn_at__isnull=True)
+        self.fields["player"].queryset = players.exclude(qualifications__day=day).order_by(  # type: ignore[attr-defined]
+            "name"
+        )
+
+
 class SeatingDrawForm(forms.Form):
     seed = forms.CharField(
         label="Seed (optional)",
@@ -174,6 +209,7 @@ class SeatingDrawForm(forms.Form):
 
 class SeatingApplyForm(forms.Form):
     draw = IdChoiceField(queryset=SeatingDraw.objects.none(), widget=forms.HiddenInput)
+    confirm = forms.BooleanField(required=False)  # ConfirmForm: only a confirmed post applies
 
     def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

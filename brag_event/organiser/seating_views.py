@@ -65,6 +65,7 @@ def seating(request: HttpRequest, day_id: int) -> HttpResponse:
     wanted: int | None = query.cleaned_data["draw"]
     draw_form = SeatingDrawForm()
     status = 200
+    asking = False  # the apply's confirmation is shown
     if request.method == "POST":
         which = posted_form(request, SEATING_FORMS)
         if which is None:
@@ -77,27 +78,39 @@ def seating(request: HttpRequest, day_id: int) -> HttpResponse:
                     return bad_request(request, apply_form)
                 draw = apply_form.cleaned_data["draw"]
                 wanted = draw.pk
-                tables = seating_apply(draw=draw, by=actor(request))
-                messages.success(
-                    request,
-                    f"Draw {draw.seed} applied: {len(tables)} tables, "
-                    f"{sum(len(t['seats']) for t in draw.plan)} players seated.",
-                )
-                return redirect(f"{request.path}?draw={draw.pk}")
-            draw_form = SeatingDrawForm(request.POST)
-            if draw_form.is_valid():
-                draw = seating_draw(
-                    day=day, seed=draw_form.cleaned_data["seed"] or None, by=actor(request)
-                )
-                return redirect(f"{request.path}?draw={draw.pk}")
+                # Applying cannot be undone: the first post shows what it does and asks.
+                asking = not apply_form.cleaned_data["confirm"]
+                if asking:
+                    status = 200
+                else:
+                    tables = seating_apply(draw=draw, by=actor(request))
+                    messages.success(
+                        request,
+                        f"Draw {draw.seed} applied: {len(tables)} tables, "
+                        f"{sum(len(t['seats']) for t in draw.plan)} players seated.",
+                    )
+                    return redirect(f"{request.path}?draw={draw.pk}")
+            else:
+                draw_form = SeatingDrawForm(request.POST)
+                if draw_form.is_valid():
+                    draw = seating_draw(
+                        day=day, seed=draw_form.cleaned_data["seed"] or None, by=actor(request)
+                    )
+                    return redirect(f"{request.path}?draw={draw.pk}")
         except ServiceError as err:
             error = err
             status = err.status
             if which == "draw":
                 service_error_on(draw_form, err)
     draws = list(day.draws.select_related("created_by"))
-    shown = next((d for d in draws if d.pk == wanted), None) if wanted else None
+    if wanted:
+        shown = next((d for d in draws if d.pk == wanted), None)
+    else:  # the latest draw while it waits to be applied: it stays in view until it is
+        latest = draws[0] if draws else None
+        shown = latest if latest and latest.applied_at is None and latest.plan else None
     context = {
+        "asking": asking and shown is not None and shown.applied_at is None,
+        "fee_total": day.house_fee * sum(len(t["seats"]) for t in shown.plan) if shown else 0,
         "day": day,
         "draw": shown,
         "draws": draws,

@@ -10,6 +10,7 @@ from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
 from brag_event.events.models import Day, DayClose, Event
+from brag_event.events.setup import RULE_LABELS
 from brag_event.events.zones import zone
 from brag_event.hands.models import Hand
 from brag_event.ledger.checks import ledger_check_latest
@@ -146,4 +147,20 @@ def days_openable(event: Event) -> list[Day]:
         if day.status == Day.Status.SCHEDULED and (before is None or before == Day.Status.CLOSED):
             out.append(day)
         before = day.status
+    return out
+
+
+def day_rules_shown(day: Day) -> list[tuple[str, str]]:
+    """The day's rules in words, in the order the set-up page shows them: (label, value)."""
+    out = []
+    for name, value in day.rules_dict().items():
+        if value is None:
+            shown = "—"
+        elif isinstance(value, bool):
+            shown = "yes" if value else "no"
+        elif isinstance(value, int):
+            shown = f"{value:,}"
+        else:
+            shown = str(value)
+        out.append((RULE_LABELS.get(name, name.replace("_", " ")), shown))
     return out

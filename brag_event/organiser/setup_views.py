@@ -7,20 +7,23 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import RULE_FIELDS, Day, Event
 from brag_event.events.setup import (
+    day_rules_copy,
     day_setup_change,
     day_setup_log,
+    days_to_copy_to,
     event_create,
     event_create_from_preset,
     flash_preset,
 )
 
 from .access import organiser_only
-from .forms import service_error_on
+from .forms import DayRulesCopyForm, service_error_on
 from .setup_forms import DaySetupForm, EventPresetForm, EventScratchForm
 from .views import actor
 
@@ -107,6 +110,18 @@ def day_setup(request: HttpRequest, day_id: int) -> HttpResponse:
                 return redirect("organiser:day_setup", day.pk)
             except ServiceError as err:
                 service_error_on(form, err)
+    return _day_setup_page(request, day, form, status=status)
+
+
+def _day_setup_page(
+    request: HttpRequest,
+    day: Day,
+    form: DaySetupForm,
+    *,
+    status: int,
+    copy_asking: bool = False,
+    copy_refusal: ServiceError | None = None,
+) -> HttpResponse:
     context = {
         "event": day.event,
         "day": day,
@@ -114,6 +129,34 @@ def day_setup(request: HttpRequest, day_id: int) -> HttpResponse:
         "rules": [(form[name].label, day.rules_dict()[name]) for name in RULE_FIELDS],
         "editable": day.status == Day.Status.SCHEDULED,
         "log": day_setup_log(day),
+        "copy_to": days_to_copy_to(day),
+        "copy_asking": copy_asking,
+        "copy_refusal": copy_refusal,
         "tab": "setup",
     }
     return render(request, "organiser/day_setup.html", context, status=status)
+
+
+@takes(post=DayRulesCopyForm)
+@organiser_only
+@require_POST
+def day_rules_copy_view(request: HttpRequest, day_id: int) -> HttpResponse:
+    """Copy a day's rules to the days after it not yet open, asked once: the first post shows
+    which days change and asks; only the confirmation's button copies."""
+    day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
+    copy = DayRulesCopyForm(request.POST)
+    if not copy.is_valid():
+        return bad_request(request, copy)
+    form = DaySetupForm(initial={**day.rules_dict(), "date": day.date})
+    if not copy.cleaned_data["confirm"]:
+        return _day_setup_page(request, day, form, status=200, copy_asking=True)
+    try:
+        copied = day_rules_copy(day=day, by=actor(request))
+    except ServiceError as err:
+        return _day_setup_page(request, day, form, status=err.status, copy_refusal=err)
+    names = ", ".join(str(d.number) for d in copied)
+    messages.success(
+        request,
+        f"Day {day.number}'s rules copied to day{'s' if len(copied) > 1 else ''} {names}.",
+    )
+    return redirect("organiser:day_setup", day.pk)

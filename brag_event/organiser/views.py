@@ -36,12 +36,20 @@ from brag_event.core.forms import bad_request, takes
 from brag_event.core.security import login_failures_recent, login_lockouts, login_unlock
 from brag_event.events.models import Day, Event
 from brag_event.events.services import day_open, day_set_qualification
+from brag_event.events.states import day_before, refuse_until_day_before_closed
 from brag_event.events.zones import zone
 from brag_event.hands.chain import chains, day_export_line, export_document
 from brag_event.hands.models import Hand
 from brag_event.ledger.checks import ledger_check_if_due, ledger_check_run
 from brag_event.ledger.models import Transfer
-from brag_event.players.selectors import standings
+from brag_event.players.qualify import (
+    Cut,
+    day_cut,
+    day_field,
+    player_requalify,
+    standings_marked,
+)
+from brag_event.players.selectors import current_day, standings
 from brag_event.public.forms import StandingsQuery
 from brag_event.tables.models import Seat
 from brag_event.tables.versions import dashboard_version
@@ -51,11 +59,13 @@ from .closing_report import close_report, close_state, tables_named
 from .forms import (
     DayCloseConfirmForm,
     DayCloseForm,
+    DayOpenForm,
+    RequalifyForm,
     TokenIssueForm,
     UnlockForm,
     service_error_on,
 )
-from .selectors import days_openable, event_dashboard
+from .selectors import day_rules_shown, days_openable, event_dashboard
 
 
 def actor(request: HttpRequest) -> Actor:
@@ -121,17 +131,43 @@ def dashboard(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(request, "organiser/dashboard.html", context)
 
 
-@takes()
+@takes(post=DayOpenForm)
 @organiser_only
-@require_POST
 def day_open_view(request: HttpRequest, day_id: int) -> HttpResponse:
+    """Opening a day, asked once: the page says what opening does (its rules freeze, who may
+    play, the draw waiting to be applied); only the confirmation's button opens it."""
     day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
-    try:
-        day_open(day=day, by=actor(request))
-        messages.success(request, f"Day {day.number} is open: hands can be played.")
-    except ServiceError as err:
-        messages.error(request, err.message)
-    return redirect("organiser:dashboard", day.event_id)
+    refusal: ServiceError | None = None
+    status = 200
+    if request.method == "POST":
+        form = DayOpenForm(request.POST)
+        if not form.is_valid():
+            return bad_request(request, form)
+        if form.cleaned_data["confirm"]:
+            try:
+                day_open(day=day, by=actor(request))
+            except ServiceError as err:
+                refusal, status = err, err.status
+            else:
+                messages.success(request, f"Day {day.number} is open: hands can be played.")
+                if day.draws.filter(applied_at__isnull=True).exists():
+                    return redirect("organiser:seating", day.pk)
+                return redirect("organiser:dashboard", day.event_id)
+    day.refresh_from_db()
+    if refusal is None and day.status == Day.Status.SCHEDULED:
+        try:  # said before asking: a day whose day before is still open cannot open
+            refuse_until_day_before_closed(day, "the opening")
+        except ServiceError as err:
+            refusal = err
+    context = {
+        "day": day,
+        "event": day.event,
+        "rules": day_rules_shown(day),
+        "field": len(day_field(day)),
+        "pending": day.draws.filter(applied_at__isnull=True).order_by("-created_at").first(),
+        "refusal": refusal,
+    }
+    return render(request, "organiser/day_open.html", context, status=status)
 
 
 @takes()
@@ -226,7 +262,9 @@ def day_close(request: HttpRequest, day_id: int) -> HttpResponse:
         rule = chosen or day.qualify_rule
         top = form.cleaned_data["qualify_top"] if chosen else day.qualify_top
         if not form.cleaned_data["confirm"]:
-            confirm = {"rule": rule, "top": top}
+            rows = standings(day.event, day)
+            cut = day_cut(day, rows, rule=rule, top=top)
+            confirm = {"rule": rule, "top": top, "preview": _cut_preview(cut, rows)}
             return _day_close_page(request, day, form, status=200, confirm=confirm)
     try:
         if day.is_open:
@@ -238,6 +276,52 @@ def day_close(request: HttpRequest, day_id: int) -> HttpResponse:
     return redirect("organiser:day_close", day.pk)
 
 
+def _cut_preview(cut: Cut, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The cut in names, ranked: who would go through and who not, each with why."""
+    qualified, missed = [], []
+    for r in rows:
+        entry = {"rank": r["rank"], "name": r["name"], "total": r["total"]}
+        if r["player"] in cut.qualified:
+            qualified.append({**entry, "why": cut.qualified[r["player"]]})
+        else:
+            missed.append({**entry, "why": cut.missed.get(r["player"], "")})
+    return {"qualified": qualified, "missed": missed, "rule": cut.rule_text}
+
+
+@takes(post=RequalifyForm)
+@organiser_only
+@require_POST
+def requalify(request: HttpRequest, day_id: int) -> HttpResponse:
+    """Let a player back in for this day past the cut of the day before: the organiser's
+    decision, with a reason, kept in the audit log. Answered on the close page of the day
+    before."""
+    day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
+    before = day_before(day)
+    if before is None:
+        raise Http404("The first day has no cut before it")
+    form = RequalifyForm(request.POST, day=day)
+    if form.is_valid():
+        try:
+            player_requalify(
+                day=day,
+                player=form.cleaned_data["player"],
+                reason=form.cleaned_data["reason"],
+                by=actor(request),
+            )
+        except ServiceError as err:
+            service_error_on(form, err)
+        else:
+            messages.success(
+                request,
+                f"{form.cleaned_data['player']} is let back in for day {day.number}; the "
+                "reason is in the audit log.",
+            )
+            return redirect("organiser:day_close", before.pk)
+    before = Day.objects.select_related("event").get(pk=before.pk)
+    blank = DayCloseConfirmForm()
+    return _day_close_page(request, before, blank, status=400, requalify_form=form)
+
+
 def _day_close_page(
     request: HttpRequest,
     day: Day,
@@ -246,9 +330,17 @@ def _day_close_page(
     status: int,
     confirm: dict[str, Any] | None = None,
     refusal: ServiceError | None = None,
+    requalify_form: RequalifyForm | None = None,
 ) -> HttpResponse:
     report = close_report(day)
     following = report.following
+    can_requalify = (
+        following is not None
+        and day.status == Day.Status.CLOSED
+        and following.status in (Day.Status.SCHEDULED, Day.Status.OPEN)
+    )
+    if can_requalify and requalify_form is None and following is not None:
+        requalify_form = RequalifyForm(day=following)
     context = {
         "day": day,
         "event": day.event,
@@ -258,6 +350,7 @@ def _day_close_page(
         "form": form,
         "confirm": confirm,
         "refusal": refusal,
+        "requalify_form": requalify_form if can_requalify else None,
         "refusal_tables": tables_named(day, refusal.details.get("tables")) if refusal else [],
         "in_play": Hand.objects.filter(table__day=day, status=Hand.Status.IN_PROGRESS).count(),
         "seated": Seat.objects.filter(table__day=day, left_at__isnull=True).count(),
@@ -301,11 +394,19 @@ def export_standings(request: HttpRequest, event_id: int) -> HttpResponseBase:
     if query.cleaned_data["day"] is not None:
         day = get_object_or_404(event.days, number=query.cleaned_data["day"])
     columns = ["rank", "name", "balance", "stack", "total", "change", "hands_played", "hands_won"]
+    # "change" is over one day (the day asked for, else the day being played): its header names
+    # that day. The marks and the cut are those of the same day (``players.qualify``).
+    shown = day or current_day(event)
+    change = f"change_day_{shown.number}" if shown else "change"
+    marked, cut = standings_marked(event, day)
 
     def rows() -> Iterator[list[Any]]:
-        yield ["player_id", *columns]
-        for r in standings(event, day):
-            yield [r["player"], *(r[c] for c in columns)]
+        yield ["player_id", *columns[:5], change, *columns[6:], "standing", "note", "cut"]
+        for index, r in enumerate(marked):
+            side = ""
+            if cut is not None:
+                side = "above the cut" if index < cut["after"] else "below the cut"
+            yield [r["player"], *(r[c] for c in columns), r["standing"], r["note"], side]
 
     suffix = f"-day{day.number}" if day else ""
     return csv_stream(rows(), f"standings-{event.pk}{suffix}.csv")

@@ -14,7 +14,8 @@ from brag_event.core.forms import bad_request, takes
 from brag_event.events.models import Day, Event
 from brag_event.events.zones import activate_for
 from brag_event.players.links import player_from_token
-from brag_event.players.selectors import current_day, standings
+from brag_event.players.qualify import standings_marked
+from brag_event.players.selectors import current_day
 from brag_event.tables.versions import standings_version
 
 from .forms import StandingsQuery
@@ -57,7 +58,7 @@ def _standings_html(request: HttpRequest, event_id: int, number: int | None, big
         if day is None:
             raise Http404("No such day")
     today = current_day(event)
-    rows = standings(event, day)
+    rows, cut = standings_marked(event, day)
     query = "?big=1" if big else ""
     tabs = [{"label": "Overall", "query": query, "current": day is None}] + [
         {
@@ -68,17 +69,19 @@ def _standings_html(request: HttpRequest, event_id: int, number: int | None, big
         for d in days
     ]
     api = f"/api/v1/events/{event.pk}/standings/" + (f"?day={day.number}" if day else "")
+    changed = day or today  # the change is over one day: the day shown, else the day in play
     context: dict[str, Any] = {
         "event": event,
         "day": day,
         "today": today,
         "rows": rows,
+        "cut": cut,
         "tabs": tabs,
         "big": big,
         "api": api,
         "poll_ms": POLL_SECONDS * 1000,
         "page_ms": PAGE_SECONDS * 1000,
-        "change_label": f"Change on day {day.number}" if day else "Change today",
+        "change_label": f"Change on day {changed.number}" if changed else "Change",
     }
     return render_to_string("public/standings.html", context, request=request).encode()
 

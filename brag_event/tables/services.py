@@ -26,6 +26,7 @@ from brag_event.ledger.services import (
     transfer_post,
 )
 from brag_event.players.models import Player
+from brag_event.players.qualify import only_qualifiers
 from brag_event.players.standings import ensure_started
 
 from . import versions
@@ -41,14 +42,6 @@ def _in_live_hand(seat: Seat) -> bool:
     if hand is None:
         return False
     return any(s.get("seat_id") == seat.pk and s.get("dealt") for s in hand.seats)
-
-
-def only_qualifiers(day: Day) -> bool:
-    """Whether only qualified players sit down on ``day``: on a day that follows another, the
-    qualifiers the close of the day before wrote, and nobody else (none written: nobody); on
-    the first day everyone registered — unless qualifications were recorded for it by hand."""
-    follows = Day.objects.filter(event_id=day.event_id, number__lt=day.number).exists()
-    return follows or day.qualified.exists()
 
 
 def qualifies(day: Day, player_id: int) -> bool:

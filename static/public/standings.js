@@ -48,10 +48,10 @@
     tr.appendChild(cell("td", "num rank", r.disqualified ? "DQ" : String(r.rank)));
     var name = cell("th", "name", r.name);
     name.setAttribute("scope", "row");
-    if (r.disqualified) {
-      tr.className = "disqualified";
+    tr.className = "standing-" + (r.standing || "in") + (r.disqualified ? " disqualified" : "");
+    if (r.note) {
       name.appendChild(document.createTextNode(" "));
-      name.appendChild(cell("span", "dq", "disqualified"));
+      name.appendChild(cell("span", "mark mark-" + r.standing + (r.disqualified ? " dq" : ""), r.note));
     }
     tr.appendChild(name);
     var m = cell("td", "num money", money(r.total));
@@ -66,7 +66,17 @@
     return tr;
   }
 
-  function render(rows) {
+  /* The cut line: a row of its own above the first row below the cut. */
+  function cutRow(cut) {
+    var tr = cell("tr", "cut-line");
+    var td = cell("td");
+    td.setAttribute("colspan", "6");
+    td.appendChild(cell("span", "", cut.text));
+    tr.appendChild(td);
+    return tr;
+  }
+
+  function render(rows, cut) {
     var x = window.scrollX;
     var y = window.scrollY;
     var fragment = document.createDocumentFragment();
@@ -77,9 +87,11 @@
       none.appendChild(td);
       fragment.appendChild(none);
     }
-    rows.forEach(function (r) {
+    rows.forEach(function (r, i) {
+      if (cut && cut.after === i) fragment.appendChild(cutRow(cut));
       fragment.appendChild(rowFor(r));
     });
+    if (cut && rows.length && cut.after === rows.length) fragment.appendChild(cutRow(cut));
     tbody.replaceChildren(fragment);
     if (big) showPage();
     window.scrollTo(x, y); // the rows are re-drawn in place: the reader stays where they were
@@ -121,10 +133,11 @@
       .then(function (data) {
         if (data === null) return unchanged();
         var rows = data.standings || [];
-        var key = JSON.stringify(rows);
+        var cut = data.cut || null;
+        var key = JSON.stringify([rows, cut]);
         if (key !== last) {
           last = key;
-          render(rows);
+          render(rows, cut);
         }
         unchanged();
       })

@@ -133,6 +133,7 @@ def test_an_organiser_runs_the_console(
         expect(page.locator("#audit")).to_contain_text("PASS")
 
         # Signing out.
+        page.locator(".account > summary").click()  # the account menu: who is signed in
         page.get_by_role("button", name="Log out").click()
         expect(page.get_by_text("You are signed out.")).to_be_visible()
         page.goto(f"{base}/organiser/events/{w.event.pk}/")

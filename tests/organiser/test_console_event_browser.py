@@ -112,7 +112,11 @@ class Console:
     def open_day(self, number: int) -> None:
         assert self.event is not None
         self.go(f"/organiser/events/{self.event.pk}/")
-        self.page.get_by_role("button", name=f"Open day {number}").click()
+        self.page.get_by_role("link", name=f"Open day {number}…").click()
+        # Asked once: the day's rules freeze.
+        self.page.get_by_role("heading", name=f"Open day {number} now?").wait_for()
+        assert self.day(number).status == "scheduled"
+        self.page.get_by_role("button", name=f"Yes, open day {number}").click()
         self.page.get_by_text(f"Day {number} is open: hands can be played.").wait_for()
         assert self.day(number).status == "open"
 
@@ -121,7 +125,8 @@ class Console:
         self.go(f"/organiser/days/{day.pk}/seating/")
         self.page.locator("input[name=seed]").fill(f"console-{number}")
         self.page.get_by_role("button", name="Draw", exact=True).click()
-        self.page.get_by_role("button", name="Apply this draw").click()
+        self.page.get_by_role("button", name="Apply this draw…").click()
+        self.page.get_by_role("button", name=f"Yes, apply draw console-{number}").click()
         self.page.get_by_text("players seated").wait_for()
         assert_audit_ok(day.event)  # every buy-in and its fee
         return list(Table.objects.filter(day=day).order_by("number"))

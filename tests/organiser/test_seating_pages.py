@@ -83,14 +83,19 @@ def test_draw_then_apply_through_the_forms(organiser: Client, day: Day) -> None:
     assert "Skint" in page and "cannot afford 100 (90 + fee 10)" in page
     for entry in draw.plan[0]["seats"]:
         assert entry["name"] in page
-    response = organiser.post(url(day), {"form": "apply", "draw": draw.pk})
+    # Applying asks once: the first post says what it does and changes nothing.
+    asked = organiser.post(url(day), {"form": "apply", "draw": draw.pk})
+    assert asked.status_code == 200
+    assert "Apply draw page-seed now?" in asked.content.decode()
+    assert not Seat.objects.exists() and SeatingDraw.objects.get().applied_at is None
+    response = organiser.post(url(day), {"form": "apply", "draw": draw.pk, "confirm": "yes"})
     assert response.status_code == 302
     assert Seat.objects.filter(left_at__isnull=True).count() == 8
     page = organiser.get(response["Location"]).content.decode()
     assert "8 players seated" in page
     assert "Apply this draw" not in page
     # Applying again is refused on the page.
-    response = organiser.post(url(day), {"form": "apply", "draw": draw.pk})
+    response = organiser.post(url(day), {"form": "apply", "draw": draw.pk, "confirm": "yes"})
     assert response.status_code == 409
     assert "draw_applied" in response.content.decode()
     assert Seat.objects.filter(left_at__isnull=True).count() == 8
@@ -108,7 +113,8 @@ def test_an_empty_seed_draws_a_random_one(organiser: Client, day: Day) -> None:
 
 def test_sheets_have_a_qr_code_per_player(organiser: Client, day: Day) -> None:
     organiser.post(url(day), {"form": "draw", "seed": "sheets"})
-    organiser.post(url(day), {"form": "apply", "draw": SeatingDraw.objects.get().pk})
+    apply = {"form": "apply", "draw": SeatingDraw.objects.get().pk, "confirm": "yes"}
+    organiser.post(url(day), apply)
     page = organiser.get(url(day, "sheets/")).content.decode()
     assert page.count("<svg") == 8
     assert page.count('class="sheet"') == 2

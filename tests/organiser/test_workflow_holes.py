@@ -44,7 +44,7 @@ def test_days_follow_each_other_through_the_console(
     # Day 2 cannot open, nor be drawn, while day 1 is scheduled or open.
     refused = text(organiser.post(f"/organiser/days/{d2.pk}/open/", follow=True))
     assert "Day 1 is scheduled: the opening of day 2 waits until day 1 has closed." in refused
-    organiser.post(f"/organiser/days/{d1.pk}/open/")
+    organiser.post(f"/organiser/days/{d1.pk}/open/", {"confirm": "yes"})
     assert day(event, 1).status == "open"
     refused = text(organiser.post(f"/organiser/days/{d2.pk}/open/", follow=True))
     assert "Day 1 is open: the opening of day 2 waits until day 1 has closed." in refused

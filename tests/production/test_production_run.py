@@ -189,7 +189,9 @@ def organiser_setup(run: Run) -> tuple[Browser, list[dict[str, Any]]]:
     match = re.search(r"[?&]draw=(\d+)", headers["location"])
     assert match, headers["location"]
     draw = match.group(1)
-    status, headers, body = browser.request("POST", page, form={"form": "apply", "draw": draw})
+    status, headers, body = browser.request(
+        "POST", page, form={"form": "apply", "draw": draw, "confirm": "yes"}
+    )
     assert status == 302, (status, body[:500])
 
     status, listed = browser.json("GET", f"/api/v1/days/{day}/tables/")

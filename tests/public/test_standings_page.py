@@ -106,6 +106,8 @@ def test_the_api_the_page_polls(client: Client) -> None:
         "hands_played",
         "hands_won",
         "disqualified",
+        "standing",
+        "note",
     }
     assert (first["name"], first["rank"], first["total"], first["table"]) == ("Bill", 1, 1000, 1)
     assert first["total"] == first["balance"] + first["stack"]
