@@ -23,8 +23,8 @@ class Actor:
         address and the browser."""
         where = request.META.get("REMOTE_ADDR", "")
         agent = request.META.get("HTTP_USER_AGENT", "")[:80]
-        token = getattr(request, "auth", None)
-        token_id = getattr(token, "pk", None) if token is not None else None
+        token: Any = getattr(request, "auth", None)
+        token_id = getattr(token, "pk", None)
         device = f"token:{token.name}" if token_id is not None else "web"
         return cls(request.user, f"{device} {where} {agent}".strip(), token_id)
 

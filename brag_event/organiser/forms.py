@@ -229,7 +229,9 @@ class DayDealersForm(forms.Form):
     def rows(self) -> list[dict[str, Any]]:
         """For the page: each table with its boxes (user, value, checked)."""
         checked = set(
-            self.data.getlist("assign") if self.is_bound else self.initial.get("assign", [])
+            self.data.getlist("assign")  # type: ignore[attr-defined]
+            if self.is_bound
+            else self.initial.get("assign", [])
         )
         return [
             {

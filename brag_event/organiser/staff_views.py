@@ -74,7 +74,7 @@ def staff(request: HttpRequest, event_id: int) -> HttpResponse:
                     service_error_on(create_form, err)
                     status = err.status
         else:
-            form_class = STAFF_FORMS[which]
+            form_class: Any = STAFF_FORMS[which]
             form = form_class(request.POST, users=users)
             if not form.is_valid():
                 if which == "password" and "user" not in form.errors:

@@ -132,7 +132,9 @@ def state() -> dict[str, Any]:
     for name in ROLES[6:]:
         where, role = name.split("_", 1)
         users[name] = User.objects.create_user(name, password="x")
-        StaffRole.objects.create(user=users[name], event=w.event if where == "here" else other, role=role)
+        StaffRole.objects.create(
+            user=users[name], event=w.event if where == "here" else other, role=role
+        )
     w.table.dealers.add(users["dealer"], users["here_dealer"])
     key = DeviceToken.new_key()
     token = DeviceToken.objects.create(
@@ -163,7 +165,7 @@ def url_of(name: str, kwargs: dict[str, Any]) -> str:
     ):
         try:
             return reverse(name, kwargs=wanted)
-        except Exception:  # noqa: BLE001, S112 - the next set of keywords
+        except Exception:
             continue
     raise AssertionError(f"no URL for {name}")
 

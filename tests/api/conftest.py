@@ -14,8 +14,8 @@ from rest_framework.test import APIClient
 from brag_event.access.models import StaffRole
 from brag_event.access.roles import STAFF_GROUPS
 from brag_event.api.models import DeviceToken, token_hash
-from brag_event.events.services import event_create_flash
 from brag_event.events.models import Day, Event
+from brag_event.events.services import event_create_flash
 from brag_event.players.models import Player
 from brag_event.tables.models import Seat, Table
 from tests.conftest import FAST_HASHERS
