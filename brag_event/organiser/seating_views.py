@@ -163,14 +163,14 @@ DEALER_FORMS: dict[str, type[forms.Form]] = {"day": DayDealersForm, "table": Dea
 def dealers(request: HttpRequest, day_id: int) -> HttpResponse:
     """The dealers of every table of the day, in one form. A day without any yet is offered the
     previous day's dealers at the same table numbers (saved only when the organiser saves).
-    One table alone can still be posted (``DealersForm``: ``table`` and ``dealers``)."""
+    One table alone can still be posted (``form=table``: ``DealersForm``)."""
     day = _day(day_id)
     error: ServiceError | None = None
     status = 200
     proposed, carried_from = day_dealers_proposed(day)
     form = DayDealersForm(day=day, initial_dealers=proposed)
     which = posted_form(request, DEALER_FORMS) if request.method == "POST" else None
-    if request.method == "POST" and ("table" in request.POST or which == "table"):
+    if which == "table":
         return _one_table(request, day)
     if request.method == "POST":
         if which is None:
