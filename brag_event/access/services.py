@@ -114,18 +114,21 @@ def staff_create(
 @service_transaction
 def staff_password_set(*, event: Event, user: Any, password: str, by: Actor | None) -> Any:
     """A new password for a member of ``event``'s staff; the browsers they are signed in on are
-    signed out (Django checks a session against the password it was opened with)."""
+    signed out (their sessions ended; Django would also refuse them, a session being checked
+    against the password it was opened with). Their tablets' device tokens stay."""
     _member(by, event, user)
     user = get_user_model().objects.select_for_update().get(pk=user.pk)
     _password_checked(password, user)
     user.set_password(password)
     user.save(update_fields=["password"])
+    ended = session_keys_of(user.pk)
+    Session.objects.filter(session_key__in=ended).delete()
     audit_record(
         by=by,
         verb=Verb.STAFF_PASSWORD,
         subject=event,
         target=user.get_username(),
-        data={"user": user.pk},
+        data={"user": user.pk, "sessions_ended": len(ended)},
     )
     return user
 
