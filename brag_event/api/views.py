@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from brag_event.access.roles import is_global
+from brag_event.access.roles import events_where, is_global
 from brag_event.access.rules import event_of
 from brag_event.access.selectors import staff_manageable
 from brag_event.audit.selectors import audit_actors, audit_entries
@@ -190,6 +190,13 @@ class EventList(APIView):
     )
     def get(self, request: Request) -> Response:
         events = Event.objects.order_by("-created_at")
+        # Staff of some events only (and no role for every event) see those events, and their
+        # own as a player: a tablet lists no other event's days.
+        where = events_where(request.user, roles.DEALER)
+        if where is not None and roles.event_roles(request.user):
+            player = getattr(request.user, "player", None)
+            mine = where | ({player.event_id} if player is not None else set())
+            events = events.filter(pk__in=mine)
         return Response({"events": [event_view(e) for e in events]})
 
 

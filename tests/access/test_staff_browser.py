@@ -141,6 +141,8 @@ def test_an_organiser_staffs_their_event(
     tablet.get_by_label("Password").fill(PASSWORD)
     tablet.get_by_role("button", name="Log in").click()
     tablet.wait_for_url("**/tablet/")
+    expect(tablet.locator("#tables").get_by_text("Table 1")).to_be_visible()
+    expect(tablet.locator("#tables")).not_to_contain_text("Other Open")
     assert tablet.request.get(base + f"/api/v1/tables/{w.table.pk}/").status == 200
 
     page.goto(base + f"/organiser/events/{event.pk}/staff/")

@@ -84,7 +84,7 @@ def build_api() -> tuple[Api, dict[str, str | None]]:
             user.groups.add(Group.objects.get_or_create(name=group)[0])
         users[role] = user
     w.table.dealers.add(users["dealer"])
-    other = event_create_flash(name="OTHER", by=None)
+    other = event_create_flash(name="Elsewhere Open", by=None)
     for name in SCOPED:
         where, role = name.split("_", 1)
         users[name] = User.objects.create_user(name, password=f"{name}-pw")

@@ -689,3 +689,8 @@ def test_scoped_staff_see_their_own_event_only(api: Api) -> None:
     for role in SCOPED_ROLES:
         me = api.client(role).get("/api/v1/me/").json()
         assert me == {"username": role, "role": role.split("_", 1)[1]}
+        # The events listed: their own only (the tablet lists no other event's days).
+        names = [e["name"] for e in api.client(role).get("/api/v1/events/").json()["events"]]
+        assert names == (["FLASH"] if role.startswith("here") else ["Elsewhere Open"]), role
+    everyone = api.client("dealer").get("/api/v1/events/").json()["events"]
+    assert sorted(e["name"] for e in everyone) == ["Elsewhere Open", "FLASH"]
