@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "brag_event.core",
     "brag_event.events",
+    "brag_event.access",
     "brag_event.players",
     "brag_event.tables",
     "brag_event.hands",

@@ -14,6 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from brag_event.access.rules import can, event_of
+from brag_event.core.errors import NotFound
 from brag_event.events.models import Event
 from brag_event.floor.models import FloorCall, Penalty, Ruling
 from brag_event.floor.selectors import open_calls, player_penalties
@@ -159,6 +161,11 @@ class Rulings(APIView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = valid(RulingIn, request)
+        # The call or table named in the body: a supervisor of that event (not of another).
+        named = {f"{k}_id": data[k] for k in ("call", "table", "hand") if data.get(k)}
+        event_id = event_of(dict([next(iter(named.items()))])) if named else None
+        if event_id is not None and not can(request.user, "floor.rule", event_id):
+            raise NotFound("not_found", "No such call or table.")
         ruling = ruling_record(
             call=data.get("call"),
             table=data.get("table"),

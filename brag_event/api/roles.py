@@ -1,116 +1,129 @@
-"""Who may do what. Roles come from groups (organiser, supervisor, dealer) and the player link.
-
-Access is enforced in querysets (lists and lookups never see other tables) and in object checks."""
+"""The API's rows: which tables and hands a user reaches. Who holds which role — for every
+event or for one — and every permission are decided in ``brag_event.access``; this module turns
+those decisions into querysets and SQL. Access is enforced in querysets (lists and lookups
+never see other tables) and in object checks."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from brag_event.access.roles import (
+    DEALER,
+    ORGANISER,
+    PLAYER,
+    PUBLIC,
+    RANK,
+    STAFF_GROUPS,
+    SUPERVISOR,
+    at_least,
+    event_roles,
+    events_where,
+    group_flags_sql,
+    remember_role,
+    remember_role_from_flags,
+    role_annotations,
+    role_of,
+)
 from brag_event.core.sql import qn
 from brag_event.events.models import Day
 from brag_event.hands.models import Hand
 from brag_event.tables.models import Table
 
-ORGANISER = "organiser"
-SUPERVISOR = "supervisor"
-DEALER = "dealer"
-PLAYER = "player"
-PUBLIC = "public"
-
-RANK = {PUBLIC: 0, PLAYER: 1, DEALER: 2, SUPERVISOR: 3, ORGANISER: 4}
-
-
-STAFF_GROUPS = (ORGANISER, SUPERVISOR, DEALER)
-
-
-def _decide(user: Any, groups: set[str], has_player: bool | None = None) -> str:
-    if user.is_superuser or ORGANISER in groups:
-        return ORGANISER
-    if SUPERVISOR in groups:
-        return SUPERVISOR
-    if DEALER in groups:
-        return DEALER
-    if has_player if has_player is not None else hasattr(user, "player"):
-        return PLAYER
-    return PUBLIC
+__all__ = [
+    "DEALER",
+    "ORGANISER",
+    "PLAYER",
+    "PUBLIC",
+    "RANK",
+    "STAFF_GROUPS",
+    "SUPERVISOR",
+    "TableAccess",
+    "at_least",
+    "event_roles",
+    "group_flags_sql",
+    "hands_for",
+    "remember_role",
+    "remember_role_from_flags",
+    "role_annotations",
+    "role_of",
+    "table_of_any_day",
+    "tables_for",
+]
 
 
-def group_flags_sql(user_id: str) -> tuple[str, list[Any]]:
-    """SQL selecting, for the user whose id is the expression ``user_id``, one boolean per staff
-    group (in ``STAFF_GROUPS`` order) — for hand-written look-ups such as the token's."""
-    through = qn(get_user_model().groups.through._meta.db_table)
-    group_table = qn(Group._meta.db_table)
-    exists = (
-        f"EXISTS (SELECT 1 FROM {through} ug JOIN {group_table} g ON g.{qn('id')} = "  # nosec B608
-        f"ug.{qn('group_id')} WHERE ug.{qn('user_id')} = {user_id} AND g.{qn('name')} = %s)"
-    )
-    return ", ".join([exists] * len(STAFF_GROUPS)), list(STAFF_GROUPS)
+def _in(events: set[int] | None, path: str) -> Q:
+    """Rows of these events (``None``: every event)."""
+    return Q() if events is None else Q(**{f"{path}__in": sorted(events)})
 
 
-def remember_role_from_flags(user: Any, flags: Any, has_player: bool) -> None:
-    groups = {name for name, flag in zip(STAFF_GROUPS, flags, strict=True) if flag}
-    user._brag_role = _decide(user, groups, has_player)
+def _reach(user: Any) -> tuple[set[int] | None, set[int] | None, set[int] | None]:
+    """The events in which the user is organiser; supervisor (and not organiser); dealer (and
+    neither): ``None`` is every event (left), an empty set none — a role held for every event
+    makes the lower ones say nothing more."""
+    organising = events_where(user, ORGANISER)
+    if organising is None:
+        return None, set(), set()
+    supervising = events_where(user, SUPERVISOR)
+    if supervising is None:
+        return organising, None, set()
+    supervising -= organising
+    dealing = events_where(user, DEALER)
+    if dealing is not None:
+        dealing -= organising | supervising
+    return organising, supervising, dealing
 
 
-def role_annotations(user_ref: str) -> dict[str, Any]:
-    """Annotations that bring a user's staff groups along with the query that loads the user
-    (a token or a session look-up), so no request spends a query of its own on its role.
-    ``user_ref`` is the path to the user's id in that query (``"pk"`` or ``"user_id"``)."""
-    return {
-        f"_in_{name}": Exists(Group.objects.filter(user=OuterRef(user_ref), name=name))
-        for name in STAFF_GROUPS
-    }
+def _assigned(user: Any) -> Exists:
+    through = Table.dealers.through
+    return Exists(through.objects.filter(table_id=OuterRef("pk"), user_id=user.pk))
 
 
-def remember_role(user: Any, holder: Any) -> None:
-    """Decide the role from annotations made by ``role_annotations`` on ``holder``."""
-    groups = {name for name in STAFF_GROUPS if getattr(holder, f"_in_{name}", False)}
-    user._brag_role = _decide(user, groups)
-
-
-def role_of(user: Any) -> str:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return PUBLIC
-    cached = getattr(user, "_brag_role", None)
-    if cached is not None:
-        return str(cached)
-    role = _decide(user, set(user.groups.values_list("name", flat=True)))
-    user._brag_role = role
-    return role
-
-
-def at_least(user: Any, role: str) -> bool:
-    return RANK[role_of(user)] >= RANK[role]
+def _table_condition(user: Any, *, open_only: bool = True) -> Q | None:
+    """The tables a user reaches as a condition (``None``: none at all): an organiser's events'
+    tables; a supervisor's events' tables of an open day; a dealer's events' tables of an open
+    day that are assigned to them. ``open_only=False`` leaves out the day's state."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    organising, supervising, dealing = _reach(user)
+    if organising is None:
+        return Q()
+    is_open = Q(day__status=Day.Status.OPEN) if open_only else Q()
+    parts = []
+    if organising:
+        parts.append(_in(organising, "day__event_id"))
+    if supervising is None or supervising:
+        parts.append(_in(supervising, "day__event_id") & is_open)
+    if dealing is None or dealing:
+        parts.append(_in(dealing, "day__event_id") & is_open & Q(_assigned(user)))
+    if not parts:
+        return None
+    condition = parts[0]
+    for part in parts[1:]:
+        condition |= part
+    return condition
 
 
 def tables_for(user: Any) -> QuerySet[Table]:
-    """The tables a user may see and operate: organisers all; supervisors every table of an open
-    day; dealers the tables assigned to them on open days; nobody else any."""
+    """The tables a user may see and operate: an organiser's events' tables; a supervisor's
+    events' tables of an open day; a dealer's tables (of their events) on open days; nobody
+    else's any."""
     tables = Table.objects.select_related("day__event")
-    role = role_of(user)
-    if role == ORGANISER:
-        return tables
-    if role == SUPERVISOR:
-        return tables.filter(day__status=Day.Status.OPEN)
-    if role == DEALER:
-        return tables.filter(day__status=Day.Status.OPEN, dealers=user)
-    return tables.none()
+    condition = _table_condition(user)
+    if condition is None:
+        return tables.none()
+    return tables.filter(condition)
 
 
 def table_of_any_day(user: Any, table_id: int) -> Table | None:
     """A table the user would see if its day were open (``tables_for`` without the day's
     state): to say that its day is not open, rather than that there is no such table."""
+    condition = _table_condition(user, open_only=False)
+    if condition is None:
+        return None
     tables = Table.objects.select_related("day__event").filter(pk=table_id)
-    role = role_of(user)
-    if role in (ORGANISER, SUPERVISOR):
-        return tables.first()
-    if role == DEALER:
-        return tables.filter(dealers=user).first()
-    return None
+    return tables.filter(condition).first()
 
 
 class TableAccess:
@@ -127,19 +140,46 @@ class TableAccess:
 
     def sql(self, table: str, day: str) -> tuple[str, list[Any]]:
         """A condition on the aliases ``table`` and ``day`` (events_day) with its parameters."""
-        if self.role == ORGANISER:
+        if not getattr(self.user, "is_authenticated", False):
+            return "1 = 0", []
+        organising, supervising, dealing = _reach(self.user)
+        if organising is None:
             return "1 = 1", []
+
+        def of(events: set[int] | None) -> tuple[str, list[Any]]:
+            if events is None:
+                return "1 = 1", []
+            marks = ", ".join(["%s"] * len(events))
+            return f"{day}.{qn('event_id')} IN ({marks})", sorted(events)
+
         is_open = f"{day}.{qn('status')} = %s"
-        if self.role == SUPERVISOR:
-            return is_open, [Day.Status.OPEN.value]
-        if self.role == DEALER:
-            through = Table.dealers.through._meta
-            assigned = (
-                f"EXISTS (SELECT 1 FROM {qn(through.db_table)} x WHERE x.{qn('table_id')} = "  # nosec B608
-                f"{table}.{qn('id')} AND x.{qn('user_id')} = %s)"
+        through = Table.dealers.through._meta
+        assigned = (
+            f"EXISTS (SELECT 1 FROM {qn(through.db_table)} x WHERE x.{qn('table_id')} = "  # nosec B608
+            f"{table}.{qn('id')} AND x.{qn('user_id')} = %s)"
+        )
+        parts: list[tuple[str, list[Any]]] = []
+        if organising:
+            parts.append(of(organising))
+        if supervising is None or supervising:
+            where, params = of(supervising)
+            parts.append((f"{where} AND {is_open}", [*params, Day.Status.OPEN.value]))
+        if dealing is None or dealing:
+            where, params = of(dealing)
+            parts.append(
+                (
+                    f"{where} AND {is_open} AND {assigned}",
+                    [*params, Day.Status.OPEN.value, self.user.pk],
+                )
             )
-            return f"{is_open} AND {assigned}", [Day.Status.OPEN.value, self.user.pk]
-        return "1 = 0", []
+        if not parts:
+            return "1 = 0", []
+        if len(parts) == 1:
+            return parts[0]
+        return (
+            " OR ".join(f"({where})" for where, _ in parts),
+            [p for _, params in parts for p in params],
+        )
 
 
 def hands_for(user: Any) -> QuerySet[Hand]:

@@ -22,6 +22,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from brag_event.access.roles import events_where, is_global
+from brag_event.access.rules import event_of
+from brag_event.access.selectors import staff_manageable
 from brag_event.audit.selectors import audit_actors, audit_entries
 from brag_event.core.actors import Actor
 from brag_event.core.conditional import versioned_answer
@@ -74,13 +77,8 @@ from .serializers import (
 )
 from .services import token_issue, token_revoke
 
-
-def actor(request: Request) -> Actor:
-    where = request.META.get("REMOTE_ADDR", "")
-    agent = request.META.get("HTTP_USER_AGENT", "")[:80]
-    token = request.auth if isinstance(request.auth, DeviceToken) else None
-    device = f"token:{token.name}" if token else "web"
-    return Actor(request.user, f"{device} {where} {agent}".strip(), token.pk if token else None)
+# Who acts, from which device (the tablet's token by name): the one builder, ``core.actors``.
+actor = Actor.from_request
 
 
 def valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
@@ -90,13 +88,20 @@ def valid(serializer_class: type[serializers.Serializer], request: Request) -> d
 
 
 class Role(permissions.BasePermission):
-    """At least this role."""
+    """At least this role — in the event of what the URL names (an event, day, table, hand,
+    seat, call, penalty or player: ``access.rules.event_of``), else in some event (the rows
+    reached are then scoped by ``roles.tables_for``)."""
 
     role = roles.PLAYER
     message = "Your role may not do this."
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        return roles.at_least(request.user, self.role)
+        user = request.user
+        if is_global(user, self.role):
+            return True  # every event: no need to find the URL's (the tablet's hot path)
+        if not roles.at_least(user, self.role):
+            return False
+        return roles.at_least(user, self.role, event_of(view.kwargs))
 
 
 class StaffOnly(Role):
@@ -192,6 +197,13 @@ class EventList(APIView):
     )
     def get(self, request: Request) -> Response:
         events = Event.objects.order_by("-created_at")
+        # Staff of some events only (and no role for every event) see those events, and their
+        # own as a player: a tablet lists no other event's days.
+        where = events_where(request.user, roles.DEALER)
+        if where is not None and roles.event_roles(request.user):
+            player = getattr(request.user, "player", None)
+            mine = where | ({player.event_id} if player is not None else set())
+            events = events.filter(pk__in=mine)
         return Response({"events": [event_view(e) for e in events]})
 
 
@@ -647,7 +659,9 @@ class Tokens(APIView):
 
     @extend_schema(responses={200: c.TokensOut}, summary="Device tokens (organisers)")
     def get(self, request: Request) -> Response:
-        tokens = DeviceToken.objects.select_related("user")
+        # An organiser of some events sees the tokens of those events' staff only.
+        mine = staff_manageable(request.user)
+        tokens = DeviceToken.objects.filter(user__in=mine).select_related("user")
         return Response(
             {
                 "tokens": [
@@ -670,6 +684,8 @@ class Tokens(APIView):
     @idempotent(redact=("key",))
     def post(self, request: Request) -> Response:
         data = valid(TokenIn, request)
+        if not staff_manageable(request.user).filter(pk=data["user"]).exists():
+            raise ServiceError("unknown_user", "No such active user.", details={"field": "user"})
         token, key = token_issue(user_id=data["user"], name=data["name"], by=actor(request))
         # The key is shown once, here; only its hash is stored.
         return Response({"id": token.pk, "name": token.name, "key": key}, status=201)
@@ -683,7 +699,8 @@ class TokenRevoke(APIView):
     )
     @idempotent
     def post(self, request: Request, token_id: int) -> Response:
-        token = token_revoke(token=get_object_or_404(DeviceToken, pk=token_id), by=actor(request))
+        mine = DeviceToken.objects.filter(user__in=staff_manageable(request.user))
+        token = token_revoke(token=get_object_or_404(mine, pk=token_id), by=actor(request))
         return Response({"id": token.pk, "active": token.is_active})
 
 

@@ -54,6 +54,10 @@ class Verb(models.TextChoices):
     LOGIN_LOCKED_OUT = "login.locked_out", "login locked out"
     LOGIN_UNLOCK = "login.unlock", "login unlocked"
     INTEGRITY_RUN = "integrity.run", "integrity check run"
+    STAFF_CREATE = "staff.create", "staff account created"
+    STAFF_PASSWORD = "staff.password", "staff password reset"
+    STAFF_DEACTIVATE = "staff.deactivate", "staff account switched off"
+    STAFF_ACTIVATE = "staff.activate", "staff account switched on"
     OTHER = "other", "other (recorded before the kinds were listed)"
 
 

@@ -4,21 +4,14 @@ Views stay thin: a selector or a service, then the template."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
-from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from brag_event.api.roles import ORGANISER, SUPERVISOR, at_least, role_of
+from brag_event.access.rules import can
+from brag_event.access.web import requires
 from brag_event.core.actors import Actor
 from brag_event.core.forms import takes
 from brag_event.events.models import Event
@@ -30,27 +23,10 @@ from .explain import CATEGORY_WORDS
 from .models import IntegrityRun
 from .services import integrity_alpha, integrity_run
 
-View = TypeVar("View", bound=Callable[..., HttpResponseBase])
-
-
-def floor_only(view: View) -> View:
-    """Organisers and supervisors: anonymous users go to the login page, anybody else gets
-    403."""
-
-    @functools.wraps(view)
-    def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path(), reverse("organiser:login"))
-        if not at_least(request.user, SUPERVISOR):
-            raise PermissionDenied("Organisers and supervisors only.")
-        return view(request, *args, **kwargs)
-
-    return cast(View, inner)
-
-
-def _actor(request: HttpRequest) -> Actor:
-    agent = request.META.get("HTTP_USER_AGENT", "")[:80]
-    return Actor(request.user, f"web {request.META.get('REMOTE_ADDR', '')} {agent}".strip())
+# Organisers and supervisors of the page's event (``access.rules``): anonymous users go to the
+# login page, anybody else gets a page saying where to go instead (403).
+floor_only = requires("floor.view", allowed="organisers and supervisors")
+_actor = Actor.from_request
 
 
 CHECK_TITLES = {
@@ -92,13 +68,13 @@ def overview(request: HttpRequest, event_id: int) -> HttpResponse:
         .annotate(n_flags=Count("flags"))
         .order_by("-at", "-id")[:8],
         "refusals": selectors.refusals_by_dealer(event),
-        "is_organiser": role_of(request.user) == ORGANISER,
+        "is_organiser": can(request.user, "event.manage", event),
     }
     return render(request, "integrity/overview.html", context)
 
 
 @takes()
-@floor_only
+@requires("integrity.run", allowed="organisers and supervisors")
 @require_POST
 def run_now(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
@@ -157,6 +133,6 @@ def hand(request: HttpRequest, hand_id: int) -> HttpResponse:
         "pots": outcome.get("pots", []),
         "refusals": selectors.hand_refusals(found),
         "categories": CATEGORY_WORDS,
-        "is_organiser": role_of(request.user) == ORGANISER,
+        "is_organiser": can(request.user, "event.manage", found.table.day.event_id),
     }
     return render(request, "integrity/hand.html", context)

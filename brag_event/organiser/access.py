@@ -7,27 +7,25 @@ go instead — a dealer is sent to the tablet — not a bare 403."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.views import LoginView, redirect_to_login
+from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.http.response import HttpResponseBase
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from brag_event.api.roles import DEALER, ORGANISER, SUPERVISOR, role_of
+from brag_event.access.roles import DEALER, ORGANISER, SUPERVISOR, role_of
+from brag_event.access.web import refused, requires, visible_events
 from brag_event.core.forms import takes
-from brag_event.events.models import Day, Event
+from brag_event.events.models import Day
 
-View = TypeVar("View", bound=Callable[..., HttpResponseBase])
+__all__ = ["organiser_only", "refused"]
 
 CONSOLE_ROLES = (ORGANISER, SUPERVISOR)
 
@@ -36,26 +34,9 @@ def console_login_url() -> str:
     return reverse("organiser:login")
 
 
-def refused(request: HttpRequest, *, allowed: str = "organisers") -> HttpResponse:
-    """A signed-in user whose role may not see this page: 403, with where to go instead."""
-    role = role_of(request.user)
-    context = {"role": role, "allowed": allowed, "events": Event.objects.order_by("-pk")[:5]}
-    return render(request, "organiser/forbidden.html", context, status=403)
-
-
-def organiser_only(view: View) -> View:
-    """Organisers only: anonymous users go to the console's login page, anybody else gets a
-    page saying where to go instead (a dealer to the tablet), with status 403."""
-
-    @functools.wraps(view)
-    def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path(), console_login_url())
-        if role_of(request.user) != ORGANISER:
-            return refused(request)
-        return view(request, *args, **kwargs)
-
-    return cast(View, inner)
+# Organisers of the page's event (``access.rules``: "event.manage"): anonymous users go to the
+# console's login page, anybody else gets a page saying where to go instead (403).
+organiser_only = requires("event.manage")
 
 
 class ConsoleLoginForm(AuthenticationForm):
@@ -85,7 +66,8 @@ def landing_url(user: Any) -> str:
     """Where signing in leads: the dashboard of the one event still being played (one click
     saved), else the list of events; a supervisor to the events' integrity pages."""
     not_closed = [Day.Status.SCHEDULED, Day.Status.OPEN, Day.Status.CLOSING]
-    running = list(Event.objects.filter(days__status__in=not_closed).distinct()[:2])
+    mine = visible_events(user)
+    running = list(mine.filter(days__status__in=not_closed).distinct()[:2])
     if role_of(user) == ORGANISER and len(running) == 1:
         return reverse("organiser:dashboard", args=[running[0].pk])
     if role_of(user) == SUPERVISOR and len(running) == 1:

@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from brag_event.api.roles import ORGANISER, role_of
+from brag_event.access.rules import can
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import Event
@@ -118,7 +118,7 @@ def lift(request: HttpRequest, penalty_id: int) -> HttpResponse:
     if not form.is_valid():
         return bad_request(request, form)
     try:
-        if role_of(request.user) != ORGANISER:
+        if not can(request.user, "penalty.lift", penalty.event_id):
             raise ServiceError("forbidden", "Only an organiser lifts a disqualification.")
         penalty_lift(penalty=penalty, reason=form.cleaned_data["reason"], by=actor(request))
         messages.success(request, "The disqualification is lifted.")

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 
+from brag_event.access.selectors import dealers_of
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import ID_MAX, IdChoiceField, IdMultipleChoiceField, WholeNumberField
 from brag_event.engine import MONEY_MAX
@@ -20,7 +21,6 @@ from brag_event.players.models import Player
 from brag_event.players.names import NAME_MAX, player_name_clean
 from brag_event.players.roster import SEARCH_MAX
 from brag_event.players.services import MAX_IMPORT_ROWS
-from brag_event.tables.assign import DEALER_GROUP
 from brag_event.tables.models import SeatingDraw, Table
 
 MAX_IMPORT_BYTES = 512 * 1024
@@ -123,9 +123,10 @@ class TokenIssueForm(forms.Form):
         label="Acts as", queryset=get_user_model().objects.none(), empty_label=None
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, users: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        users = get_user_model().objects.filter(is_active=True).order_by("username")
+        found = get_user_model().objects.all() if users is None else users
+        users = found.filter(is_active=True).order_by("username")
         self.fields["user"].queryset = users  # type: ignore[attr-defined]
         self.fields["user"].label_from_instance = lambda u: u.get_username()  # type: ignore[attr-defined]
 
@@ -237,8 +238,56 @@ class DealersForm(forms.Form):
     def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["table"].queryset = Table.objects.filter(day=day)  # type: ignore[attr-defined]
-        users = get_user_model().objects.filter(groups__name=DEALER_GROUP).order_by("username")
-        self.fields["dealers"].queryset = users  # type: ignore[attr-defined]
+        self.fields["dealers"].queryset = dealers_of(day.event_id)  # type: ignore[attr-defined]
+
+
+class DayDealersForm(forms.Form):
+    """The dealers of every table of a day, in one form: one box per table and dealer, its value
+    ``<table id>-<user id>`` (one field, so that its name is the same whatever the day)."""
+
+    assign = forms.MultipleChoiceField(
+        required=False, choices=[], widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(
+        self, *args: Any, day: Day, initial_dealers: dict[int, list[int]], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.users = list(dealers_of(day.event_id))
+        self.tables = list(day.tables.order_by("number"))
+        self.fields["assign"].choices = [  # type: ignore[attr-defined]
+            (f"{t.pk}-{u.pk}", u.get_username()) for t in self.tables for u in self.users
+        ]
+        self.initial["assign"] = [
+            f"{table}-{user}" for table, users in initial_dealers.items() for user in users
+        ]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """For the page: each table with its boxes (user, value, checked)."""
+        checked = set(
+            self.data.getlist("assign")  # type: ignore[attr-defined]
+            if self.is_bound
+            else self.initial.get("assign", [])
+        )
+        return [
+            {
+                "table": t,
+                "boxes": [
+                    {"user": u, "value": f"{t.pk}-{u.pk}", "checked": f"{t.pk}-{u.pk}" in checked}
+                    for u in self.users
+                ],
+            }
+            for t in self.tables
+        ]
+
+    def chosen(self) -> dict[int, list[Any]]:
+        """Each table's dealers (every table of the day: none ticked is nobody)."""
+        users = {u.pk: u for u in self.users}
+        out: dict[int, list[Any]] = {t.pk: [] for t in self.tables}
+        for value in self.cleaned_data["assign"]:
+            table, user = (int(part) for part in value.split("-"))
+            out[table].append(users[user])
+        return out
 
 
 class UnlockForm(forms.Form):

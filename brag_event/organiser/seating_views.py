@@ -8,21 +8,23 @@ from __future__ import annotations
 import segno
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from brag_event.access.selectors import dealers_of
+from brag_event.access.web import requires
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.core.public_urls import public_url
 from brag_event.events.models import Day
 from brag_event.players.links import player_path
-from brag_event.tables.assign import DEALER_GROUP, table_assign_dealers
+from brag_event.tables.assign import day_assign_dealers, day_dealers_proposed, table_assign_dealers
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.seating import balance_apply, balance_proposals, seating_apply, seating_draw
 
 from .forms import (
     BalanceApplyForm,
+    DayDealersForm,
     DealersForm,
     SeatingApplyForm,
     SeatingDrawForm,
@@ -176,40 +178,78 @@ def balance(request: HttpRequest, day_id: int) -> HttpResponse:
     return render(request, "organiser/balance.html", context, status=error.status if error else 200)
 
 
-@takes(post=DealersForm)
-@organiser_only
+DEALER_FORMS: dict[str, type[forms.Form]] = {"day": DayDealersForm, "table": DealersForm}
+
+
+@takes(post=DEALER_FORMS)
+@requires("dealers.assign")
 def dealers(request: HttpRequest, day_id: int) -> HttpResponse:
+    """The dealers of every table of the day, in one form. A day without any yet is offered the
+    previous day's dealers at the same table numbers (saved only when the organiser saves).
+    One table alone can still be posted (``form=table``: ``DealersForm``)."""
     day = _day(day_id)
     error: ServiceError | None = None
-    users = get_user_model().objects.filter(groups__name=DEALER_GROUP).order_by("username")
     status = 200
+    proposed, carried_from = day_dealers_proposed(day)
+    form = DayDealersForm(day=day, initial_dealers=proposed)
+    which = posted_form(request, DEALER_FORMS) if request.method == "POST" else None
+    if which == "table":
+        return _one_table(request, day)
     if request.method == "POST":
-        form = DealersForm(request.POST, day=day)
-        valid = form.is_valid()
-        if "table" in form.errors:
-            return bad_request(request, form)
-        table = form.cleaned_data["table"]
-        chosen = list(form.cleaned_data.get("dealers", []))
-        try:
-            if not valid:
-                raise ServiceError(
-                    "not_a_dealer", "One of the chosen users is not (or no longer) a dealer."
+        if which is None:
+            return bad_request(request)
+        form = DayDealersForm(request.POST, day=day, initial_dealers=proposed)
+        status = 400
+        if form.is_valid():
+            try:
+                changed = day_assign_dealers(day=day, dealers=form.chosen(), by=actor(request))
+                said = ", ".join(str(t.number) for t in changed)
+                messages.success(
+                    request,
+                    f"Dealers saved for day {day.number}"
+                    + (
+                        f" (changed: table{'s' if len(changed) != 1 else ''} {said})."
+                        if changed
+                        else ": nothing changed."
+                    ),
                 )
-            table_assign_dealers(table=table, dealers=chosen, by=actor(request))
-            names = ", ".join(u.get_username() for u in chosen) or "nobody"
-            messages.success(request, f"Table {table.number}: {names}.")
-            return redirect(request.path)
-        except ServiceError as err:
-            error = err
-            status = err.status
-    tables = []
-    for table in day.tables.order_by("number").prefetch_related("dealers"):
-        assigned = {u.pk for u in table.dealers.all()}
-        tables.append(
-            {
-                "table": table,
-                "choices": [(u, u.pk in assigned) for u in users],
-            }
-        )
-    context = {"day": day, "tables": tables, "error": error, "dealers": users}
+                return redirect(request.path)
+            except ServiceError as err:
+                error = err
+                status = err.status
+    context = {
+        "day": day,
+        "form": form,
+        "error": error,
+        "dealers": dealers_of(day.event_id),
+        "carried_from": carried_from,
+    }
     return render(request, "organiser/dealers.html", context, status=status)
+
+
+def _one_table(request: HttpRequest, day: Day) -> HttpResponse:
+    form = DealersForm(request.POST, day=day)
+    valid = form.is_valid()
+    if "table" in form.errors:
+        return bad_request(request, form)
+    table = form.cleaned_data["table"]
+    chosen = list(form.cleaned_data.get("dealers", []))
+    try:
+        if not valid:
+            raise ServiceError(
+                "not_a_dealer", "One of the chosen users is not (or no longer) a dealer."
+            )
+        table_assign_dealers(table=table, dealers=chosen, by=actor(request))
+        names = ", ".join(u.get_username() for u in chosen) or "nobody"
+        messages.success(request, f"Table {table.number}: {names}.")
+        return redirect(request.path)
+    except ServiceError as err:
+        proposed, carried_from = day_dealers_proposed(day)
+        context = {
+            "day": day,
+            "form": DayDealersForm(day=day, initial_dealers=proposed),
+            "error": err,
+            "dealers": dealers_of(day.event_id),
+            "carried_from": carried_from,
+        }
+        return render(request, "organiser/dealers.html", context, status=err.status)

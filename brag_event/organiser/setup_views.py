@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from brag_event.access.web import requires
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import RULE_FIELDS, Day, Event
@@ -34,7 +35,7 @@ NEW_EVENT_FORMS: dict[str, type[forms.Form]] = {
 
 
 @takes(post=NEW_EVENT_FORMS)
-@organiser_only
+@requires("event.create")
 def event_new(request: HttpRequest) -> HttpResponse:
     shown: dict[str, forms.Form] = {"flash": EventPresetForm(), "scratch": EventScratchForm()}
     status = 200

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import access, audit_views, player_views, setup_views, views
+from . import access, audit_views, player_views, setup_views, staff_views, views
 
 app_name = "organiser"
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("events/<int:event_id>/audit/", audit_views.audit_log, name="audit_log"),
     path("events/<int:event_id>/ledger-audit/", views.audit_now, name="audit_now"),
     path("events/<int:event_id>/players/", player_views.players, name="players"),
+    path("events/<int:event_id>/staff/", staff_views.staff, name="staff"),
     path("players/<int:player_id>/", player_views.player, name="player"),
     path("events/<int:event_id>/standings.csv", views.export_standings, name="export_standings"),
     path("events/<int:event_id>/ledger.csv", views.export_ledger, name="export_ledger"),

@@ -25,6 +25,10 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from brag_event.access.roles import ORGANISER
+from brag_event.access.rules import can
+from brag_event.access.selectors import staff_manageable
+from brag_event.access.web import requires, visible_events
 from brag_event.api.models import DeviceToken
 from brag_event.api.services import token_issue, token_revoke
 from brag_event.closing.services import day_close_request
@@ -67,10 +71,8 @@ from .forms import (
 )
 from .selectors import day_rules_shown, days_openable, event_dashboard
 
-
-def actor(request: HttpRequest) -> Actor:
-    agent = request.META.get("HTTP_USER_AGENT", "")[:80]
-    return Actor(request.user, f"web {request.META.get('REMOTE_ADDR', '')} {agent}".strip())
+# Who acts, from which device: the one builder (``core.actors``), under the name pages use.
+actor = Actor.from_request
 
 
 # ------------------------------------------------------------------ dashboard
@@ -79,9 +81,13 @@ def actor(request: HttpRequest) -> Actor:
 @takes()
 @organiser_only
 def events(request: HttpRequest) -> HttpResponse:
-    return render(
-        request, "organiser/events.html", {"events": Event.objects.prefetch_related("days")}
-    )
+    # An organiser of one event sees that event; an organiser for every event, every one.
+    mine = visible_events(request.user, ORGANISER)
+    context = {
+        "events": mine.prefetch_related("days"),
+        "may_create": can(request.user, "event.create"),
+    }
+    return render(request, "organiser/events.html", context)
 
 
 LIVE_POLL_SECONDS = 5  # the dashboard's script asks for its live part this often
@@ -205,13 +211,16 @@ def audit_now(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @takes(post=TokenIssueForm)
-@organiser_only
+@requires("tokens.manage")
 def tokens(request: HttpRequest) -> HttpResponse:
+    """Device tokens of the users the organiser manages (every user, for an organiser of every
+    event; their events' staff, for an organiser of one event)."""
+    users = staff_manageable(request.user)
     issued = None
-    form = TokenIssueForm()
+    form = TokenIssueForm(users=users)
     status = 200
     if request.method == "POST":
-        form = TokenIssueForm(request.POST)
+        form = TokenIssueForm(request.POST, users=users)
         status = 400
         if form.is_valid():
             try:
@@ -221,20 +230,23 @@ def tokens(request: HttpRequest) -> HttpResponse:
                     by=actor(request),
                 )
                 issued = {"token": token, "key": key}
-                form = TokenIssueForm()
+                form = TokenIssueForm(users=users)
                 status = 200
             except ServiceError as err:
                 service_error_on(form, err)
-    listing = DeviceToken.objects.select_related("user").order_by("-created_at")
+    listing = (
+        DeviceToken.objects.filter(user__in=users).select_related("user").order_by("-created_at")
+    )
     context = {"tokens": listing, "form": form, "issued": issued}
     return render(request, "organiser/tokens.html", context, status=status)
 
 
 @takes()
-@organiser_only
+@requires("tokens.manage")
 @require_POST
 def token_revoke_view(request: HttpRequest, token_id: int) -> HttpResponse:
-    token = token_revoke(token=get_object_or_404(DeviceToken, pk=token_id), by=actor(request))
+    mine = DeviceToken.objects.filter(user__in=staff_manageable(request.user))
+    token = token_revoke(token=get_object_or_404(mine, pk=token_id), by=actor(request))
     messages.success(request, f"{token.name} revoked.")
     return redirect("organiser:tokens")
 
@@ -487,7 +499,7 @@ def export_hands(request: HttpRequest, day_id: int) -> StreamingHttpResponse:
 
 
 @takes(post=UnlockForm)
-@organiser_only
+@requires("logins.unlock")
 def lockouts(request: HttpRequest) -> HttpResponse:
     """Logins locked after too many wrong passwords (django-axes), the latest failures, and
     lifting a lock."""

@@ -11,8 +11,11 @@ from django.db import transaction
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from brag_event.access.models import StaffRole
+from brag_event.access.roles import STAFF_GROUPS
 from brag_event.api.models import DeviceToken, token_hash
 from brag_event.events.models import Day, Event
+from brag_event.events.services import event_create_flash
 from brag_event.players.models import Player
 from brag_event.tables.models import Seat, Table
 from tests.conftest import FAST_HASHERS
@@ -63,6 +66,9 @@ def start_hand(api: Api, key: str | None = None) -> dict[str, Any]:
 
 
 STAFF = ("organiser", "supervisor", "dealer", "other_dealer", "player")
+# Staff of one event (``access.StaffRole``): "here_*" of the world's event, "away_*" of another
+# event. Both dealers are on the world's table's list: only the event's role counts.
+SCOPED = tuple(f"{where}_{role}" for where in ("here", "away") for role in STAFF_GROUPS)
 
 
 def build_api() -> tuple[Api, dict[str, str | None]]:
@@ -78,6 +84,14 @@ def build_api() -> tuple[Api, dict[str, str | None]]:
             user.groups.add(Group.objects.get_or_create(name=group)[0])
         users[role] = user
     w.table.dealers.add(users["dealer"])
+    other = event_create_flash(name="Elsewhere Open", by=None)
+    for name in SCOPED:
+        where, role = name.split("_", 1)
+        users[name] = User.objects.create_user(name, password=f"{name}-pw")
+        StaffRole.objects.create(
+            user=users[name], event=w.event if where == "here" else other, role=role
+        )
+    w.table.dealers.add(users["here_dealer"], users["away_dealer"])
     w.players[0].user = users["player"]
     w.players[0].save()
     keys: dict[str, str | None] = {

@@ -591,3 +591,122 @@ def test_after_the_day_is_closed_only_the_organiser_sees_its_tables(api: Api) ->
     assert_error(api.client("dealer").get(f"/api/v1/tables/{two.other.pk}/"), 404, "not_found")
     assert api.client("organiser").get(f"/api/v1/tables/{two.mine.pk}/").status_code == 200
     assert api.client("organiser").get(f"/api/v1/hands/{hand.pk}/").status_code == 200
+
+
+# ------------------------------------------------------------------ staff of one event
+#
+# The same requests, by staff of one event (``access.StaffRole``): of this event ("here_*",
+# who do what the same role for every event does — but manage only their own event's staff's
+# tokens) and of ANOTHER event ("away_*", refused on everything of this event although their
+# dealer is even on this table's list). Expected per role in SCOPED_ROLES order.
+
+SCOPED_ROLES = (
+    "here_organiser",
+    "here_supervisor",
+    "here_dealer",
+    "away_organiser",
+    "away_supervisor",
+    "away_dealer",
+)
+HERE_AS = {"here_organiser": "organiser", "here_supervisor": "supervisor", "here_dealer": "dealer"}
+
+AWAY: dict[tuple[str, str], tuple[int, int, int]] = {
+    # (method, route): away organiser, supervisor, dealer
+    ("GET", "events/"): (200, 200, 200),
+    ("GET", "events/<int:event_id>/"): (200, 200, 200),
+    ("GET", "events/<int:event_id>/ledger/"): (403, 403, 403),
+    ("GET", "events/<int:event_id>/audit/"): (403, 403, 403),
+    ("GET", "events/<int:event_id>/standings/"): (200, 200, 200),
+    ("GET", "days/<int:day_id>/tables/"): (403, 403, 403),
+    ("GET", "tables/<int:table_id>/"): (403, 403, 403),
+    ("POST", "tables/<int:table_id>/hands/"): (403, 403, 403),
+    ("POST", "tables/<int:table_id>/seats/"): (403, 403, 403),
+    ("GET", "hands/<int:hand_id>/"): (404, 404, 404),
+    ("GET", "hands/<int:hand_id>/history/"): (404, 404, 404),
+    ("POST", "hands/<int:hand_id>/actions/"): (403, 403, 403),
+    ("POST", "hands/<int:hand_id>/cards/"): (403, 403, 403),
+    ("POST", "hands/<int:hand_id>/void/"): (403, 403, 403),
+    ("POST", "seats/<int:seat_id>/rebuy/"): (403, 403, 403),
+    ("POST", "seats/<int:seat_id>/sit-out/"): (403, 403, 403),
+    ("POST", "seats/<int:seat_id>/leave/"): (403, 403, 403),
+    ("POST", "hands/<int:hand_id>/misdeal/"): (403, 403, 403),
+    ("POST", "tables/<int:table_id>/floor-calls/"): (403, 403, 403),
+    ("GET", "events/<int:event_id>/floor-calls/"): (403, 403, 403),
+    ("POST", "floor-calls/<int:call_id>/take/"): (403, 403, 403),
+    # The table is named in the body: a supervisor somewhere passes the first check, then is
+    # told there is no such table (404); a dealer is refused first.
+    ("POST", "rulings/"): (404, 404, 403),
+    ("POST", "penalties/<int:penalty_id>/lift/"): (403, 403, 403),
+    ("GET", "players/<int:player_id>/penalties/"): (403, 403, 403),
+    ("GET", "me/penalties/"): (200, 200, 200),
+    ("GET", "me/"): (200, 200, 200),
+    ("GET", "me/hands/"): (200, 200, 200),
+    # An organiser of another event sees their own staff's tokens (none here), may not issue
+    # one for this event's dealer (400: no such user of theirs) nor revoke theirs (404).
+    ("GET", "tokens/"): (200, 403, 403),
+    ("POST", "tokens/"): (400, 403, 403),
+    ("POST", "tokens/<int:token_id>/revoke/"): (404, 403, 403),
+    ("GET", "auth/csrf/"): (200, 200, 200),
+    ("POST", "auth/login/"): (200, 200, 200),
+    ("POST", "auth/logout/"): (200, 200, 200),
+}
+
+
+def scoped_expected(row: Row, role: str) -> int:
+    if role in HERE_AS:
+        if role == "here_organiser" and row.route == "tokens/" and row.method == "POST":
+            return 400  # the dealer of the matrix is staff of every event: not theirs to manage
+        if role == "here_organiser" and row.route == "tokens/<int:token_id>/revoke/":
+            return 404  # likewise that dealer's token
+        return row.expect[ROLES.index(HERE_AS[role])]
+    return AWAY[(row.method, row.route)][SCOPED_ROLES.index(role) - 3]
+
+
+def test_the_scoped_table_covers_every_row() -> None:
+    assert set(AWAY) == {(row.method, row.route) for row in MATRIX}
+
+
+SCOPED_CELLS = [
+    pytest.param(row, role, id=f"{row.method} {row.route} as {role}")
+    for row in MATRIX
+    for role in SCOPED_ROLES
+]
+
+
+@pytest.mark.parametrize(("row", "role"), SCOPED_CELLS)
+def test_staff_of_one_event(api: Api, row: Row, role: str) -> None:
+    status = scoped_expected(row, role)
+    url, body = row.request(api, role)
+    before = snapshot()
+    response = call(api.client(role), row.method, url, body)
+    if status in REFUSAL_CODES:
+        assert_error(response, status, REFUSAL_CODES[status])
+        assert snapshot() == before, "a refused request changed something"
+        return
+    if status == 400:
+        assert_error(response, 400, "unknown_user")
+        assert snapshot() == before
+        return
+    assert response.status_code == status, (response.status_code, response.content[:500])
+    if row.check is not None and row.check not in (me_check, login_check, day_tables_check):
+        row.check(api, role, response.json())
+    if row.method == "POST" and row.route not in ("auth/login/", "auth/logout/"):
+        assert snapshot() != before, "an accepted write changed nothing"
+
+
+def test_scoped_staff_see_their_own_event_only(api: Api) -> None:
+    """The day's tables: this event's scoped dealer sees the table assigned; the other event's
+    dealer (on the list by mistake) is refused; me/ says each one's role."""
+    day = api.world.day.pk
+    assert table_ids(api, "here_dealer", api.world.day) == [api.world.table.pk]
+    assert table_ids(api, "here_supervisor", api.world.day) == [api.world.table.pk]
+    for role in ("away_dealer", "away_supervisor", "away_organiser"):
+        assert_error(api.client(role).get(f"/api/v1/days/{day}/tables/"), 403, "forbidden")
+    for role in SCOPED_ROLES:
+        me = api.client(role).get("/api/v1/me/").json()
+        assert me == {"username": role, "role": role.split("_", 1)[1]}
+        # The events listed: their own only (the tablet lists no other event's days).
+        names = [e["name"] for e in api.client(role).get("/api/v1/events/").json()["events"]]
+        assert names == (["FLASH"] if role.startswith("here") else ["Elsewhere Open"]), role
+    everyone = api.client("dealer").get("/api/v1/events/").json()["events"]
+    assert sorted(e["name"] for e in everyone) == ["Elsewhere Open", "FLASH"]

@@ -132,13 +132,18 @@ class Console:
         return list(Table.objects.filter(day=day).order_by("number"))
 
     def assign_dealers(self, number: int, tables: list[Table]) -> None:
+        """One form for every table of the day: dealer k+1 at the k-th table (whatever the
+        page proposed from the day before is unticked first)."""
         day = self.day(number)
-        for k, table in enumerate(tables):
-            self.go(f"/organiser/days/{day.pk}/seating/dealers/")
-            card = self.page.locator("form.seat-card").nth(k)
+        self.go(f"/organiser/days/{day.pk}/seating/dealers/")
+        for k, _table in enumerate(tables):
+            card = self.page.locator("fieldset.seat-card").nth(k)
+            for box in card.get_by_role("checkbox").all():
+                box.uncheck()
             card.get_by_label(f"dealer{k + 1}").check()
-            card.get_by_role("button", name=f"Save table {table.number}").click()
-            self.page.get_by_text(f"Table {table.number}: dealer{k + 1}.").wait_for()
+        self.page.get_by_role("button", name="Save the dealers of every table").click()
+        self.page.get_by_text(f"Dealers saved for day {number}").wait_for()
+        for k, table in enumerate(tables):
             assert list(table.dealers.values_list("username", flat=True)) == [f"dealer{k + 1}"]
 
     def issue_tokens(self, count: int) -> None:

@@ -160,8 +160,8 @@ def test_seating_apply_with_a_bad_draw_changes_nothing(w: World, draw: str) -> N
 def test_dealer_assignment_with_bad_ids_changes_nothing(w: World, value: str) -> None:
     client = organiser_client()
     url = f"/organiser/days/{w.day.pk}/seating/dealers/"
-    assert client.post(url, {"table": value, "dealers": []}).status_code == 400
-    response = client.post(url, {"table": w.table.pk, "dealers": [value]})
+    assert client.post(url, {"form": "table", "table": value, "dealers": []}).status_code == 400
+    response = client.post(url, {"form": "table", "table": w.table.pk, "dealers": [value]})
     assert response.status_code == 400 and "not_a_dealer" in response.content.decode()
     assert not w.table.dealers.exists()
 

@@ -153,18 +153,20 @@ def test_dealer_form_assigns_dealers(organiser: Client, day: Day) -> None:
     someone = User.objects.create_user("someone")
     page = organiser.get(url(day, "dealers/")).content.decode()
     assert "dealer1" in page and "dealer2" in page and "someone" not in page
-    response = organiser.post(url(day, "dealers/"), {"table": table.pk, "dealers": [d1.pk, d2.pk]})
+    response = organiser.post(
+        url(day, "dealers/"), {"form": "table", "table": table.pk, "dealers": [d1.pk, d2.pk]}
+    )
     assert response.status_code == 302
     assert set(table.dealers.all()) == {d1, d2}
     page = organiser.get(url(day, "dealers/")).content.decode()
     assert page.count(" checked") == 2
     response = organiser.post(
-        url(day, "dealers/"), {"table": table.pk, "dealers": [d1.pk, someone.pk]}
+        url(day, "dealers/"), {"form": "table", "table": table.pk, "dealers": [d1.pk, someone.pk]}
     )
     assert response.status_code == 400
     assert "not_a_dealer" in response.content.decode()
     assert set(table.dealers.all()) == {d1, d2}
-    organiser.post(url(day, "dealers/"), {"table": table.pk})
+    organiser.post(url(day, "dealers/"), {"form": "table", "table": table.pk})
     assert not table.dealers.exists()
 
 

@@ -42,7 +42,16 @@ def console_event(event: Any, day: Any = None) -> Event | None:
 
 @register.simple_tag
 def console_role(user: Any) -> str:
-    """The user's role (``api.roles``): organiser, supervisor, dealer, player or public."""
-    from brag_event.api.roles import PUBLIC, role_of
+    """The user's role (``access.roles``): organiser, supervisor, dealer, player or public —
+    the highest they hold in any event."""
+    from brag_event.access.roles import PUBLIC, role_of
 
     return role_of(user) if getattr(user, "is_authenticated", False) else PUBLIC
+
+
+@register.simple_tag
+def console_can(user: Any, permission: str, event: Any = None) -> bool:
+    """Whether ``user`` holds ``permission`` (``access.rules``) in ``event``."""
+    from brag_event.access.rules import can
+
+    return can(user, permission, event)

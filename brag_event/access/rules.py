@@ -1,0 +1,116 @@
+"""Every permission, decided here: ``can(who, "day.close", event)``.
+
+A permission names the lowest role that holds it and whether it belongs to one event (then the
+role is the user's role *in that event*) or to the whole site (then only a role for every
+event counts: a group, or the superuser flag).
+
+Why a table and not django-rules' predicates: each decision here is "at least this role, in
+this event"; the API also needs the same decision as a queryset and as SQL (``api.roles``:
+the tables a user may operate), which predicates evaluated object by object cannot give. A
+table of names says it in one place, and a test reads it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.apps import apps
+from django.core.exceptions import ObjectDoesNotExist
+
+from brag_event.core.actors import Actor
+
+from .roles import DEALER, ORGANISER, PLAYER, SUPERVISOR, at_least, is_global
+
+
+@dataclass(frozen=True)
+class Permission:
+    role: str  # the lowest role that holds it
+    site: bool = False  # True: for the whole site, only a role for every event counts
+
+
+PERMISSIONS: dict[str, Permission] = {
+    # The site: events are created, device tokens of site staff and login locks handled.
+    "event.create": Permission(ORGANISER, site=True),
+    "logins.unlock": Permission(ORGANISER, site=True),
+    # An event's console (dashboard, set-up, players, seating, exports, audit, ledger).
+    "event.manage": Permission(ORGANISER),
+    "day.open": Permission(ORGANISER),
+    "day.close": Permission(ORGANISER),
+    "dealers.assign": Permission(ORGANISER),
+    "staff.manage": Permission(ORGANISER),
+    "tokens.manage": Permission(ORGANISER),
+    "ledger.read": Permission(ORGANISER),
+    "audit.read": Permission(ORGANISER),
+    "penalty.lift": Permission(ORGANISER),
+    # The floor: calls, rulings, misdeals, voids, re-buys; the integrity monitor.
+    "floor.view": Permission(SUPERVISOR),
+    "floor.rule": Permission(SUPERVISOR),
+    "hand.correct": Permission(SUPERVISOR),
+    "seat.rebuy": Permission(SUPERVISOR),
+    "integrity.view": Permission(SUPERVISOR),
+    "integrity.run": Permission(SUPERVISOR),
+    "player.penalties": Permission(SUPERVISOR),
+    # A table (its own tables only: ``api.roles.tables_for``).
+    "table.operate": Permission(DEALER),
+    "hand.entries": Permission(DEALER),
+    # A player's own data.
+    "player.self": Permission(PLAYER),
+}
+
+
+def _user(who: Any) -> Any:
+    return who.user if isinstance(who, Actor) else who
+
+
+def _event_id(event: Any) -> int | None:
+    if event is None:
+        return None
+    return int(getattr(event, "pk", event))
+
+
+def can(who: Any, permission: str, event: Any = None) -> bool:
+    """Whether ``who`` (a user or an ``Actor``) holds ``permission`` in ``event`` (an event or
+    its id). With no event, a permission of one event is held if it is held in any event —
+    the coarse check before the event is known; the event's own check follows."""
+    rule = PERMISSIONS[permission]
+    user = _user(who)
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if not user.is_active:
+        return False
+    if rule.site:
+        return is_global(user, rule.role)
+    return at_least(user, rule.role, _event_id(event))
+
+
+def role_needed(permission: str) -> str:
+    return PERMISSIONS[permission].role
+
+
+# Where the object each URL names belongs: the keyword of the URL → (model, path to its
+# event's id). Read by app label (``apps.get_model``) so that this module stays below the apps
+# that play on a day (the layers in pyproject.toml): it reads one id of theirs, nothing more.
+EVENT_OF: dict[str, tuple[str, str]] = {
+    "day_id": ("events.Day", "event_id"),
+    "table_id": ("tables.Table", "day__event_id"),
+    "seat_id": ("tables.Seat", "table__day__event_id"),
+    "hand_id": ("hands.Hand", "table__day__event_id"),
+    "player_id": ("players.Player", "event_id"),
+    "call_id": ("floor.FloorCall", "table__day__event_id"),
+    "penalty_id": ("floor.Penalty", "event_id"),
+}
+
+
+def event_of(kwargs: dict[str, Any]) -> int | None:
+    """The event of the object a URL's keywords name (``event_id``, ``day_id``, ``table_id`` …);
+    ``None`` if they name none, or no such object (the view answers 404 itself)."""
+    if "event_id" in kwargs:
+        return int(kwargs["event_id"])
+    for name, (label, path) in EVENT_OF.items():
+        if name in kwargs:
+            model = apps.get_model(label)
+            try:
+                return int(model._default_manager.values_list(path, flat=True).get(pk=kwargs[name]))
+            except (ObjectDoesNotExist, ValueError, TypeError):
+                return None
+    return None
