@@ -32,6 +32,12 @@ class Event(models.Model):
     currency = models.CharField(
         max_length=12, default="MB", help_text="Label of the money, e.g. MB"
     )
+    starting_money = models.BigIntegerField(
+        null=True,
+        blank=True,
+        help_text="What a player is registered with unless the organiser says otherwise "
+        "(empty: none set, every registration names its amount)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveBigIntegerField(
         default=0,
@@ -42,6 +48,11 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(starting_money__gte=0), name="event_starting_money_not_negative"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -12,7 +12,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
-from brag_event.engine import FLASH_DAYS, EngineError, Rules
+from brag_event.engine import FLASH_DAYS, MONEY_MAX, EngineError, Rules
 
 from .models import Day, DayRulesChange, Event
 from .states import day_for_change, refuse_once_closing, refuse_until_day_before_closed
@@ -29,13 +29,22 @@ def rules_validate(values: dict[str, Any]) -> Rules:
 
 @service_transaction
 def event_create_flash(
-    *, name: str = "FLASH", currency: str = "MB", start: dt.date | None = None, by: Actor | None
+    *,
+    name: str = "FLASH",
+    currency: str = "MB",
+    start: dt.date | None = None,
+    starting_money: int | None = None,
+    by: Actor | None,
 ) -> Event:
     """Create an event with the three days exactly as the FLASH event sheet sets them, all
-    scheduled: day 1 opens with ``day_open``."""
+    scheduled: day 1 opens with ``day_open``. ``starting_money``: what a player is registered
+    with unless said otherwise (``None``: every registration says)."""
+    check_starting_money(starting_money)
     try:
         with transaction.atomic():
-            event = Event.objects.create(name=name, currency=currency)
+            event = Event.objects.create(
+                name=name, currency=currency, starting_money=starting_money
+            )
     except IntegrityError:
         raise ServiceError("event_exists", f"An event called {name!r} already exists.") from None
     for number, rules in enumerate(FLASH_DAYS, start=1):
@@ -44,6 +53,40 @@ def event_create_flash(
             event=event, number=number, date=date, status=Day.Status.SCHEDULED, **rules.to_dict()
         )
     audit_record(by=by, verb=Verb.EVENT_CREATE, subject=event, data={"preset": "FLASH"})
+    return event
+
+
+def check_starting_money(amount: Any) -> None:
+    """An event's starting money: ``None`` (none set) or a whole number within the money
+    bound."""
+    if amount is None:
+        return
+    if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= MONEY_MAX:
+        raise ServiceError(
+            "invalid_amount",
+            f"The starting money is a whole number from 0 to {MONEY_MAX:,}.",
+            details={"field": "starting_money"},
+        )
+
+
+@service_transaction
+def event_set_starting_money(*, event: Event, amount: int, by: Actor | None) -> Event:
+    """Set what players of ``event`` are registered with unless said otherwise (players
+    registered already keep what they were given)."""
+    check_starting_money(amount)
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    before = event.starting_money
+    if before == amount:
+        return event
+    event.starting_money = amount
+    event.save(update_fields=["starting_money"])
+    audit_record(
+        by=by,
+        verb=Verb.EVENT_STARTING_MONEY,
+        subject=event,
+        data={"before": before, "after": amount},
+        event_id=event.pk,
+    )
     return event
 
 

@@ -23,7 +23,13 @@ from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
 
 from .models import RULE_FIELDS, Day, DayRulesChange, Event
-from .services import FLASH_DAYS, day_update_rules, event_create_flash, rules_validate
+from .services import (
+    FLASH_DAYS,
+    check_starting_money,
+    day_update_rules,
+    event_create_flash,
+    rules_validate,
+)
 from .states import day_for_change
 from .versions import event_changed
 
@@ -84,7 +90,13 @@ def _check_event_fields(name: str, currency: str) -> tuple[str, str]:
 
 @service_transaction
 def event_create_from_preset(
-    *, preset: str, name: str, currency: str, start: dt.date | None, by: Actor | None
+    *,
+    preset: str,
+    name: str,
+    currency: str,
+    start: dt.date | None,
+    starting_money: int | None = None,
+    by: Actor | None,
 ) -> Event:
     """A new event from a preset (``flash``: the three days of the FLASH event sheet), every
     day scheduled."""
@@ -93,7 +105,9 @@ def event_create_from_preset(
             "invalid_preset", "The only preset is FLASH.", details={"field": "preset"}
         )
     name, currency = _check_event_fields(name, currency)
-    return event_create_flash(name=name, currency=currency, start=start, by=by)
+    return event_create_flash(
+        name=name, currency=currency, start=start, starting_money=starting_money, by=by
+    )
 
 
 @service_transaction
@@ -103,11 +117,13 @@ def event_create(
     currency: str,
     start: dt.date | None,
     days: Sequence[dict[str, Any]],
+    starting_money: int | None = None,
     by: Actor | None,
 ) -> Event:
     """A new event from scratch: one day per rule set in ``days`` (each checked by the engine's
     rules), on consecutive dates from ``start``, every day scheduled."""
     name, currency = _check_event_fields(name, currency)
+    check_starting_money(starting_money)
     if not 1 <= len(days) <= DAYS_MAX:
         raise ServiceError(
             "invalid_days",
@@ -118,7 +134,9 @@ def event_create(
         rules_validate(dict(values))
     try:
         with transaction.atomic():
-            event = Event.objects.create(name=name, currency=currency)
+            event = Event.objects.create(
+                name=name, currency=currency, starting_money=starting_money
+            )
     except IntegrityError:
         raise ServiceError(
             "event_exists", f"An event called {name!r} already exists.", details={"field": "name"}

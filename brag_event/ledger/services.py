@@ -5,6 +5,7 @@ the same transaction as the transfer; ``audit_ledger`` proves they equal the led
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection
@@ -104,10 +105,13 @@ def transfers_post(
     action: HandAction | None = None,
     memo: str = "",
     reverses: Transfer | None = None,
+    reversed_ids: Sequence[int] | None = None,
 ) -> list[int]:
     """Post several transfers ``(kind, source, target, amount)`` at once — one INSERT for all of
     them and one cache UPDATE per cache and changed amount, instead of three statements a
-    transfer. Must run inside the calling service's transaction. Returns the ids posted."""
+    transfer. ``reversed_ids``: for reversals of several transfers, the id each leg reverses
+    (in the order of ``legs``). Must run inside the calling service's transaction. Returns the
+    ids posted."""
     action_ref: sql.Statement | None = ("%s", [action.pk]) if action is not None else None
     if not legs:
         return []
@@ -118,6 +122,7 @@ def transfers_post(
         action=action_ref,
         memo=memo,
         reverses_id=reverses.pk if reverses is not None else None,
+        reversed_ids=reversed_ids,
     )
     query, params = insert
     rows, *_ = sql.run_batch([(f"{query} RETURNING {sql.qn('id')}", params), *updates])
@@ -147,6 +152,7 @@ def transfers_statements(
     action: sql.Statement | None,
     memo: str,
     reverses_id: int | None = None,
+    reversed_ids: Sequence[int] | None = None,
 ) -> list[sql.Statement]:
     """The statements that post ``legs``: one INSERT for the transfers, and one UPDATE of the
     cached balances per cache and changed amount. ``action`` is SQL for the id of the hand
@@ -163,10 +169,13 @@ def transfers_statements(
     action_sql, action_params = action if action is not None else ("NULL", [])
     values: list[Any] = []
     deltas: dict[tuple[str, int], int] = {}
-    for kind, source, target, amount in legs:
+    if reversed_ids is not None and len(reversed_ids) != len(legs):
+        raise ValueError("reversed_ids names one transfer per leg")
+    for index, (kind, source, target, amount) in enumerate(legs):
         _check_leg(source, target, amount)
+        reversed_id = reversed_ids[index] if reversed_ids is not None else reverses_id
         values += [source.event_id, kind, source.pk, target.pk, amount, hand_id, memo[:200]]
-        values += [created_by, now, *action_params, reverses_id]
+        values += [created_by, now, *action_params, reversed_id]
         for account, delta in ((source, -amount), (target, amount)):
             cache = _cache_key(account)
             if cache is not None:

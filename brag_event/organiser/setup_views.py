@@ -51,6 +51,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                         name=data["name"],
                         currency=data["currency"],
                         start=data["start"],
+                        starting_money=data["starting_money"],
                         by=actor(request),
                     )
                 else:
@@ -60,6 +61,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                         currency=data["currency"],
                         start=data["start"],
                         days=[form.rules()] * data["days"],
+                        starting_money=data["starting_money"],
                         by=actor(request),
                     )
                 messages.success(

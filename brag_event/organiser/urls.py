@@ -17,6 +17,7 @@ urlpatterns = [
     path("events/<int:event_id>/ledger-audit/", views.audit_now, name="audit_now"),
     path("events/<int:event_id>/players/", player_views.players, name="players"),
     path("players/<int:player_id>/", player_views.player, name="player"),
+    path("imports/<int:batch_id>/", player_views.import_batch, name="import_batch"),
     path("events/<int:event_id>/standings.csv", views.export_standings, name="export_standings"),
     path("events/<int:event_id>/ledger.csv", views.export_ledger, name="export_ledger"),
     path("tokens/", views.tokens, name="tokens"),
