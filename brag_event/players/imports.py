@@ -219,7 +219,7 @@ def players_import_confirm(*, batch: ImportBatch, by: Actor | None) -> list[Play
         },
         event_id=event.pk,
     )
-    return sorted(players, key=lambda p: p.name_key)
+    return list(Player.objects.filter(import_batch=batch).order_by("name_key", "pk"))
 
 
 def players_who_played(players: Sequence[int]) -> set[int]:
