@@ -49,7 +49,7 @@ class World:
 
 
 def world(n: int = 3, *, money: int = 1000, buy_in: int = 200, name: str = "FLASH") -> World:
-    event = event_create_flash(name=name, by=None)
+    event = event_create_flash(name=name, starting_money=money, by=None)
     day = day_open(day=event.days.get(number=1), by=None)
     table = table_create(day=day, by=None)
     players = [

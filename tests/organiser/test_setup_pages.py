@@ -47,9 +47,23 @@ def test_an_event_from_the_flash_preset(organiser: Client) -> None:
     response = organiser.post(
         "/organiser/events/new/",
         {"form": "flash", "name": "FLASH 2027", "currency": "MB", "start": "2027-03-05"},
+    )
+    assert response.status_code == 400  # the starting money is asked for, never taken as 0
+    assert "Say how much money each player starts with." in response.content.decode()
+    assert not Event.objects.exists()
+    response = organiser.post(
+        "/organiser/events/new/",
+        {
+            "form": "flash",
+            "name": "FLASH 2027",
+            "currency": "MB",
+            "start": "2027-03-05",
+            "starting_money": "1000",
+        },
         follow=True,
     )
     event = Event.objects.get(name="FLASH 2027")
+    assert event.starting_money == 1000
     assert response.redirect_chain[-1][0] == f"/organiser/events/{event.pk}/setup/"
     page = response.content.decode()
     assert "FLASH 2027 is set up with 3 days, all scheduled." in page
@@ -58,7 +72,14 @@ def test_an_event_from_the_flash_preset(organiser: Client) -> None:
 
 
 def test_an_event_from_scratch_with_field_errors_first(organiser: Client) -> None:
-    data = {"form": "scratch", "name": "Club", "currency": "MB", "days": "2", "start": ""}
+    data = {
+        "form": "scratch",
+        "name": "Club",
+        "currency": "MB",
+        "days": "2",
+        "start": "",
+        "starting_money": "500",
+    }
     bad = organiser.post("/organiser/events/new/", {**data, **rules_post(min_bet=30)})
     assert bad.status_code == 400
     page = bad.content.decode()
@@ -73,7 +94,13 @@ def test_an_event_from_scratch_with_field_errors_first(organiser: Client) -> Non
 def test_a_day_is_edited_until_it_opens_with_the_log(organiser: Client) -> None:
     organiser.post(
         "/organiser/events/new/",
-        {"form": "flash", "name": "E", "currency": "MB", "start": "2027-01-01"},
+        {
+            "form": "flash",
+            "name": "E",
+            "currency": "MB",
+            "start": "2027-01-01",
+            "starting_money": "1000",
+        },
     )
     day1 = Day.objects.get(number=1)
     url = f"/organiser/days/{day1.pk}/setup/"

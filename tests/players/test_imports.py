@@ -86,15 +86,27 @@ def test_the_organisers_file_registers_nobody_with_0_and_refuses_bad_money() -> 
 @pytest.mark.parametrize(
     ("data", "encoding", "separator"),
     [
-        ("name;Starting money\nZoë Müller;1.000\nJosé Núñez;900\n".encode("cp1252"),
-         "Windows Western (cp1252)", "semicolon"),
+        (
+            "name;Starting money\nZoë Müller;1.000\nJosé Núñez;900\n".encode("cp1252"),
+            "Windows Western (cp1252)",
+            "semicolon",
+        ),
         ("NAME\tMB\nZoë Müller\t1000\nJosé Núñez\t900\n".encode(), "UTF-8", "tab"),
-        ("\ufeffPlayer , Money\nZoë Müller,1000\nJosé Núñez,900\n".encode(),
-         "UTF-8 with a byte-order mark", "comma"),
-        ("Name;money\r\nZoë Müller;1000\r\nJosé Núñez;900\r\n".encode("latin-1"),
-         "Windows Western (cp1252)", "semicolon"),
-        ("name\tstarting_money\nZoë Müller\t1000\nJosé Núñez\t900\n".encode("utf-16"),
-         "UTF-16", "tab"),
+        (
+            "\ufeffPlayer , Money\nZoë Müller,1000\nJosé Núñez,900\n".encode(),
+            "UTF-8 with a byte-order mark",
+            "comma",
+        ),
+        (
+            "Name;money\r\nZoë Müller;1000\r\nJosé Núñez;900\r\n".encode("latin-1"),
+            "Windows Western (cp1252)",
+            "semicolon",
+        ),
+        (
+            "name\tstarting_money\nZoë Müller\t1000\nJosé Núñez\t900\n".encode("utf-16"),
+            "UTF-16",
+            "tab",
+        ),
     ],
     ids=["cp1252-semicolon", "tab", "bom", "latin1-crlf", "utf16"],
 )
