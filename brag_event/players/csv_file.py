@@ -48,9 +48,17 @@ NAME_HEADERS = {
     "fullname",
     "participant",
     "entrant",
+    # What European organisers' spreadsheets call it.
     "nom",
+    "nomdujoueur",
+    "joueur",
     "nombre",
+    "jugador",
     "naam",
+    "speler",
+    "spieler",
+    "nome",
+    "giocatore",
 }
 FIRST_HEADERS = {"firstname", "forename", "givenname", "first"}
 LAST_HEADERS = {"lastname", "surname", "familyname", "last"}
