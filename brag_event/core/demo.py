@@ -104,7 +104,11 @@ def demo_load(*, seed: int = 2026, hands: int = 36, stdout: Writer | None = None
         users, kept = _users()
         organiser = Actor(users["organiser"], DEVICE)
         event = event_create_flash(
-            name=EVENT_NAME, currency=CURRENCY, start=timezone.localdate(), by=organiser
+            name=EVENT_NAME,
+            currency=CURRENCY,
+            start=timezone.localdate(),
+            starting_money=STARTING_MONEY,
+            by=organiser,
         )
         day_open(day=event.days.get(number=1), by=organiser)
         players = _players(event, rng, organiser)
