@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
+from brag_event.audit.models import AuditEntry
 from brag_event.events.models import Day, DayRulesChange, Event
 from brag_event.events.services import day_open
 from brag_event.events.setup import flash_preset
@@ -125,3 +126,20 @@ def test_a_day_is_edited_until_it_opens_with_the_log(organiser: Client) -> None:
     assert refused.status_code == 400
     assert "it is open: its tables play by the rules it opened with" in refused.content.decode()
     assert Day.objects.get(pk=day1.pk).house_fee == 12
+
+
+def test_the_starting_money_is_set_on_the_set_up_page(organiser: Client) -> None:
+    event = Event.objects.create(name="Old")  # an event from before it was asked for
+    url = f"/organiser/events/{event.pk}/setup/"
+    assert "Not set yet" in organiser.get(url).content.decode()
+    for bad in ("", "-5", "abc"):
+        refused = organiser.post(url, {"starting_money": bad})
+        assert refused.status_code == 400
+    event.refresh_from_db()
+    assert event.starting_money is None
+    done = organiser.post(url, {"starting_money": "1200"}, follow=True).content.decode()
+    assert "Players are now registered with 1200 MB unless you say otherwise." in done
+    event.refresh_from_db()
+    assert event.starting_money == 1200
+    entry = AuditEntry.objects.get(verb="event.starting_money")
+    assert entry.data == {"before": None, "after": 1200}
