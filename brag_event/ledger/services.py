@@ -193,6 +193,8 @@ def transfers_statements(
     for (cache_name, pk), delta in deltas.items():
         if delta:
             by_change.setdefault((cache_name, delta), []).append(pk)
+    if len(by_change) > SPREAD_CHANGES:
+        return statements + _spread_updates(deltas)
     for (cache_name, delta), pks in sorted(by_change.items()):
         model, column = _CACHES[cache_name]
         statements.append(
@@ -200,6 +202,35 @@ def transfers_statements(
                 f"UPDATE {sql.table(model)} SET {sql.qn(column)} = {sql.qn(column)} + %s "  # nosec B608
                 f"WHERE {sql.qn('id')} IN ({', '.join(['%s'] * len(pks))})",
                 [delta, *sorted(pks)],
+            )
+        )
+    return statements
+
+
+# A posting whose cached balances change by more distinct amounts than this (a file of players
+# with two thousand different starting amounts, or their reversal) updates each cache in one
+# statement joined with the changes as a VALUES list, rather than one statement an amount. A
+# hand's postings stay well below it and keep their plain UPDATEs.
+SPREAD_CHANGES = 16
+
+
+def _spread_updates(deltas: dict[tuple[str, int], int]) -> list[sql.Statement]:
+    """One UPDATE per kind of cache for all of ``deltas``, by ids (PostgreSQL and SQLite both
+    take ``UPDATE … FROM (VALUES …)``; the VALUES' columns are column1 and column2 in both)."""
+    by_cache: dict[str, list[tuple[int, int]]] = {}
+    for (cache_name, pk), delta in sorted(deltas.items()):
+        if delta:
+            by_cache.setdefault(cache_name, []).append((pk, delta))
+    statements: list[sql.Statement] = []
+    for cache_name, changes in sorted(by_cache.items()):
+        model, column = _CACHES[cache_name]
+        table, col = sql.table(model), sql.qn(column)
+        rows = ", ".join(["(CAST(%s AS bigint), CAST(%s AS bigint))"] * len(changes))
+        statements.append(
+            (
+                f"UPDATE {table} SET {col} = {table}.{col} + v.column2 "  # nosec B608
+                f"FROM (VALUES {rows}) AS v WHERE {table}.{sql.qn('id')} = v.column1",
+                [value for change in changes for value in change],
             )
         )
     return statements
