@@ -56,7 +56,7 @@ def world(
     name: str = "FLASH",
     time_zone: str | None = None,
 ) -> World:
-    event = event_create_flash(name=name, time_zone=time_zone, by=None)
+    event = event_create_flash(name=name, time_zone=time_zone, starting_money=money, by=None)
     day = day_open(day=event.days.get(number=1), by=None)
     table = table_create(day=day, by=None)
     players = [

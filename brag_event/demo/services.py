@@ -108,7 +108,11 @@ def demo_load(
         users, kept = _users()
         organiser = Actor(users["organiser"], DEVICE)
         event = event_create_flash(
-            name=EVENT_NAME, currency=CURRENCY, start=timezone.localdate(), by=organiser
+            name=EVENT_NAME,
+            currency=CURRENCY,
+            start=timezone.localdate(),
+            starting_money=STARTING_MONEY,
+            by=organiser,
         )
         day_open(day=event.days.get(number=1), by=organiser)
         players = _players(event, rng, organiser)

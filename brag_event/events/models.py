@@ -41,6 +41,12 @@ class Event(models.Model):
         help_text="Where the event is played (IANA name, e.g. Europe/Paris): every page and "
         "export of the event shows its times in this zone",
     )
+    starting_money = models.BigIntegerField(
+        null=True,
+        blank=True,
+        help_text="What a player is registered with unless the organiser says otherwise "
+        "(empty: none set, every registration names its amount)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveBigIntegerField(
         default=0,
@@ -51,6 +57,11 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(starting_money__gte=0), name="event_starting_money_not_negative"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

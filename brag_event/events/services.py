@@ -13,7 +13,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
-from brag_event.engine import FLASH_DAYS, EngineError, Rules
+from brag_event.engine import FLASH_DAYS, MONEY_MAX, EngineError, Rules
 
 from .models import Day, DayRulesChange, Event
 from .states import day_for_change, refuse_once_closing, refuse_until_day_before_closed
@@ -52,15 +52,20 @@ def event_create_flash(
     currency: str = "MB",
     start: dt.date | None = None,
     time_zone: str | None = None,
+    starting_money: int | None = None,
     by: Actor | None,
 ) -> Event:
     """Create an event with the three days exactly as the FLASH event sheet sets them, all
     scheduled: day 1 opens with ``day_open``. Its times are in ``time_zone`` (default: the
-    settings' TIME_ZONE)."""
+    settings' TIME_ZONE); ``starting_money`` is what a player is registered with unless said
+    otherwise (``None``: every registration says)."""
     zone_name = time_zone_checked(time_zone)
+    check_starting_money(starting_money)
     try:
         with transaction.atomic():
-            event = Event.objects.create(name=name, currency=currency, time_zone=zone_name)
+            event = Event.objects.create(
+                name=name, currency=currency, time_zone=zone_name, starting_money=starting_money
+            )
     except IntegrityError:
         raise ServiceError("event_exists", f"An event called {name!r} already exists.") from None
     for number, rules in enumerate(FLASH_DAYS, start=1):
@@ -73,6 +78,40 @@ def event_create_flash(
         verb=Verb.EVENT_CREATE,
         subject=event,
         data={"preset": "FLASH", "time_zone": zone_name},
+    )
+    return event
+
+
+def check_starting_money(amount: Any) -> None:
+    """An event's starting money: ``None`` (none set) or a whole number within the money
+    bound."""
+    if amount is None:
+        return
+    if not isinstance(amount, int) or isinstance(amount, bool) or not 0 <= amount <= MONEY_MAX:
+        raise ServiceError(
+            "invalid_amount",
+            f"The starting money is a whole number from 0 to {MONEY_MAX:,}.",
+            details={"field": "starting_money"},
+        )
+
+
+@service_transaction
+def event_set_starting_money(*, event: Event, amount: int, by: Actor | None) -> Event:
+    """Set what players of ``event`` are registered with unless said otherwise (players
+    registered already keep what they were given)."""
+    check_starting_money(amount)
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    before = event.starting_money
+    if before == amount:
+        return event
+    event.starting_money = amount
+    event.save(update_fields=["starting_money"])
+    audit_record(
+        by=by,
+        verb=Verb.EVENT_STARTING_MONEY,
+        subject=event,
+        data={"before": before, "after": amount},
+        event_id=event.pk,
     )
     return event
 

@@ -25,6 +25,7 @@ from brag_event.core.transactions import service_transaction
 from .models import RULE_FIELDS, Day, DayRulesChange, Event
 from .services import (
     FLASH_DAYS,
+    check_starting_money,
     day_update_rules,
     event_create_flash,
     rules_validate,
@@ -96,6 +97,7 @@ def event_create_from_preset(
     currency: str,
     start: dt.date | None,
     time_zone: str | None = None,
+    starting_money: int | None = None,
     by: Actor | None,
 ) -> Event:
     """A new event from a preset (``flash``: the three days of the FLASH event sheet), every
@@ -105,7 +107,14 @@ def event_create_from_preset(
             "invalid_preset", "The only preset is FLASH.", details={"field": "preset"}
         )
     name, currency = _check_event_fields(name, currency)
-    return event_create_flash(name=name, currency=currency, start=start, time_zone=time_zone, by=by)
+    return event_create_flash(
+        name=name,
+        currency=currency,
+        start=start,
+        time_zone=time_zone,
+        starting_money=starting_money,
+        by=by,
+    )
 
 
 @service_transaction
@@ -116,6 +125,7 @@ def event_create(
     start: dt.date | None,
     days: Sequence[dict[str, Any]],
     time_zone: str | None = None,
+    starting_money: int | None = None,
     by: Actor | None,
 ) -> Event:
     """A new event from scratch: one day per rule set in ``days`` (each checked by the engine's
@@ -123,6 +133,7 @@ def event_create(
     (default: the settings' TIME_ZONE)."""
     name, currency = _check_event_fields(name, currency)
     zone_name = time_zone_checked(time_zone)
+    check_starting_money(starting_money)
     if not 1 <= len(days) <= DAYS_MAX:
         raise ServiceError(
             "invalid_days",
@@ -133,7 +144,9 @@ def event_create(
         rules_validate(dict(values))
     try:
         with transaction.atomic():
-            event = Event.objects.create(name=name, currency=currency, time_zone=zone_name)
+            event = Event.objects.create(
+                name=name, currency=currency, time_zone=zone_name, starting_money=starting_money
+            )
     except IntegrityError:
         raise ServiceError(
             "event_exists", f"An event called {name!r} already exists.", details={"field": "name"}

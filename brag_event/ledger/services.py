@@ -5,6 +5,7 @@ the same transaction as the transfer; ``audit_ledger`` proves they equal the led
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection
@@ -104,10 +105,13 @@ def transfers_post(
     action: HandAction | None = None,
     memo: str = "",
     reverses: Transfer | None = None,
+    reversed_ids: Sequence[int] | None = None,
 ) -> list[int]:
     """Post several transfers ``(kind, source, target, amount)`` at once — one INSERT for all of
     them and one cache UPDATE per cache and changed amount, instead of three statements a
-    transfer. Must run inside the calling service's transaction. Returns the ids posted."""
+    transfer. ``reversed_ids``: for reversals of several transfers, the id each leg reverses
+    (in the order of ``legs``). Must run inside the calling service's transaction. Returns the
+    ids posted."""
     action_ref: sql.Statement | None = ("%s", [action.pk]) if action is not None else None
     if not legs:
         return []
@@ -118,6 +122,7 @@ def transfers_post(
         action=action_ref,
         memo=memo,
         reverses_id=reverses.pk if reverses is not None else None,
+        reversed_ids=reversed_ids,
     )
     query, params = insert
     rows, *_ = sql.run_batch([(f"{query} RETURNING {sql.qn('id')}", params), *updates])
@@ -147,6 +152,7 @@ def transfers_statements(
     action: sql.Statement | None,
     memo: str,
     reverses_id: int | None = None,
+    reversed_ids: Sequence[int] | None = None,
 ) -> list[sql.Statement]:
     """The statements that post ``legs``: one INSERT for the transfers, and one UPDATE of the
     cached balances per cache and changed amount. ``action`` is SQL for the id of the hand
@@ -163,10 +169,13 @@ def transfers_statements(
     action_sql, action_params = action if action is not None else ("NULL", [])
     values: list[Any] = []
     deltas: dict[tuple[str, int], int] = {}
-    for kind, source, target, amount in legs:
+    if reversed_ids is not None and len(reversed_ids) != len(legs):
+        raise ValueError("reversed_ids names one transfer per leg")
+    for index, (kind, source, target, amount) in enumerate(legs):
         _check_leg(source, target, amount)
+        reversed_id = reversed_ids[index] if reversed_ids is not None else reverses_id
         values += [source.event_id, kind, source.pk, target.pk, amount, hand_id, memo[:200]]
-        values += [created_by, now, *action_params, reverses_id]
+        values += [created_by, now, *action_params, reversed_id]
         for account, delta in ((source, -amount), (target, amount)):
             cache = _cache_key(account)
             if cache is not None:
@@ -184,6 +193,8 @@ def transfers_statements(
     for (cache_name, pk), delta in deltas.items():
         if delta:
             by_change.setdefault((cache_name, delta), []).append(pk)
+    if len(by_change) > SPREAD_CHANGES:
+        return statements + _spread_updates(deltas)
     for (cache_name, delta), pks in sorted(by_change.items()):
         model, column = _CACHES[cache_name]
         statements.append(
@@ -191,6 +202,35 @@ def transfers_statements(
                 f"UPDATE {sql.table(model)} SET {sql.qn(column)} = {sql.qn(column)} + %s "  # nosec B608
                 f"WHERE {sql.qn('id')} IN ({', '.join(['%s'] * len(pks))})",
                 [delta, *sorted(pks)],
+            )
+        )
+    return statements
+
+
+# A posting whose cached balances change by more distinct amounts than this (a file of players
+# with two thousand different starting amounts, or their reversal) updates each cache in one
+# statement joined with the changes as a VALUES list, rather than one statement an amount. A
+# hand's postings stay well below it and keep their plain UPDATEs.
+SPREAD_CHANGES = 16
+
+
+def _spread_updates(deltas: dict[tuple[str, int], int]) -> list[sql.Statement]:
+    """One UPDATE per kind of cache for all of ``deltas``, by ids (PostgreSQL and SQLite both
+    take ``UPDATE … FROM (VALUES …)``; the VALUES' columns are column1 and column2 in both)."""
+    by_cache: dict[str, list[tuple[int, int]]] = {}
+    for (cache_name, pk), delta in sorted(deltas.items()):
+        if delta:
+            by_cache.setdefault(cache_name, []).append((pk, delta))
+    statements: list[sql.Statement] = []
+    for cache_name, changes in sorted(by_cache.items()):
+        model, column = _CACHES[cache_name]
+        table, col = sql.table(model), sql.qn(column)
+        rows = ", ".join(["(CAST(%s AS bigint), CAST(%s AS bigint))"] * len(changes))
+        statements.append(
+            (
+                f"UPDATE {table} SET {col} = {table}.{col} + v.column2 "  # nosec B608
+                f"FROM (VALUES {rows}) AS v WHERE {table}.{sql.qn('id')} = v.column1",
+                [value for change in changes for value in change],
             )
         )
     return statements

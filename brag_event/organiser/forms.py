@@ -17,10 +17,10 @@ from brag_event.core.errors import ServiceError
 from brag_event.core.forms import ID_MAX, IdChoiceField, IdMultipleChoiceField, WholeNumberField
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day, Event
+from brag_event.players.csv_file import MAX_ROWS as MAX_IMPORT_ROWS
 from brag_event.players.models import Player
 from brag_event.players.names import NAME_MAX, player_name_clean
 from brag_event.players.roster import SEARCH_MAX
-from brag_event.players.services import MAX_IMPORT_ROWS
 from brag_event.tables.models import SeatingDraw, Table
 
 MAX_IMPORT_BYTES = 512 * 1024
@@ -48,7 +48,15 @@ def service_error_on(form: forms.BaseForm, err: ServiceError) -> None:
 
 class PlayerRegisterForm(forms.Form):
     name = forms.CharField(label="Name", max_length=NAME_MAX * 3)
-    starting_money = money_field(label="Starting money")
+    starting_money = money_field(label="Starting money", required=True)
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["starting_money"]
+        field.initial = event.starting_money
+        field.error_messages["required"] = "Say how much money the player starts with."
+        if event.starting_money is not None:
+            field.help_text = f"The event's starting money is {event.starting_money:,}."
 
     def clean_name(self) -> str:
         name = player_name_clean(self.cleaned_data["name"])
@@ -58,11 +66,10 @@ class PlayerRegisterForm(forms.Form):
             raise ValidationError(f"A name is at most {NAME_MAX} characters.", code="max_length")
         return name
 
-    def clean_starting_money(self) -> int:
-        return int(self.cleaned_data.get("starting_money") or 0)
-
 
 class PlayerImportForm(forms.Form):
+    """A file of players (or its lines pasted): read and previewed, nothing registered yet."""
+
     csv = forms.FileField(label="File", required=False, allow_empty_file=True)
     csv_text = forms.CharField(
         label="Or paste it",
@@ -71,37 +78,60 @@ class PlayerImportForm(forms.Form):
         max_length=MAX_IMPORT_BYTES,
         widget=forms.Textarea(attrs={"rows": 4}),
     )
-    default_money = money_field(label="Starting money when a row has none")
-
-    def clean_default_money(self) -> int:
-        return int(self.cleaned_data.get("default_money") or 0)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         upload: UploadedFile | None = cleaned.get("csv")
-        text = cleaned.get("csv_text") or ""
+        data = (cleaned.get("csv_text") or "").encode("utf-8")
+        name = ""
         if upload is not None:
             if (upload.size or 0) > MAX_IMPORT_BYTES:
                 self.add_error("csv", f"The file is larger than {MAX_IMPORT_BYTES // 1024} KB.")
                 return cleaned
-            try:
-                text = upload.read().decode("utf-8-sig")
-            except UnicodeDecodeError:
-                self.add_error("csv", "The file is not UTF-8 text.")
-                return cleaned
-        if text.strip().count("\n") > MAX_IMPORT_ROWS:
-            raise ValidationError(
-                f"At most {MAX_IMPORT_ROWS} players per import (a line each, after the first).",
-                code="too_many",
-            )
-        if not text.strip() and "csv_text" not in self.errors:
+            data = upload.read(MAX_IMPORT_BYTES + 1)
+            name = str(upload.name or "")[:200]
+        if not data.strip() and not self.errors:
             raise ValidationError(
                 f"Nothing to import: choose a CSV file or paste its lines (at most "
-                f"{MAX_IMPORT_ROWS} players).",
+                f"{MAX_IMPORT_ROWS:,} players).",
                 code="required",
             )
-        cleaned["text"] = text
+        cleaned["data"] = data
+        cleaned["file_name"] = name
         return cleaned
+
+
+class ImportConfirmForm(forms.Form):
+    """Register the rows of a preview (the preview itself is kept on the server)."""
+
+
+class ImportUndoForm(forms.Form):
+    """Undo an import (the page has said what that does)."""
+
+
+class ImportPageQuery(forms.Form):
+    """An import's page: ``?ask=undo`` asks whether to undo it, saying what that does."""
+
+    ask = forms.ChoiceField(choices=[("", ""), ("undo", "undo")], required=False)
+
+
+class PlayerRemoveForm(forms.Form):
+    reason = forms.CharField(
+        label="Why (for the log)",
+        required=False,
+        max_length=200,
+        widget=forms.TextInput(attrs={"placeholder": "e.g. registered twice under a nickname"}),
+    )
+
+
+class StartingMoneyForm(forms.Form):
+    starting_money = money_field(label="Starting money of each player", required=True)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["starting_money"].error_messages["required"] = (
+            "Say how much money each player starts with."
+        )
 
 
 class IssueMoneyForm(forms.Form):
@@ -110,7 +140,9 @@ class IssueMoneyForm(forms.Form):
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = Player.objects.filter(event=event).order_by("name")  # type: ignore[attr-defined]
+        self.fields["player"].queryset = Player.objects.filter(  # type: ignore[attr-defined]
+            event=event, removed_at__isnull=True
+        ).order_by("name")
 
 
 class TokenIssueForm(forms.Form):

@@ -1,11 +1,13 @@
-"""The players' pages: the list (search, register, import with its report, issue money) and one
-player's page (correct the name, withdraw or take the withdrawal back). Thin: parse a form, call
-a service, render."""
+"""The players' pages: the list (search, register, load a file to import, issue money), a file's
+import page (its preview and confirmation, then its undo) and one player's page (correct the
+name, withdraw or take the withdrawal back, remove one registered by mistake). Thin: parse a
+form, call a service, render."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -13,19 +15,31 @@ from brag_event.audit.models import AuditEntry, Verb
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import Event
-from brag_event.players.models import Player
+from brag_event.players.imports import (
+    import_undo_summary,
+    player_remove,
+    players_import_confirm,
+    players_import_preview,
+    players_import_undo,
+    players_who_played,
+)
+from brag_event.players.models import ImportBatch, Player
 from brag_event.players.roster import player_rename, players_search
 from brag_event.players.selectors import standings
-from brag_event.players.services import player_issue_money, player_register, players_import
+from brag_event.players.services import player_issue_money, player_register
 from brag_event.tables.models import Seat
 from brag_event.tables.withdraw import player_reinstate, player_withdraw
 
 from .access import organiser_only
 from .forms import (
+    ImportConfirmForm,
+    ImportPageQuery,
+    ImportUndoForm,
     IssueMoneyForm,
     PlayerImportForm,
     PlayerRegisterForm,
     PlayerReinstateForm,
+    PlayerRemoveForm,
     PlayerRenameForm,
     PlayerSearchQuery,
     PlayerWithdrawForm,
@@ -47,9 +61,8 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
     query = PlayerSearchQuery(request.GET)
     if not query.is_valid():
         return bad_request(request, query)
-    report = None
     shown: dict[str, forms.BaseForm] = {
-        "register": PlayerRegisterForm(),
+        "register": PlayerRegisterForm(event=event),
         "import": PlayerImportForm(),
         "issue": IssueMoneyForm(event=event),
     }
@@ -58,8 +71,8 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
         which = posted_form(request, PLAYER_FORMS)
         if which is None:
             return bad_request(request)
-        if which == "issue":
-            form: forms.BaseForm = IssueMoneyForm(request.POST, event=event)
+        if which in ("issue", "register"):
+            form: forms.BaseForm = PLAYER_FORMS[which](request.POST, event=event)  # type: ignore[call-arg]
         else:
             form = PLAYER_FORMS[which](request.POST, request.FILES)
         shown[which] = form
@@ -68,21 +81,20 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
             data = form.cleaned_data
             try:
                 if which == "import":
-                    report = players_import(
+                    batch = players_import_preview(
                         event=event,
-                        text=data["text"],
+                        data=data["data"],
+                        file_name=data["file_name"],
                         by=actor(request),
-                        default_money=data["default_money"],
                     )
-                    shown[which] = PlayerImportForm()
-                    status = 200
+                    return redirect("organiser:import_batch", batch.pk)
                 elif which == "issue":
                     player = data["player"]
                     amount = data["amount"]
                     player_issue_money(
                         player=player, amount=amount, by=actor(request), memo="issued"
                     )
-                    messages.success(request, f"{amount} issued to {player.name}.")
+                    messages.success(request, f"{amount:,} issued to {player.name}.")
                     return redirect("organiser:players", event.pk)
                 else:
                     player = player_register(
@@ -91,7 +103,10 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
                         starting_money=data["starting_money"],
                         by=actor(request),
                     )
-                    messages.success(request, f"{player.name} registered.")
+                    messages.success(
+                        request,
+                        f"{player.name} registered with {player.balance:,} {event.currency}.",
+                    )
                     return redirect("organiser:players", event.pk)
             except ServiceError as err:
                 service_error_on(form, err)
@@ -105,22 +120,95 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
     if text:
         found = set(players_search(event=event, text=text).values_list("pk", flat=True))
         rows = [r for r in rows if r["player"] in found]
+    imports = list(
+        ImportBatch.objects.filter(event=event)
+        .exclude(status=ImportBatch.Status.PREVIEWED)
+        .annotate(registered=Count("players"))
+        .order_by("-created_at", "-pk")[:5]
+    )
     context = {
         "event": event,
         "rows": rows,
-        "report": report,
         "forms": shown,
         "query": query,
         "searched": text,
+        "imports": imports,
         "tab": "players",
     }
     return render(request, "organiser/players.html", context, status=status)
+
+
+IMPORT_FORMS: dict[str, type[forms.Form]] = {
+    "confirm": ImportConfirmForm,
+    "undo": ImportUndoForm,
+}
+
+
+@takes(query=ImportPageQuery, post=IMPORT_FORMS)
+@organiser_only
+def import_batch(request: HttpRequest, batch_id: int) -> HttpResponse:
+    """A file's preview (every row: will register, or refused and why) with its one
+    confirmation; once imported, what it registered and its undo (asked once)."""
+    batch = get_object_or_404(ImportBatch.objects.select_related("event"), pk=batch_id)
+    event = batch.event
+    query = ImportPageQuery(request.GET)
+    if not query.is_valid():
+        return bad_request(request, query)
+    error = ""
+    status = 200
+    if request.method == "POST":
+        which = posted_form(request, IMPORT_FORMS)
+        if which is None or not IMPORT_FORMS[which](request.POST).is_valid():
+            return bad_request(request)
+        try:
+            if which == "confirm":
+                registered = players_import_confirm(batch=batch, by=actor(request))
+                messages.success(
+                    request,
+                    f"{len(registered):,} players registered. You can undo this import until "
+                    "one of them plays.",
+                )
+            else:
+                removed = players_import_undo(batch=batch, by=actor(request))
+                messages.success(
+                    request,
+                    f"Import undone: {removed:,} players withdrawn and their starting money "
+                    "taken back.",
+                )
+            return redirect("organiser:import_batch", batch.pk)
+        except ServiceError as err:
+            error = err.message
+            status = 409 if err.status == 409 else 400
+            batch.refresh_from_db()
+    rows = batch.rows
+    will = [r for r in rows if not r["refused"]]
+    context = {
+        "event": event,
+        "batch": batch,
+        "rows": rows,
+        "will": len(will),
+        "refused": len(rows) - len(will),
+        "money": sum(int(r["money"] or 0) for r in will),
+        "columns": batch.columns.get("columns", []),
+        "empty_lines": batch.columns.get("empty_lines", 0),
+        "error": error,
+        "ask_undo": query.cleaned_data["ask"] == "undo",
+        "undo": import_undo_summary(batch)
+        if batch.status == ImportBatch.Status.CONFIRMED
+        else None,
+        "registered": batch.players.order_by("name_key")
+        if batch.status != ImportBatch.Status.PREVIEWED
+        else None,
+        "tab": "players",
+    }
+    return render(request, "organiser/import.html", context, status=status)
 
 
 PLAYER_PAGE_FORMS: dict[str, type[forms.Form]] = {
     "rename": PlayerRenameForm,
     "withdraw": PlayerWithdrawForm,
     "reinstate": PlayerReinstateForm,
+    "remove": PlayerRemoveForm,
 }
 
 
@@ -132,6 +220,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "rename": PlayerRenameForm(initial={"name": found.name}),
         "withdraw": PlayerWithdrawForm(),
         "reinstate": PlayerReinstateForm(),
+        "remove": PlayerRemoveForm(),
     }
     status = 200
     if request.method == "POST":
@@ -159,6 +248,16 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
                         f"{found.name} is withdrawn: not drawn or seated again; their money "
                         "stays theirs.",
                     )
+                elif which == "remove":
+                    money = found.balance
+                    player_remove(
+                        player=found, reason=form.cleaned_data["reason"], by=actor(request)
+                    )
+                    messages.success(
+                        request,
+                        f"{found.name} is removed: withdrawn, {money:,} {found.event.currency} "
+                        "taken back, and the name is free to register again.",
+                    )
                 else:
                     player_reinstate(player=found, by=actor(request))
                     messages.success(request, f"{found.name} can be drawn and seated again.")
@@ -176,6 +275,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
             Verb.PLAYER_RENAME,
             Verb.PLAYER_WITHDRAW,
             Verb.PLAYER_REINSTATE,
+            Verb.PLAYER_REMOVE,
         ),
     ).select_related("actor")
     context = {
@@ -185,6 +285,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "forms": shown,
         "history": history.order_by("-at", "-id")[:50],
         "qualified": list(found.qualifications.select_related("day").order_by("day__number")),
+        "played": bool(players_who_played([found.pk])),
         "tab": "players",
     }
     return render(request, "organiser/player.html", context, status=status)

@@ -117,7 +117,7 @@ def event_dashboard(event: Event, *, now: dt.datetime | None = None) -> Dashboar
         day=day,
         days=days,
         tables=rows,
-        players=Player.objects.filter(event=event).count(),
+        players=Player.objects.filter(event=event, removed_at__isnull=True).count(),
         seated=Seat.objects.filter(player__event=event, left_at__isnull=True).count(),
         house=house_takings(event),
         now=now,

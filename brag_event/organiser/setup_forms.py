@@ -140,6 +140,14 @@ def _time_zone() -> forms.ChoiceField:
     )
 
 
+def starting_money_field() -> WholeNumberField:
+    """An event's starting money: required, never taken as 0 when left empty."""
+    field = money_field(label="Starting money of each player", required=True)
+    field.help_text = "What a player is registered with unless you say otherwise."
+    field.error_messages["required"] = "Say how much money each player starts with."
+    return field
+
+
 class EventPresetForm(forms.Form):
     """A new event with the FLASH event sheet's three days."""
 
@@ -147,6 +155,7 @@ class EventPresetForm(forms.Form):
     currency = _currency()
     start = _start()
     time_zone = _time_zone()
+    starting_money = starting_money_field()
 
 
 SCRATCH_INITIAL: dict[str, Any] = {
@@ -168,6 +177,7 @@ class EventScratchForm(RulesFields):
     currency = _currency()
     start = _start()
     time_zone = _time_zone()
+    starting_money = starting_money_field()
     days = WholeNumberField(
         label="Days",
         min_value=1,

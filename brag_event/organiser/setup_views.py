@@ -13,6 +13,7 @@ from brag_event.access.web import requires
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import RULE_FIELDS, Day, Event
+from brag_event.events.services import event_set_starting_money
 from brag_event.events.setup import (
     day_rules_copy,
     day_setup_change,
@@ -24,7 +25,7 @@ from brag_event.events.setup import (
 )
 
 from .access import organiser_only
-from .forms import DayRulesCopyForm, service_error_on
+from .forms import DayRulesCopyForm, StartingMoneyForm, service_error_on
 from .setup_forms import DaySetupForm, EventPresetForm, EventScratchForm
 from .views import actor
 
@@ -56,6 +57,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                         currency=data["currency"],
                         start=data["start"],
                         time_zone=data["time_zone"] or None,
+                        starting_money=data["starting_money"],
                         by=actor(request),
                     )
                 else:
@@ -66,6 +68,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                         start=data["start"],
                         days=[form.rules()] * data["days"],
                         time_zone=data["time_zone"] or None,
+                        starting_money=data["starting_money"],
                         by=actor(request),
                     )
                 messages.success(
@@ -80,13 +83,31 @@ def event_new(request: HttpRequest) -> HttpResponse:
     return render(request, "organiser/event_new.html", context, status=status)
 
 
-@takes()
+@takes(post=StartingMoneyForm)
 @organiser_only
 def event_setup(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
+    form = StartingMoneyForm(initial={"starting_money": event.starting_money})
+    status = 200
+    if request.method == "POST":
+        form = StartingMoneyForm(request.POST)
+        status = 400
+        if form.is_valid():
+            try:
+                event_set_starting_money(
+                    event=event, amount=form.cleaned_data["starting_money"], by=actor(request)
+                )
+                messages.success(
+                    request,
+                    f"Players are now registered with {form.cleaned_data['starting_money']} "
+                    f"{event.currency} unless you say otherwise.",
+                )
+                return redirect("organiser:event_setup", event.pk)
+            except ServiceError as err:
+                service_error_on(form, err)
     days = list(event.days.order_by("number"))
-    context = {"event": event, "days": days, "tab": "setup"}
-    return render(request, "organiser/event_setup.html", context)
+    context = {"event": event, "days": days, "form": form, "tab": "setup"}
+    return render(request, "organiser/event_setup.html", context, status=status)
 
 
 @takes(post=DaySetupForm)

@@ -42,7 +42,9 @@ class PlayerChangeForm(forms.ModelForm):
         name = cleaned.get("name")
         if event is not None and name:
             same = (
-                Player.objects.filter(event=event, name_key=player_name_key(name))
+                Player.objects.filter(
+                    event=event, name_key=player_name_key(name), removed_at__isnull=True
+                )
                 .exclude(pk=self.instance.pk)
                 .first()
             )
@@ -56,9 +58,9 @@ class PlayerAddForm(PlayerChangeForm):
     starting_money = WholeNumberField(
         min_value=0,
         max_value=MONEY_MAX,
-        initial=0,
         required=False,
-        help_text="Issued to the player's balance as new money of the event (0: none).",
+        help_text="Issued to the player's balance as new money of the event (empty: the "
+        "event's starting money).",
     )
 
 
@@ -99,7 +101,7 @@ class PlayerAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         player = player_register(
             event=form.cleaned_data["event"],
             name=form.cleaned_data["name"],
-            starting_money=form.cleaned_data.get("starting_money") or 0,
+            starting_money=form.cleaned_data.get("starting_money"),
             by=admin_actor(request),
         )
         if obj.user_id is not None:

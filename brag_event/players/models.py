@@ -41,11 +41,32 @@ class Player(LedgerCachedModel):
         help_text="Withdrawn from the event (players.roster): never drawn or seated again; "
         "their money stays theirs in the ledger",
     )
+    removed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="Registered by mistake and removed before playing (players.imports): "
+        "withdrawn, their money taken back by reversing entries, their name free again",
+    )
+    import_batch = models.ForeignKey(
+        "ImportBatch",
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.PROTECT,
+        related_name="players",
+        help_text="The CSV import that registered the player, if one did",
+    )
 
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "name_key"], name="player_name_key_unique"),
+            # A removed player's name is free again (a corrected file can register it).
+            models.UniqueConstraint(
+                fields=["event", "name_key"],
+                condition=models.Q(removed_at__isnull=True),
+                name="player_name_key_unique",
+            ),
             models.CheckConstraint(condition=models.Q(balance__gte=0), name="player_balance_gte_0"),
         ]
 
@@ -61,6 +82,49 @@ class Player(LedgerCachedModel):
         if fields is not None and "name" in fields and "name_key" not in fields:
             kwargs["update_fields"] = [*fields, "name_key"]
         super().save(*args, **kwargs)
+
+
+class ImportBatch(models.Model):
+    """A CSV file of players, parsed and kept between its preview and its confirmation (so
+    the confirmation registers exactly the rows the organiser saw), then the players it
+    registered — undone together while none of them has played."""
+
+    class Status(models.TextChoices):
+        PREVIEWED = "previewed", "previewed"
+        CONFIRMED = "confirmed", "imported"
+        UNDONE = "undone", "undone"
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="import_batches")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PREVIEWED)
+    file_name = models.CharField(max_length=200, blank=True)
+    encoding = models.CharField(max_length=40, help_text="How the file's text was read")
+    separator = models.CharField(max_length=12, help_text="comma, semicolon or tab")
+    columns = models.JSONField(
+        default=dict, help_text="What each column was read as: name, money or ignored"
+    )
+    default_money = models.BigIntegerField(
+        null=True,
+        blank=True,
+        help_text="The event's starting money, given to every row when the file has no money "
+        "column (else empty)",
+    )
+    rows = models.JSONField(
+        default=list,
+        help_text="Every row as previewed: line, name, money, and the reason it is refused "
+        "(empty when it will be registered)",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"import {self.pk} ({self.file_name or 'pasted'})"
 
 
 class Standing(models.Model):

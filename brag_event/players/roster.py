@@ -40,7 +40,9 @@ def player_rename(*, player: Player, name: str, by: Actor | None) -> Player:
     if clean == before:
         return player
     key = player_name_key(clean)
-    other = Player.objects.filter(event_id=player.event_id, name_key=key).exclude(pk=player.pk)
+    other = Player.objects.filter(
+        event_id=player.event_id, name_key=key, removed_at__isnull=True
+    ).exclude(pk=player.pk)
     existing = other.first()
     if existing is None:
         player.name = clean

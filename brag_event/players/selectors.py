@@ -96,7 +96,9 @@ def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
         )
     }
     rows: list[dict[str, Any]] = []
-    for p in Player.objects.filter(event=event).values("id", "name", "balance"):
+    for p in Player.objects.filter(event=event, removed_at__isnull=True).values(
+        "id", "name", "balance"
+    ):
         stack = int(stacks.get(p["id"]) or 0)
         total = p["balance"] + stack
         played, won = hands.get(p["id"], (0, 0))

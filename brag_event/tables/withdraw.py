@@ -90,6 +90,12 @@ def player_reinstate(*, player: Player, by: Actor | None) -> Player:
     player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
     if player.withdrawn_at is None:
         raise Conflict("not_withdrawn", f"{player} is not withdrawn.")
+    if player.removed_at is not None:
+        raise Conflict(
+            "player_removed",
+            f"{player} was removed as registered by mistake and their money taken back: "
+            "register them again instead.",
+        )
     player.withdrawn_at = None
     player.save(update_fields=["withdrawn_at"])
     versions.event_changed(player.event_id)

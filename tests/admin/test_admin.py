@@ -209,7 +209,13 @@ def test_adding_a_player_registers_them_with_their_money(admin_client: Client, d
 def test_adding_a_player_without_money(admin_client: Client, data: Data) -> None:
     url = admin_url(Player, "add")
     form = change_form_data(admin_client, url)
-    form.update(event=str(data.event.pk), name="Fred")
+    # Left empty in an event with no starting money set: refused, never taken as 0.
+    form.update(event=str(data.event.pk), name="Fred", starting_money="")
+    if data.event.starting_money is None:
+        answer = admin_client.post(url, form, follow=True)
+        assert not Player.objects.filter(name="Fred").exists()
+        assert "no starting money set" in answer.content.decode()
+    form.update(starting_money="0")  # said: 0
     assert admin_client.post(url, form).status_code == 302
     player = Player.objects.get(name="Fred")
     assert player.balance == 0

@@ -21,7 +21,7 @@ from brag_event.tables.services import seat_sit_out, table_create
 from tests.factories import World, act, signed_in, start, world
 
 ROOT = Path(__file__).resolve().parents[2]
-CALLS = {"audit_record", "audit_admin_edit"}
+CALLS = {"audit_record", "audit_record_each", "audit_admin_edit"}
 
 
 def _verbs(node: ast.expr) -> list[ast.expr]:

@@ -21,12 +21,12 @@ from brag_event.events.services import day_update_rules
 from brag_event.ledger.audit import ledger_audit
 from brag_event.ledger.models import LedgerCheck, Transfer
 from brag_event.ledger.services import account_house, account_issuer, account_player
+from brag_event.players.imports import players_import_confirm, players_import_preview
 from brag_event.players.models import Player
 from brag_event.players.services import (
     event_money_issued,
     player_issue_money,
     player_register,
-    players_import,
 )
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_buy_in
@@ -81,16 +81,18 @@ def test_starting_money_out_of_bounds_is_refused(money: Any) -> None:
     assert not Player.objects.filter(name="Ivy").exists()
 
 
-def test_the_import_checks_its_default_and_every_row() -> None:
+def test_the_import_checks_every_row_and_the_events_bound() -> None:
     w = world(1)
+    text = f"name,starting_money\nB,{MONEY_MAX + 1}\nC,{'1' * 5000}\n"
+    batch = players_import_preview(event=w.event, data=text.encode(), by=None)
+    assert all(f"{MONEY_MAX:,}" in r["refused"] for r in batch.rows)
+    # Each row within the bound, the file's total past what the event may still issue.
+    text = f"name,starting_money\nD,{MONEY_MAX}\nE,{MONEY_MAX}\n"
+    batch = players_import_preview(event=w.event, data=text.encode(), by=None)
     with pytest.raises(ServiceError) as refused:
-        players_import(event=w.event, text="name\nA\n", by=None, default_money=MONEY_MAX + 1)
+        players_import_confirm(batch=batch, by=None)
     assert refused.value.code == "amount_too_large"
-    report = players_import(
-        event=w.event, text=f"name,starting_money\nB,{MONEY_MAX + 1}\nC,{'1' * 5000}\n", by=None
-    )
-    assert not report.registered and len(report.rejected) == 2
-    assert all(f"{MONEY_MAX:,}" in r["reason"] for r in report.rejected)
+    assert not Player.objects.filter(name__in=["D", "E"]).exists()
 
 
 @pytest.mark.parametrize("rule", ["ante", "min_bet", "max_bet", "house_fee", "table_max"])

@@ -1,13 +1,14 @@
 """A whole three-day FLASH event run through the organiser's console in headless Chromium.
 
 The organiser sets the event up from the FLASH preset (and edits a day's rules: the change log),
-imports the players (bad rows reported), opens day 1, draws and applies its seating, assigns the
-dealers and issues the tablets' tokens; the tables play through the API (the benchmark's tablet,
-``bench.api_tablet``); the organiser withdraws a player, closes day 1 (top N), draws day 2 from
-its qualifiers with day 2's rules (ante 10, table 180–475, fee 25), … closes day 3; final
-standings and exports. Every money step ends with the ledger audit passing. Screenshots of the
-set-up and players pages at 1366×768 go to ``docs/screenshots/``. Chromium comes from the
-system; without it the test is skipped locally and fails under CI (as in ``tests/tablet``)."""
+imports the players (every row previewed, bad rows refused), opens day 1, draws and applies its
+seating, assigns the dealers and issues the tablets' tokens; the tables play through the API
+(the benchmark's tablet, ``bench.api_tablet``); the organiser withdraws a player, closes day 1
+(top N), draws day 2 from its qualifiers with day 2's rules (ante 10, table 180–475, fee 25), …
+closes day 3; final standings and exports. Every money step ends with the ledger audit passing.
+Screenshots of the set-up and players pages at 1366×768 go to ``docs/screenshots/``. Chromium
+comes from the system; without it the test is skipped locally and fails under CI (as in
+``tests/tablet``)."""
 
 from __future__ import annotations
 
@@ -220,6 +221,7 @@ def test_an_organiser_runs_a_three_day_flash_event_through_the_console(
     flash = page.locator("#flash-form")
     flash.get_by_label("Event name").fill("FLASH 2027")
     flash.get_by_label("Date of day 1").fill("2027-03-05")
+    flash.get_by_label("Starting money of each player").fill("1000")
     no_sideways_scroll(page)
     shot(page, "console-event-new")
     flash.get_by_role("button", name="Create from FLASH").click()
@@ -255,15 +257,18 @@ def test_an_organiser_runs_a_three_day_flash_event_through_the_console(
     no_sideways_scroll(page)
     shot(page, "console-day-rules")
 
-    # ---- players: the import with bad rows, every row reported
+    # ---- players: the import with bad rows, every row previewed, then confirmed
     console.go(f"/organiser/events/{event.pk}/players/")
     page.get_by_label("Or paste it").fill(IMPORT)
-    page.locator("#import-form").get_by_role("button", name="Import").click()
-    page.get_by_text("Import: 14 registered, 3 rejected").wait_for()
+    page.locator("#import-form").get_by_role("button", name="Preview the import").click()
+    page.get_by_text("Check before importing").wait_for()
     assert page.locator("table.import-rows tbody tr").count() == 17
-    assert page.get_by_text("Columns ignored").count() == 1
+    assert page.locator("table.import-rows tr.row-refused").count() == 3
     no_sideways_scroll(page)  # the 80-character name and the 100-character rejected one
     shot(page, "console-players-import")
+    assert not Player.objects.filter(event=event).exists()
+    page.get_by_role("button", name="Register 14 players").click()
+    page.get_by_text("14 players registered.").wait_for()
     assert Player.objects.filter(event=event).count() == 14
     assert_audit_ok(event)  # the money issued
 

@@ -20,8 +20,7 @@ from brag_event.engine.history import replay
 from brag_event.events.models import DayClose
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import LedgerCheck, Transfer
-from brag_event.players.models import Player
-from brag_event.players.services import players_import
+from brag_event.players.models import ImportBatch, Player
 from tests.factories import played, signed_in, world
 
 pytestmark = pytest.mark.django_db
@@ -63,26 +62,41 @@ def test_the_dashboard_shows_tables_money_and_raises_alerts() -> None:
     assert LedgerCheck.objects.latest().ok
 
 
-def test_a_csv_import_registers_the_good_rows_and_reports_the_rest() -> None:
+def test_a_csv_import_is_previewed_then_confirmed_then_undone() -> None:
     w = world(2)
-    text = "Name,Starting_Money\nZoe,500\nAndy,100\nYann,abc\nzoe,10\n\nXavier,\n"
-    report = players_import(event=w.event, text=text, by=None, default_money=250)
-    assert [p.name for p in report.registered] == ["Zoe", "Xavier"]
-    assert [(r["line"], r["name"]) for r in report.rejected] == [
-        (3, "Andy"),  # already registered
-        (4, "Yann"),  # not a whole number
-        (5, "zoe"),  # twice in the file
-    ]
-    assert Player.objects.get(name="Xavier").balance == 250
     organiser = login("organiser")
-    page = organiser.post(
-        f"/organiser/events/{w.event.pk}/players/",
-        {"form": "import", "csv_text": "name\nWill\nWill\n", "default_money": "0"},
-    ).content.decode()
-    assert "1 registered, 1 rejected" in page and "twice in this file" in page
-    bad = organiser.post(
-        f"/organiser/events/{w.event.pk}/players/", {"form": "import", "csv_text": "who\nx\n"}
-    )
+    players_url = f"/organiser/events/{w.event.pk}/players/"
+    text = "Name,Starting Money\nZoe,500\nAndy,100\nYann,abc\nzoe,10\n,1000\nXavier,\n"
+    preview = organiser.post(players_url, {"form": "import", "csv_text": text})
+    assert preview.status_code == 302
+    batch = ImportBatch.objects.get()
+    assert preview["Location"] == f"/organiser/imports/{batch.pk}/"
+    page = organiser.get(preview["Location"]).content.decode()
+    assert Player.objects.count() == 2  # nothing registered by a preview
+    for said in (
+        "Check before importing",
+        "will register",
+        "because already registered",
+        "because the starting money “abc” is not a whole number",
+        "because the same name as line 2",
+        "because no name on this row",
+        "because no starting money on this row",
+        "Register 1 player",
+    ):
+        assert said in page, said
+    done = organiser.post(preview["Location"], {"form": "confirm"})
+    assert done.status_code == 302
+    assert Player.objects.get(name="Zoe").balance == 500 and Player.objects.count() == 3
+    again = organiser.post(preview["Location"], {"form": "confirm"})
+    assert again.status_code == 409 and "imported already" in again.content.decode()
+    assert Player.objects.count() == 3
+    ask = organiser.get(f"{preview['Location']}?ask=undo").content.decode()
+    assert "Undo this import?" in ask and "500 MB in all" in ask
+    organiser.post(preview["Location"], {"form": "undo"})
+    assert Player.objects.get(name="Zoe").removed_at is not None
+    assert "Zoe" not in organiser.get(players_url).content.decode().split("Files imported")[0]
+    bad = organiser.post(players_url, {"form": "import", "csv_text": "who\nx\n"})
+    assert bad.status_code == 400
     assert "The first line must name the columns" in bad.content.decode()
     before = Player.objects.count()
     organiser.post(

@@ -1,5 +1,5 @@
 """The players' pages: search, a name corrected, a player withdrawn (refused in words while in a
-hand), and the import's report of every row."""
+hand) or removed as registered by mistake, and the import's preview of every row."""
 
 from __future__ import annotations
 
@@ -31,22 +31,46 @@ def test_search_finds_by_name_as_names_are_compared(organiser: Client, w: World)
     assert organiser.get(url, {"q": "x" * 1000}).status_code == 400
 
 
-def test_the_import_report_lists_every_row(organiser: Client, w: World) -> None:
+def test_the_import_preview_lists_every_row(organiser: Client, w: World) -> None:
     url = f"/organiser/events/{w.event.pk}/players/"
     text = "name,starting_money,club\nZoe,500,N\nAndy,100,S\nYann,abc,\n" + "L" * 100 + ",1,\n"
-    page = organiser.post(
-        url, {"form": "import", "csv_text": text, "default_money": "0"}
-    ).content.decode()
-    assert "Import: 1 registered, 3 rejected" in page
-    assert 'Columns ignored: <code class="wrap-anywhere">club</code>' in page
-    assert page.count('class="row-registered"') == 1 and page.count('class="row-rejected"') == 3
-    assert "registered with 500 MB" in page
-    assert "is not a whole number" in page and "A name is at most 80 characters." in page
-    empty = organiser.post(url, {"form": "import", "csv_text": "", "default_money": "0"})
+    page = organiser.post(url, {"form": "import", "csv_text": text}, follow=True).content.decode()
+    assert '<strong class="wrap-anywhere">club</strong> → left out' in page
+    assert page.count('class="row-ok"') == 1 and page.count('class="row-refused"') == 3
+    assert "because already registered" in page
+    assert "is not a whole number" in page and "longer than 80 characters" in page
+    assert "Register 1 player?" in page
+    empty = organiser.post(url, {"form": "import", "csv_text": ""})
     assert empty.status_code == 400
     assert "Nothing to import: choose a CSV file or paste its lines" in empty.content.decode()
     header_only = organiser.post(url, {"form": "import", "csv_text": "name\n"})
-    assert "Nothing to import: there is no line after the first" in header_only.content.decode()
+    assert "Nothing to import: there is no row after the first" in header_only.content.decode()
+
+
+def test_a_player_registered_by_mistake_is_removed_until_they_play(
+    organiser: Client, w: World
+) -> None:
+    players = f"/organiser/events/{w.event.pk}/players/"
+    organiser.post(players, {"form": "register", "name": "Oops", "starting_money": "700"})
+    oops = Player.objects.get(name="Oops")
+    page = organiser.get(f"/organiser/players/{oops.pk}/").content.decode()
+    assert "Registered by mistake?" in page and "their 700 MB taken back" in page
+    done = organiser.post(
+        f"/organiser/players/{oops.pk}/", {"form": "remove", "reason": "typo"}, follow=True
+    ).content.decode()
+    assert "Oops is removed: withdrawn, 700 MB taken back" in done
+    assert "removed as registered by mistake, 700 MB taken back: typo" in done
+    assert ">Oops</a>" not in organiser.get(players).content.decode()
+    assert_audit_ok(w.event)
+    # Andy sits at table 1: he has played, and the page offers no removal.
+    andy = w.players[0]
+    assert (
+        "Registered by mistake?"
+        not in organiser.get(f"/organiser/players/{andy.pk}/").content.decode()
+    )
+    refused = organiser.post(f"/organiser/players/{andy.pk}/", {"form": "remove"})
+    assert refused.status_code == 400 and "has played already" in refused.content.decode()
+    assert Player.objects.get(pk=andy.pk).removed_at is None
 
 
 def test_a_name_is_corrected_on_the_players_page(organiser: Client, w: World) -> None:

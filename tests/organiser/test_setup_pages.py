@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
+from brag_event.audit.models import AuditEntry
 from brag_event.events.models import Day, DayRulesChange, Event
 from brag_event.events.services import day_open
 from brag_event.events.setup import flash_preset
@@ -47,9 +48,23 @@ def test_an_event_from_the_flash_preset(organiser: Client) -> None:
     response = organiser.post(
         "/organiser/events/new/",
         {"form": "flash", "name": "FLASH 2027", "currency": "MB", "start": "2027-03-05"},
+    )
+    assert response.status_code == 400  # the starting money is asked for, never taken as 0
+    assert "Say how much money each player starts with." in response.content.decode()
+    assert not Event.objects.exists()
+    response = organiser.post(
+        "/organiser/events/new/",
+        {
+            "form": "flash",
+            "name": "FLASH 2027",
+            "currency": "MB",
+            "start": "2027-03-05",
+            "starting_money": "1000",
+        },
         follow=True,
     )
     event = Event.objects.get(name="FLASH 2027")
+    assert event.starting_money == 1000
     assert response.redirect_chain[-1][0] == f"/organiser/events/{event.pk}/setup/"
     page = response.content.decode()
     assert "FLASH 2027 is set up with 3 days, all scheduled." in page
@@ -58,7 +73,14 @@ def test_an_event_from_the_flash_preset(organiser: Client) -> None:
 
 
 def test_an_event_from_scratch_with_field_errors_first(organiser: Client) -> None:
-    data = {"form": "scratch", "name": "Club", "currency": "MB", "days": "2", "start": ""}
+    data = {
+        "form": "scratch",
+        "name": "Club",
+        "currency": "MB",
+        "days": "2",
+        "start": "",
+        "starting_money": "500",
+    }
     bad = organiser.post("/organiser/events/new/", {**data, **rules_post(min_bet=30)})
     assert bad.status_code == 400
     page = bad.content.decode()
@@ -73,7 +95,13 @@ def test_an_event_from_scratch_with_field_errors_first(organiser: Client) -> Non
 def test_a_day_is_edited_until_it_opens_with_the_log(organiser: Client) -> None:
     organiser.post(
         "/organiser/events/new/",
-        {"form": "flash", "name": "E", "currency": "MB", "start": "2027-01-01"},
+        {
+            "form": "flash",
+            "name": "E",
+            "currency": "MB",
+            "start": "2027-01-01",
+            "starting_money": "1000",
+        },
     )
     day1 = Day.objects.get(number=1)
     url = f"/organiser/days/{day1.pk}/setup/"
@@ -98,3 +126,20 @@ def test_a_day_is_edited_until_it_opens_with_the_log(organiser: Client) -> None:
     assert refused.status_code == 400
     assert "it is open: its tables play by the rules it opened with" in refused.content.decode()
     assert Day.objects.get(pk=day1.pk).house_fee == 12
+
+
+def test_the_starting_money_is_set_on_the_set_up_page(organiser: Client) -> None:
+    event = Event.objects.create(name="Old")  # an event from before it was asked for
+    url = f"/organiser/events/{event.pk}/setup/"
+    assert "Not set yet" in organiser.get(url).content.decode()
+    for bad in ("", "-5", "abc"):
+        refused = organiser.post(url, {"starting_money": bad})
+        assert refused.status_code == 400
+    event.refresh_from_db()
+    assert event.starting_money is None
+    done = organiser.post(url, {"starting_money": "1200"}, follow=True).content.decode()
+    assert "Players are now registered with 1200 MB unless you say otherwise." in done
+    event.refresh_from_db()
+    assert event.starting_money == 1200
+    entry = AuditEntry.objects.get(verb="event.starting_money")
+    assert entry.data == {"before": None, "after": 1200}

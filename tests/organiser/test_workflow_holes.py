@@ -33,7 +33,10 @@ def text(response: Any) -> str:
 def test_days_follow_each_other_through_the_console(
     organiser: Client, django_capture_on_commit_callbacks: Any
 ) -> None:
-    organiser.post("/organiser/events/new/", {"form": "flash", "name": "E", "currency": "MB"})
+    organiser.post(
+        "/organiser/events/new/",
+        {"form": "flash", "name": "E", "currency": "MB", "starting_money": "1000"},
+    )
     event = Event.objects.get(name="E")
     for name in ("Ann", "Ben", "Cat"):
         player_register(event=event, name=name, starting_money=1000, by=None)

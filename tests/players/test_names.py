@@ -12,9 +12,10 @@ from django.apps import apps
 from django.db import IntegrityError, transaction
 
 from brag_event.core.errors import ServiceError
+from brag_event.players.imports import players_import_preview
 from brag_event.players.models import Player
 from brag_event.players.names import player_name_clean, player_name_key
-from brag_event.players.services import player_register, players_import
+from brag_event.players.services import player_register
 from tests.factories import assert_audit_ok, world
 
 pytestmark = pytest.mark.django_db
@@ -114,12 +115,12 @@ def test_a_rename_keeps_the_key_in_step() -> None:
 def test_the_import_refuses_look_alikes_in_the_file_and_in_the_event() -> None:
     w = world(1)
     player_register(event=w.event, name="Harvey Price", by=None)
-    text = "name\nHARVEY PRICE\nAnn Lee\nANN\u200b LEE\n"
-    report = players_import(event=w.event, text=text, by=None)
-    assert [p.name for p in report.registered] == ["Ann Lee"]
-    assert [(r["line"], r["reason"]) for r in report.rejected] == [
-        (2, "“HARVEY PRICE” is already registered for FLASH as “Harvey Price”."),
-        (4, "twice in this file"),
+    text = "name,money\nHARVEY PRICE,1\nAnn Lee,1\nANN\u200b LEE,1\n"
+    batch = players_import_preview(event=w.event, data=text.encode(), by=None)
+    assert [(r["line"], r["refused"]) for r in batch.rows] == [
+        (2, "already registered as “Harvey Price”"),
+        (3, ""),
+        (4, "the same name as line 3"),
     ]
 
 

@@ -27,8 +27,9 @@ from brag_event.events.models import Day, DayClose, Event
 from brag_event.events.services import day_open, day_set_qualification, day_update_rules
 from brag_event.hands.models import Hand
 from brag_event.hands.services import hand_apply_action, hand_start, hand_void_last_action
+from brag_event.players.imports import players_import_confirm, players_import_preview
 from brag_event.players.models import Player, Qualification
-from brag_event.players.services import player_issue_money, player_register, players_import
+from brag_event.players.services import player_issue_money, player_register
 from brag_event.tables.models import Seat, SeatingDraw, Table
 from brag_event.tables.seating import (
     balance_apply,
@@ -152,8 +153,9 @@ def issue(player_id: int, amount: int) -> Job:
 def load(event_id: int, names: list[str]) -> Job:
     def job() -> int:
         text = "name,starting_money\n" + "".join(f"{n},100\n" for n in names)
-        report = players_import(event=Event.objects.get(pk=event_id), text=text, by=None)
-        return len(report.registered)
+        event = Event.objects.get(pk=event_id)
+        batch = players_import_preview(event=event, data=text.encode(), by=None)
+        return len(players_import_confirm(batch=batch, by=None))
 
     return job
 
@@ -200,6 +202,19 @@ def sits_once(name: str) -> Expect:
 def everyone_once(f: Floor, outcomes: list[Outcome]) -> None:
     names = ("Xavier", "Yvonne", "Zoe", "Walter")
     assert Player.objects.filter(event=f.event, name__in=names).count() == 4, outcomes
+
+
+def the_import_whole_or_not_at_all(f: Floor, outcomes: list[Outcome]) -> None:
+    """A confirmation registers every row it previewed or none: the register first leaves
+    the import refused (its preview is stale), the import first leaves the register refused."""
+    names = ("Xavier", "Yvonne", "Zoe", "Walter")
+    registered = Player.objects.filter(event=f.event, name__in=names).count()
+    kinds = sorted((o.kind, o.value if o.kind == "refused" else "") for o in outcomes)
+    if registered == 4:
+        assert kinds == [("ok", ""), ("refused", "player_exists")], outcomes
+    else:
+        assert registered == 1, outcomes
+        assert kinds == [("ok", ""), ("refused", "import_stale")], outcomes
 
 
 def day_closed(f: Floor, outcomes: list[Outcome]) -> None:
@@ -421,7 +436,7 @@ PAIRS: dict[str, list[Pair]] = {
                 register(f.event.pk, "Xavier"),
                 load(f.event.pk, ["Walter", "Xavier", "Yvonne", "Zoe"]),
             ),
-            everyone_once,
+            the_import_whole_or_not_at_all,
         ),
     ],
     "days": [
