@@ -32,6 +32,30 @@ def start_hand(page: Any) -> None:
     expect(page.locator(".to-act-title")).to_have_text("Bill (seat 2) to act")
 
 
+class ApiInFlight:
+    """The page's API requests still waiting for their answer (the browser's own events)."""
+
+    def __init__(self, page: Any) -> None:
+        self.pending: set[Any] = set()
+        page.on("request", self._sent)
+        page.on("requestfinished", self._done)
+        page.on("requestfailed", self._done)
+
+    def _sent(self, request: Any) -> None:
+        if "/api/" in request.url:
+            self.pending.add(request)
+
+    def _done(self, request: Any) -> None:
+        self.pending.discard(request)
+
+    def wait_idle(self, page: Any, timeout_ms: int = 10_000) -> None:
+        waited = 0
+        while self.pending and waited < timeout_ms:
+            page.wait_for_timeout(50)  # real time: the page's own clock may be held still
+            waited += 50
+        assert not self.pending, [r.url for r in self.pending]
+
+
 def bet_least(page: Any, who: str, amount: int) -> None:
     expect(page.locator(".to-act-title")).to_have_text(f"{who} to act")
     page.locator(".quick .chip").first.click()  # the least
@@ -157,10 +181,16 @@ def test_a_wifi_drop_queues_in_order_survives_a_reload_and_enters_once(
 
 def test_a_second_tablet_moves_the_hand_on(hall: Hall, browser: Any) -> None:
     first = open_table(hall, browser)
-    first.clock.install()  # the first tablet's screen stays as drawn until we move its clock
+    first.clock.install()  # fake timers: the page's clock flows until it is paused
+    in_flight = ApiInFlight(first)
     first.reload()
     expect(first.locator("#title")).to_contain_text("Table 1")
     start_hand(first)
+    # The first tablet's screen stays as drawn until we move its clock: its clock is paused
+    # (an installed clock still flows, so its 2-second refresh could show it the other device's
+    # move before the tap) and its reads in flight are answered first.
+    first.clock.pause_at(first.evaluate("Date.now()") + 10)
+    in_flight.wait_idle(first)
     second = open_table(hall, browser, who="supervisor")
     second.get_by_role("button", name="Fold").click()  # Bill folds, from the other tablet
     expect(second.locator(".to-act-title")).to_have_text("Chris (seat 3) to act")
