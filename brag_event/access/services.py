@@ -139,7 +139,7 @@ def staff_deactivate(*, event: Event, user: Any, by: Actor | None) -> Any:
     device tokens are revoked (switching it on again does not bring them back)."""
     _member(by, event, user)
     if by is not None and by.user_id == user.pk:
-        raise ServiceError("self", "You cannot switch off your own account.")
+        raise ServiceError("own_account", "You cannot switch off your own account.")
     user = get_user_model().objects.select_for_update().get(pk=user.pk)
     if not user.is_active:
         return user

@@ -225,7 +225,7 @@ def test_a_switched_off_dealers_tablet_is_refused(setup: dict[str, Any]) -> None
     )
     with pytest.raises(ServiceError) as err:
         staff_deactivate(event=w.event, user=setup["boss"], by=by)
-    assert err.value.code == "self"
+    assert err.value.code == "own_account"
 
     # Switched on again: signs in again; the revoked token stays revoked.
     staff_activate(event=w.event, user=dee, by=by)

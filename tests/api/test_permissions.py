@@ -135,9 +135,11 @@ def void_request(api: Api) -> tuple[str, Any]:
 
 
 def take_back_request(api: Api, role: str) -> tuple[str, Any]:
-    """The table's dealer entered a fold: theirs to take back (a supervisor's: anyone's)."""
+    """The table's dealer entered a fold: theirs to take back (a supervisor's: anyone's). A
+    dealer of the table takes back their own entry: the fold is entered as theirs."""
     hand = start(api.world)
-    by = Actor(api.users["dealer"], "tablet")
+    dealer = role if role.endswith("dealer") and role in api.users else "dealer"
+    by = Actor(api.users[dealer], "tablet")
     hand, _state = act(hand, by=by, seat=hand_state(hand).to_act, action="fold")
     body = {"reason": "wrong_seat", "expected_seq": hand.next_seq}
     return f"/api/v1/hands/{hand.pk}/take-back/", body
@@ -626,6 +628,7 @@ AWAY: dict[tuple[str, str], tuple[int, int, int]] = {
     ("POST", "hands/<int:hand_id>/actions/"): (403, 403, 403),
     ("POST", "hands/<int:hand_id>/cards/"): (403, 403, 403),
     ("POST", "hands/<int:hand_id>/void/"): (403, 403, 403),
+    ("POST", "hands/<int:hand_id>/take-back/"): (403, 403, 403),
     ("POST", "seats/<int:seat_id>/rebuy/"): (403, 403, 403),
     ("POST", "seats/<int:seat_id>/sit-out/"): (403, 403, 403),
     ("POST", "seats/<int:seat_id>/leave/"): (403, 403, 403),

@@ -82,7 +82,13 @@ def test_the_organiser_chooses_the_zone_when_creating_the_event() -> None:
     form = page(organiser, "/organiser/events/new/")
     assert '<option value="Asia/Tokyo">Asia/Tokyo</option>' in form
     assert '<option value="Europe/London" selected>' in form
-    base = {"form": "flash", "name": "Tokyo Open", "currency": "MB", "start": ""}
+    base = {
+        "form": "flash",
+        "name": "Tokyo Open",
+        "currency": "MB",
+        "start": "",
+        "starting_money": "500",
+    }
     refused = organiser.post("/organiser/events/new/", {**base, "time_zone": "Mars/Olympus"})
     assert refused.status_code == 400
     assert "Choose a time zone from the list" in refused.content.decode()
