@@ -176,6 +176,8 @@ def _claim(close_id: int) -> DayClose:
             .get(pk=close_id)
         )
         if close.status == DayClose.Status.DONE:
+            # A run that died between the close's commit and its announcement (``_announce``).
+            versions.event_changed(close.day.event_id, tables=True)
             return close
         close.status = DayClose.Status.RUNNING
         close.runs += 1
@@ -207,7 +209,23 @@ def _run(close: DayClose) -> DayClose:
     retrying(lambda: carried_pots_share(day=day.pk))
     # 3. The audit, the snapshot, the qualifiers, and closed: all or nothing.
     _progress(close, 75, "auditing the ledger, standings and qualification")
-    return retrying(lambda: _finish(close.pk, day.pk, seats_returned=len(seats)))
+    done = retrying(lambda: _finish(close.pk, day.pk, seats_returned=len(seats)))
+    _announce(day.event_id)
+    return done
+
+
+def _announce(event_id: int) -> None:
+    """Every table shows its day's status, the dashboard the close, the standings' "today" may
+    move on: the event's and its tables' versions, bumped in a transaction of their own once
+    the close is committed (see ``_finish`` for why not inside it). A reader between the two
+    commits keeps the closed day under the version before: an answer newer than its version,
+    never older (``tables.versions``)."""
+    retrying(lambda: _bump(event_id))
+
+
+def _bump(event_id: int) -> None:
+    with transaction.atomic():
+        versions.event_changed(event_id, tables=True)
 
 
 def _out_of_play(day_id: int) -> None:
@@ -226,7 +244,16 @@ def _out_of_play(day_id: int) -> None:
 def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
     """One transaction reading one snapshot: the ledger audit sees the ledger at one moment
     (money issued meanwhile is either wholly in it or wholly not), and the day becomes closed
-    only together with its snapshot, its qualifiers and the close marked done."""
+    only together with its snapshot, its qualifiers and the close marked done.
+
+    It writes no row that the cashier or the tablets write: not the event's version row, which
+    every issue of money bumps (and the tables' rows, which a seating of the next day bumps). A
+    row changed by another transaction after the snapshot cannot be written in it — PostgreSQL
+    gives up with a serialization failure — so bumping the event's version here made every
+    issue committed during the audit overtake the close, every retry too, until it gave up
+    ``busy`` with the day left closing (issue 29). The bump follows the commit (``_announce``);
+    a close found done bumps again (``_claim``), so one whose worker died in between still
+    moves every reader on."""
     with consistent_snapshot():
         day = day_for_change(day_id)
         close = DayClose.objects.select_for_update(no_key=True).get(pk=close_id)
@@ -299,8 +326,6 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
         close.report = report
         close.finished_at = timezone.now()
         close.save(update_fields=["status", "progress", "step", "report", "finished_at"])
-        # Every table shows its day's status; the standings' "today" may move on.
-        versions.event_changed(day.event_id, tables=True)
         audit_record(
             by=None,
             verb=Verb.DAY_CLOSED,
