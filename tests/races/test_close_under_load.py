@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -35,7 +36,7 @@ def test_a_close_against_four_cashiers_issuing_150_times_each() -> None:
     issued: list[int] = [0] * ISSUERS
     ended: dict[str, float] = {}
 
-    def cashier(i: int) -> object:
+    def cashier(i: int) -> Callable[[], int]:
         def job() -> int:
             for n in range(ISSUES):
                 player_issue_money(player=Player.objects.get(pk=players[i]), amount=1, by=None)
