@@ -14,6 +14,7 @@ Everything that differs between machines comes from environment variables:
 import datetime
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 
@@ -157,8 +158,16 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["brag_event.api.parsers.LimitedJSONParser"],
     "EXCEPTION_HANDLER": "brag_event.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "brag_event.api.contract.ContractSchema",
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("BRAG_LOGIN_RATE", "10/min")},
+    # Both fail open when the cache cannot be reached (brag_event.api.throttles).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "brag_event.api.throttles.LoginThrottle",
+        "brag_event.api.throttles.WriteThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "login": os.environ.get("BRAG_LOGIN_RATE", "10/min"),
+        # Writes per device token (or signed-in user): generous for a dealer's pace.
+        "write": os.environ.get("BRAG_WRITE_RATE", "240/min") or None,
+    },
     # Throttles identify clients by REMOTE_ADDR unless a trusted proxy count is set: an
     # X-Forwarded-For header from a client must not dodge the login throttle.
     "NUM_PROXIES": int(os.environ.get("BRAG_NUM_PROXIES", "0")),
@@ -191,11 +200,14 @@ SPECTACULAR_SETTINGS = {
 # when BRAG_CACHE_URL is set (production requires it), else a table of the database (created by
 # `migrate`, see core.apps).
 BRAG_CACHE_URL = _CACHE_URL = os.environ.get("BRAG_CACHE_URL", "").strip()
-CACHES = {
+CACHES: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": _CACHE_URL,
         "KEY_PREFIX": "brag",
+        # A Redis that does not answer is given up on in a second: every use of the cache
+        # treats an error as a miss (docs/operations.md, "When Redis is down").
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
     if _CACHE_URL
     else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "brag_cache"}
@@ -268,6 +280,12 @@ CELERY_BEAT_SCHEDULE = {
     "integrity-check": {
         "task": "integrity.check_all",
         "schedule": float(os.environ.get("BRAG_INTEGRITY_CHECK_SECONDS", "600")),
+    },
+    # The day closes' outbox: a close whose job never reached the job queue (Redis down when it
+    # was asked) is sent again once the queue is back (closing.tasks).
+    "close-requeue": {
+        "task": "closing.requeue",
+        "schedule": float(os.environ.get("BRAG_CLOSE_REQUEUE_SECONDS", "30")),
     },
 }
 # Without Celery beat (``make run`` sets it): the organisers' dashboard runs the periodic ledger

@@ -24,6 +24,7 @@ failed or whose run died leaves the day closing, and asking again queues it agai
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -35,6 +36,7 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import Busy, ServiceError
 from brag_event.core.transactions import (
     advisory_lock,
+    advisory_lock_held,
     consistent_snapshot,
     retrying,
     service_transaction,
@@ -120,6 +122,51 @@ def day_close_request(*, day: Day, by: Actor | None) -> DayClose:
     return close
 
 
+RUN_LOCK = "events.day_close"  # the advisory lock of a close's run
+# A close queued this long ago and not running is sent to the job queue again: its job may have
+# been lost with the queue (a Redis restarted without its data). A second job is harmless.
+REDISPATCH_AFTER = timedelta(minutes=2)
+
+
+def day_close_dispatched(*, close_id: int, error: str = "") -> None:
+    """Record whether the close's job reached the job queue (``error``: why not). Written only
+    when the close's row is free: a run under way holds it, and needs no record."""
+    with transaction.atomic():
+        row = (
+            DayClose.objects.select_for_update(no_key=True, skip_locked=True)
+            .filter(pk=close_id)
+            .exclude(status=DayClose.Status.DONE)
+            .only("pk")
+            .first()
+        )
+        if row is None:
+            return
+        if error:
+            DayClose.objects.filter(pk=close_id).update(queue_error=error[:200])
+        else:
+            DayClose.objects.filter(pk=close_id).update(
+                dispatched_at=timezone.now(), queue_error=""
+            )
+
+
+def day_closes_waiting(*, day: Day | None = None) -> list[int]:
+    """The closes (of ``day``, or all) whose job must be sent to the job queue again: never
+    sent, refused by the queue, or queued long ago and neither running nor done (a job lost
+    with the queue's data). A close whose run is under way is never among them."""
+    closes = DayClose.objects.filter(status__in=(DayClose.Status.QUEUED, DayClose.Status.RUNNING))
+    if day is not None:
+        closes = closes.filter(day=day)
+    stale = timezone.now() - REDISPATCH_AFTER
+    out = []
+    for close in closes.only("pk", "status", "dispatched_at", "queue_error"):
+        lost = close.dispatched_at is None or bool(close.queue_error)
+        if not lost and close.dispatched_at is not None and close.dispatched_at < stale:
+            lost = True
+        if lost and not advisory_lock_held(RUN_LOCK, close.pk):
+            out.append(close.pk)
+    return out
+
+
 def _progress(close: DayClose, percent: int, step: str, **fields: Any) -> None:
     """Record progress in a transaction of its own, so the organiser's page sees it now."""
     with transaction.atomic():
@@ -133,7 +180,7 @@ def day_close_run(*, close_id: int) -> DayClose:
     to run again later."""
     # The lock's name (and the task's) are those the close had in ``events``: a run started by
     # the older code and one started now still exclude each other.
-    with advisory_lock("events.day_close", close_id):
+    with advisory_lock(RUN_LOCK, close_id):
         close = retrying(lambda: _claim(close_id))
         if close.status != DayClose.Status.DONE:
             try:
