@@ -137,7 +137,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes (nginx serves it); a test of the production settings writes elsewhere.
+STATIC_ROOT = Path(os.environ.get("BRAG_STATIC_ROOT") or BASE_DIR / "staticfiles")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -4,20 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0006_day_record_chain'),
+        ("events", "0006_day_record_chain"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='dayclose',
-            name='dispatched_at',
-            field=models.DateTimeField(blank=True, help_text='When its job last reached the job queue', null=True),
+            model_name="dayclose",
+            name="dispatched_at",
+            field=models.DateTimeField(
+                blank=True, help_text="When its job last reached the job queue", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='dayclose',
-            name='queue_error',
-            field=models.CharField(blank=True, help_text='Why its job could not reach the job queue', max_length=200),
+            model_name="dayclose",
+            name="queue_error",
+            field=models.CharField(
+                blank=True, help_text="Why its job could not reach the job queue", max_length=200
+            ),
         ),
     ]
