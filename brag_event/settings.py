@@ -234,6 +234,9 @@ AXES_SENSITIVE_PARAMETERS: list[str] = []
 AXES_CLIENT_IP_CALLABLE = "brag_event.core.security.client_ip"
 AXES_LOCKOUT_CALLABLE = "brag_event.core.security.lockout_response"
 
+# How long an Idempotency-Key's answer is kept for a retry (docs/operations.md); then pruned.
+BRAG_IDEMPOTENCY_DAYS = int(os.environ.get("BRAG_IDEMPOTENCY_DAYS", "7"))
+
 # The API's JSON bodies (brag_event.api.parsers): larger ones get 413, deeper ones 400.
 BRAG_JSON_MAX_BYTES = 64 * 1024
 BRAG_JSON_MAX_DEPTH = 20
@@ -284,6 +287,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     # The day closes' outbox: a close whose job never reached the job queue (Redis down when it
     # was asked) is sent again once the queue is back (closing.tasks).
+    # Idempotency records older than BRAG_IDEMPOTENCY_DAYS are deleted (api.services).
+    "idempotency-prune": {
+        "task": "api.idempotency_prune",
+        "schedule": float(os.environ.get("BRAG_IDEMPOTENCY_PRUNE_SECONDS", "3600")),
+    },
     "close-requeue": {
         "task": "closing.requeue",
         "schedule": float(os.environ.get("BRAG_CLOSE_REQUEUE_SECONDS", "30")),

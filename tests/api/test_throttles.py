@@ -42,7 +42,6 @@ def cache_down(unthrottled: None) -> Iterator[None]:
         yield
 
 
-
 def test_writes_beyond_the_rate_get_429_with_retry_after_and_nothing_is_kept(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
