@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from brag_event.audit.models import Verb
@@ -182,7 +182,8 @@ def refusal_record(
     with transaction.atomic():
         latest = (
             RefusedEntry.objects.select_for_update()
-            .filter(table_id=table_id, user_id=fields["user_id"], device=fields["device"])
+            .filter(table_id=table_id, device=fields["device"])
+            .filter(Q(user_id=fields["user_id"]) if fields["user_id"] else Q(user__isnull=True))
             .order_by("-id")
             .first()
         )
