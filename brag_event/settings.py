@@ -214,6 +214,14 @@ CACHES: dict[str, dict[str, Any]] = {
     if _CACHE_URL
     else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "brag_cache"}
 }
+# The write throttle's counts (brag_event.api.throttles): the shared Redis when there is one;
+# else this process's memory (one process under `make run`), so that a tablet's action costs no
+# database statements for them.
+CACHES["throttle"] = (
+    CACHES["default"]
+    if _CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}
+)
 
 # django-axes counts failed logins in the database (shared by every worker and node) for every
 # way in — the admin's login, the API's (the tablets), and any login page that calls

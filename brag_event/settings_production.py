@@ -53,6 +53,7 @@ CACHES = {
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
 }
+CACHES["throttle"] = CACHES["default"]  # the write throttle's counts, shared by every worker
 
 # Behind nginx, which terminates TLS and sets X-Forwarded-Proto.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -17,6 +17,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import caches
 from rest_framework.request import Request
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
@@ -53,6 +55,11 @@ class WriteThrottle(SimpleRateThrottle):
     """Writes per device token (or signed-in user), failing open. No rate set: no throttle."""
 
     scope = "write"
+
+    @property  # type: ignore[override]
+    def cache(self) -> Any:
+        """The ``throttle`` cache (settings: Redis, or this process's memory without it)."""
+        return caches["throttle"] if "throttle" in settings.CACHES else caches["default"]
 
     def get_rate(self) -> str | None:
         rate: str | None = self.THROTTLE_RATES.get(self.scope)
