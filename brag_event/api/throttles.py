@@ -56,10 +56,10 @@ class WriteThrottle(SimpleRateThrottle):
 
     scope = "write"
 
-    @property  # type: ignore[override]
-    def cache(self) -> Any:
-        """The ``throttle`` cache (settings: Redis, or this process's memory without it)."""
-        return caches["throttle"] if "throttle" in settings.CACHES else caches["default"]
+    def __init__(self) -> None:
+        # The ``throttle`` cache (settings: Redis, or this process's memory without it).
+        self.cache = caches["throttle"] if "throttle" in settings.CACHES else caches["default"]
+        super().__init__()
 
     def get_rate(self) -> str | None:
         rate: str | None = self.THROTTLE_RATES.get(self.scope)

@@ -201,7 +201,7 @@ def test_every_message_about_a_hand_or_a_seat_names_its_day() -> None:
     start(w)
     hand_started = AuditEntry.objects.get(verb=Verb.HAND_START)
     assert hand_started.target == "Hand 1 at table 1, day 1"
-    seated = AuditEntry.objects.filter(seat__isnull=False).first()
-    assert seated is not None and seated.target.endswith(", day 1"), seated.target
+    seated = AuditEntry.objects.filter(seat__isnull=False).order_by("pk")[0]
+    assert seated.target.endswith(", day 1"), seated.target
     table = AuditEntry.objects.get(verb=Verb.TABLE_CREATE)
     assert table.target.count("day 1") == 1  # a table's own words name its day already
