@@ -1,7 +1,7 @@
 """What one dealer token sending refused actions flat out leaves in the database (issue 29):
 ``python -m bench.refusal_growth [--seconds 20] [--threads 4]`` on an empty database of its own
-(``BENCH_DATABASE_URL``, else a fresh SQLite file), through Django's test client, the write throttle at its
-setting. Prints the requests answered by kind and the rows kept."""
+(``BENCH_DATABASE_URL``, else a fresh SQLite file), through Django's test client, the write
+throttle at its setting. Prints the requests answered by kind and the rows kept."""
 
 from __future__ import annotations
 
