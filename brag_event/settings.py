@@ -18,6 +18,7 @@ import datetime
 import os
 import zoneinfo
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -81,6 +82,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "brag_event.core.middleware.QueryStringGuard",
+    "brag_event.core.middleware.ChunkedBodyGuard",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -151,7 +153,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes (nginx serves it); a test of the production settings writes elsewhere.
+STATIC_ROOT = Path(os.environ.get("BRAG_STATIC_ROOT") or BASE_DIR / "staticfiles")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -172,8 +175,16 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["brag_event.api.parsers.LimitedJSONParser"],
     "EXCEPTION_HANDLER": "brag_event.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "brag_event.api.contract.ContractSchema",
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("BRAG_LOGIN_RATE", "10/min")},
+    # Both fail open when the cache cannot be reached (brag_event.api.throttles).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "brag_event.api.throttles.LoginThrottle",
+        "brag_event.api.throttles.WriteThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "login": os.environ.get("BRAG_LOGIN_RATE", "10/min"),
+        # Writes per device token (or signed-in user): generous for a dealer's pace.
+        "write": os.environ.get("BRAG_WRITE_RATE", "240/min") or None,
+    },
     # Throttles identify clients by REMOTE_ADDR unless a trusted proxy count is set: an
     # X-Forwarded-For header from a client must not dodge the login throttle.
     "NUM_PROXIES": int(os.environ.get("BRAG_NUM_PROXIES", "0")),
@@ -206,15 +217,26 @@ SPECTACULAR_SETTINGS = {
 # when BRAG_CACHE_URL is set (production requires it), else a table of the database (created by
 # `migrate`, see core.apps).
 BRAG_CACHE_URL = _CACHE_URL = os.environ.get("BRAG_CACHE_URL", "").strip()
-CACHES = {
+CACHES: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": _CACHE_URL,
         "KEY_PREFIX": "brag",
+        # A Redis that does not answer is given up on in a second: every use of the cache
+        # treats an error as a miss (docs/operations.md, "When Redis is down").
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
     if _CACHE_URL
     else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "brag_cache"}
 }
+# The write throttle's counts (brag_event.api.throttles): the shared Redis when there is one;
+# else this process's memory (one process under `make run`), so that a tablet's action costs no
+# database statements for them.
+CACHES["throttle"] = (
+    CACHES["default"]
+    if _CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}
+)
 
 # django-axes counts failed logins in the database (shared by every worker and node) for every
 # way in — the admin's login, the API's (the tablets), and any login page that calls
@@ -239,6 +261,8 @@ AXES_LOCKOUT_CALLABLE = "brag_event.core.security.lockout_response"
 # The address phones in the hall reach, printed under the table sheets' QR codes
 # (core.public_urls; docs/operations.md, "The public base URL"). Production requires one.
 BRAG_PUBLIC_BASE_URL = public_base_url_checked(os.environ.get("BRAG_PUBLIC_BASE_URL", ""))
+# How long an Idempotency-Key's answer is kept for a retry (docs/operations.md); then pruned.
+BRAG_IDEMPOTENCY_DAYS = int(os.environ.get("BRAG_IDEMPOTENCY_DAYS", "7"))
 
 # The API's JSON bodies (brag_event.api.parsers): larger ones get 413, deeper ones 400.
 BRAG_JSON_MAX_BYTES = 64 * 1024
@@ -292,6 +316,17 @@ CELERY_BEAT_SCHEDULE = {
     "integrity-check": {
         "task": "integrity.check_all",
         "schedule": float(os.environ.get("BRAG_INTEGRITY_CHECK_SECONDS", "600")),
+    },
+    # The day closes' outbox: a close whose job never reached the job queue (Redis down when it
+    # was asked) is sent again once the queue is back (closing.tasks).
+    # Idempotency records older than BRAG_IDEMPOTENCY_DAYS are deleted (api.services).
+    "idempotency-prune": {
+        "task": "api.idempotency_prune",
+        "schedule": float(os.environ.get("BRAG_IDEMPOTENCY_PRUNE_SECONDS", "3600")),
+    },
+    "close-requeue": {
+        "task": "closing.requeue",
+        "schedule": float(os.environ.get("BRAG_CLOSE_REQUEUE_SECONDS", "30")),
     },
 }
 # Without Celery beat (``make run`` sets it): the organisers' dashboard runs the periodic ledger

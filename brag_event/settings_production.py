@@ -62,8 +62,12 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": _CACHE,
         "KEY_PREFIX": "brag",
+        # A Redis that does not answer is given up on in a second: every use of the cache
+        # treats an error as a miss (docs/operations.md, "When Redis is down").
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
 }
+CACHES["throttle"] = CACHES["default"]  # the write throttle's counts, shared by every worker
 
 # Behind nginx, which terminates TLS and sets X-Forwarded-Proto.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

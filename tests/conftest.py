@@ -46,6 +46,15 @@ def _fast_passwords(settings: Any) -> None:
     settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
+@pytest.fixture(autouse=True)
+def _writes_unthrottled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No write throttle: a test enters faster than any dealer (tests/api/test_throttles.py
+    turns it on)."""
+    from brag_event.api.throttles import WriteThrottle
+
+    monkeypatch.setattr(WriteThrottle, "THROTTLE_RATES", {})
+
+
 class InFlight:
     """The live test server's requests in flight, from Django's request signals (the server
     answers each request in a thread of this process)."""

@@ -65,3 +65,5 @@ class IdempotencyRecord(models.Model):
             models.UniqueConstraint(fields=["user", "key"], name=KEY_UNIQUE),
             models.CheckConstraint(condition=~Q(key=""), name="idempotency_key_not_empty"),
         ]
+        # The prune's range (``api.services.idempotency_prune``).
+        indexes = [models.Index(fields=["created_at"], name="idempotency_created_at")]

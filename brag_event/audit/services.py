@@ -44,6 +44,31 @@ def _references(subject: Any) -> dict[str, int]:
     return out
 
 
+def _day_of(subject: Any, day: Any) -> Any:
+    """The day object a subject belongs to: the one passed, or the subject's table's (a hand,
+    a seat, a rebuy's seat)."""
+    if getattr(day, "number", None) is not None:
+        return day
+    for path in (("table", "day"), ("seat", "table", "day"), ("hand", "table", "day")):
+        value = subject
+        for part in path:
+            value = getattr(value, part, None)
+            if value is None:
+                break
+        if value is not None and getattr(value, "number", None) is not None:
+            return value
+    return None
+
+
+def _with_day(words: str, subject: Any, day: Any) -> str:
+    """``words`` naming the day too — "Hand 15 at table 1, day 2" — when the subject belongs to
+    a day and does not say which already (a table or a day says it)."""
+    found = _day_of(subject, day)
+    if found is None or f"day {found.number}" in words:
+        return words
+    return f"{words}, day {found.number}"
+
+
 def audit_record(
     *,
     by: Actor | None,
@@ -69,6 +94,8 @@ def audit_record(
             refs[field] = int(getattr(value, "pk", value))
     if event_id is not None:
         refs["event"] = event_id
+    if target is None and subject is not None:
+        target = _with_day(str(subject), subject, references.get("day"))
     entry = _entry(by, verb, subject, target, data, refs)
     entry.save(force_insert=True)
     return entry

@@ -10,6 +10,7 @@ done (docs/architecture.md, "The day close").
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -21,6 +22,7 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import Busy, ServiceError
 from brag_event.core.transactions import (
     advisory_lock,
+    advisory_lock_held,
     consistent_snapshot,
     retrying,
     service_transaction,
@@ -107,6 +109,51 @@ def day_close_request(*, day: Day, by: Actor | None) -> DayClose:
     return close
 
 
+RUN_LOCK = "events.day_close"  # the advisory lock of a close's run
+# A close queued this long ago and not running is sent to the job queue again: its job may have
+# been lost with the queue (a Redis restarted without its data). A second job is harmless.
+REDISPATCH_AFTER = timedelta(minutes=2)
+
+
+def day_close_dispatched(*, close_id: int, error: str = "") -> None:
+    """Record whether the close's job reached the job queue (``error``: why not). Written only
+    when the close's row is free: a run under way holds it, and needs no record."""
+    with transaction.atomic():
+        row = (
+            DayClose.objects.select_for_update(no_key=True, skip_locked=True)
+            .filter(pk=close_id)
+            .exclude(status=DayClose.Status.DONE)
+            .only("pk")
+            .first()
+        )
+        if row is None:
+            return
+        if error:
+            DayClose.objects.filter(pk=close_id).update(queue_error=error[:200])
+        else:
+            DayClose.objects.filter(pk=close_id).update(
+                dispatched_at=timezone.now(), queue_error=""
+            )
+
+
+def day_closes_waiting(*, day: Day | None = None) -> list[int]:
+    """The closes (of ``day``, or all) whose job must be sent to the job queue again: never
+    sent, refused by the queue, or queued long ago and neither running nor done (a job lost
+    with the queue's data). A close whose run is under way is never among them."""
+    closes = DayClose.objects.filter(status__in=(DayClose.Status.QUEUED, DayClose.Status.RUNNING))
+    if day is not None:
+        closes = closes.filter(day=day)
+    stale = timezone.now() - REDISPATCH_AFTER
+    out = []
+    for close in closes.only("pk", "status", "dispatched_at", "queue_error"):
+        lost = close.dispatched_at is None or bool(close.queue_error)
+        if not lost and close.dispatched_at is not None and close.dispatched_at < stale:
+            lost = True
+        if lost and not advisory_lock_held(RUN_LOCK, close.pk):
+            out.append(close.pk)
+    return out
+
+
 def _progress(close: DayClose, percent: int, step: str, **fields: Any) -> None:
     """Record progress in a transaction of its own, so the organiser's page sees it now."""
     with transaction.atomic():
@@ -120,7 +167,7 @@ def day_close_run(*, close_id: int) -> DayClose:
     to run again later."""
     # The lock's name (and the task's) are those the close had in ``events``: a run started by
     # the older code and one started now still exclude each other.
-    with advisory_lock("events.day_close", close_id):
+    with advisory_lock(RUN_LOCK, close_id):
         close = retrying(lambda: _claim(close_id))
         if close.status != DayClose.Status.DONE:
             try:
@@ -163,6 +210,8 @@ def _claim(close_id: int) -> DayClose:
             .get(pk=close_id)
         )
         if close.status == DayClose.Status.DONE:
+            # A run that died between the close's commit and its announcement (``_announce``).
+            versions.event_changed(close.day.event_id, tables=True)
             return close
         close.status = DayClose.Status.RUNNING
         close.runs += 1
@@ -194,7 +243,23 @@ def _run(close: DayClose) -> DayClose:
     retrying(lambda: carried_pots_share(day=day.pk))
     # 3. The audit, the snapshot, the qualifiers, and closed: all or nothing.
     _progress(close, 75, "auditing the ledger, standings and qualification")
-    return retrying(lambda: _finish(close.pk, day.pk, seats_returned=len(seats)))
+    done = retrying(lambda: _finish(close.pk, day.pk, seats_returned=len(seats)))
+    _announce(day.event_id)
+    return done
+
+
+def _announce(event_id: int) -> None:
+    """Every table shows its day's status, the dashboard the close, the standings' "today" may
+    move on: the event's and its tables' versions, bumped in a transaction of their own once
+    the close is committed (see ``_finish`` for why not inside it). A reader between the two
+    commits keeps the closed day under the version before: an answer newer than its version,
+    never older (``tables.versions``)."""
+    retrying(lambda: _bump(event_id))
+
+
+def _bump(event_id: int) -> None:
+    with transaction.atomic():
+        versions.event_changed(event_id, tables=True)
 
 
 def _out_of_play(day_id: int) -> None:
@@ -213,7 +278,16 @@ def _out_of_play(day_id: int) -> None:
 def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
     """One transaction reading one snapshot: the ledger audit sees the ledger at one moment
     (money issued meanwhile is either wholly in it or wholly not), and the day becomes closed
-    only together with its snapshot, its qualifiers and the close marked done."""
+    only together with its snapshot, its qualifiers and the close marked done.
+
+    It writes no row that the cashier or the tablets write: not the event's version row, which
+    every issue of money bumps (and the tables' rows, which a seating of the next day bumps). A
+    row changed by another transaction after the snapshot cannot be written in it — PostgreSQL
+    gives up with a serialization failure — so bumping the event's version here made every
+    issue committed during the audit overtake the close, every retry too, until it gave up
+    ``busy`` with the day left closing (issue 29). The bump follows the commit (``_announce``);
+    a close found done bumps again (``_claim``), so one whose worker died in between still
+    moves every reader on."""
     with consistent_snapshot():
         day = day_for_change(day_id)
         close = DayClose.objects.select_for_update(no_key=True).get(pk=close_id)
@@ -290,8 +364,6 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
         close.report = report
         close.finished_at = timezone.now()
         close.save(update_fields=["status", "progress", "step", "report", "finished_at"])
-        # Every table shows its day's status; the standings' "today" may move on.
-        versions.event_changed(day.event_id, tables=True)
         audit_record(
             by=None,
             verb=Verb.DAY_CLOSED,

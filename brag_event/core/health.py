@@ -1,14 +1,19 @@
 """Health endpoints for load balancers and orchestration.
 
 ``/healthz``: the process answers (no dependency is touched) — restart it if this fails.
-``/readyz``: it can serve — the database answers and has every migration applied, and the
-Celery broker answers when one is configured — take it out of rotation while this fails."""
+``/readyz``: it can serve — the database answers and has every migration applied — take it out
+of rotation while this fails. It also reports Redis — the cache (``checks.cache``) and the
+Celery broker (``checks.broker``) — without failing on them: the tablets, the actions, the
+standings and sign-in work without either (docs/operations.md, "When Redis is down"), so an
+outage of Redis makes the answer ``"degraded"``, with the parts named, and keeps the server in
+rotation. Monitoring alerts on ``degraded``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, JsonResponse
@@ -52,12 +57,25 @@ def _broker() -> dict[str, Any]:
     return {"ok": True}
 
 
+def _cache() -> dict[str, Any]:
+    backend = str(settings.CACHES["default"]["BACKEND"]).rsplit(".", 2)[-2]  # redis, db, locmem
+    try:
+        cache.set("readyz", "ok", 10)
+        if cache.get("readyz") != "ok":
+            return {"ok": False, "backend": backend, "error": "wrote a value and read another"}
+    except Exception as err:  # any client error means: unreachable
+        return {"ok": False, "backend": backend, "error": type(err).__name__}
+    return {"ok": True, "backend": backend}
+
+
 @takes()
 @never_cache
 def readyz(request: HttpRequest) -> JsonResponse:
-    checks = {"database": _database(), "broker": _broker()}
-    ready = all(c["ok"] for c in checks.values())
+    checks = {"database": _database(), "cache": _cache(), "broker": _broker()}
+    ready = checks["database"]["ok"]
+    degraded = [name for name, check in checks.items() if not check["ok"]]
+    status = "not ready" if not ready else ("degraded" if degraded else "ready")
     return JsonResponse(
-        {"status": "ready" if ready else "not ready", "checks": checks},
+        {"status": status, "degraded": degraded, "checks": checks},
         status=200 if ready else 503,
     )

@@ -153,3 +153,17 @@ def advisory_lock(name: str, key: int) -> Iterator[None]:
     finally:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [space, key & 0x7FFFFFFF])
+
+
+def advisory_lock_held(name: str, key: int) -> bool:
+    """Whether another session holds the advisory lock on (``name``, ``key``) now (a run under
+    way). Elsewhere than PostgreSQL: never."""
+    if connection.vendor != "postgresql":
+        return False
+    space = zlib.crc32(name.encode()) & 0x7FFFFFFF
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [space, key & 0x7FFFFFFF])
+        (got,) = cursor.fetchone()
+        if got:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [space, key & 0x7FFFFFFF])
+    return not got

@@ -12,14 +12,19 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import CommandError
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import ProtectedError
 from django.utils import timezone
 
+from brag_event.audit.models import AuditEntry, Verb
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.engine import (
@@ -371,3 +376,133 @@ def _print_credentials(say: Any, *, kept: set[str], addr: str) -> None:
     for username, password, _group, _staff, _superuser, role in ACCOUNTS:
         note = "  (account existed: password not changed)" if username in kept else ""
         say(f"  {username:<12}{password:<18}{role}{note}")
+
+
+def demo_remove(*, stdout: Writer | None = None) -> dict[str, Any]:
+    """Remove the demo: its event with everything recorded under it (days, tables, players,
+    hands, the ledger, the audit entries, the integrity monitor's records), then its staff
+    accounts. All or nothing. The event is the demo's only if the demo loader created it (its
+    creation's audit entry names the loader), so a real event called FLASH is never touched. An
+    account that did anything outside the demo event is kept, with its password removed and
+    its login disabled, and said so.
+
+    Why written here rather than left to Django's deletion: the event's records are protected
+    (``on_delete=PROTECT``: nothing of a real event may vanish by a click in the admin) and the
+    ledger, the hands' actions and the audit log are append-only in the database (triggers).
+    This command alone lifts both, for the rows of the demo event only, in one transaction: the
+    rows referring to the event are found by following every foreign key backwards until
+    nothing new is found, and deleted together (the foreign keys are checked at the commit)."""
+    out = stdout if stdout is not None else sys.stdout
+    event = (
+        Event.objects.filter(
+            name=EVENT_NAME,
+            pk__in=AuditEntry.objects.filter(verb=Verb.EVENT_CREATE, device=DEVICE).values(
+                "event_id"
+            ),
+        )
+        .order_by("pk")
+        .first()
+    )
+    removed: dict[str, int] = {}
+    with transaction.atomic():
+        if event is not None:
+            doomed = _rows_under(Event, {event.pk})
+            with _append_only_lifted([m for m in doomed if m._meta.db_table in APPEND_ONLY]):
+                for model, ids in doomed.items():
+                    for start in range(0, len(ids), 1000):
+                        chunk = sorted(ids)[start : start + 1000]
+                        model._base_manager.filter(pk__in=chunk)._raw_delete(  # type: ignore[attr-defined]
+                            model._base_manager.db
+                        )
+                    removed[model._meta.label] = len(ids)
+            total = sum(removed.values())
+            out.write(f"Removed the demo event {EVENT_NAME!r} and {total} records.\n")
+        else:
+            out.write(f"No demo event ({EVENT_NAME!r} made by the demo loader): none removed.\n")
+        user_model = get_user_model()
+        for username, *_rest in ACCOUNTS:
+            user = user_model.objects.filter(username=username).first()
+            if user is None:
+                continue
+            try:
+                with transaction.atomic():
+                    user.delete()
+                out.write(f"Removed the account {username!r}.\n")
+                removed.setdefault("accounts", 0)
+                removed["accounts"] += 1
+            except ProtectedError:
+                user.set_unusable_password()
+                user.is_active = False
+                user.save(update_fields=["password", "is_active"])
+                out.write(
+                    f"Kept the account {username!r}, which did things outside the demo event: "
+                    "its password is removed and it can no longer log in.\n"
+                )
+    return removed
+
+
+# The append-only tables (ledger 0002, integrity 0002/0003): their triggers refuse DELETE.
+APPEND_ONLY = frozenset(
+    {
+        "ledger_transfer",
+        "hands_handaction",
+        "hands_actionvoid",
+        "audit_auditentry",
+        "events_dayruleschange",
+        "tables_rebuyconsent",
+        "integrity_refusedentry",
+    }
+)
+
+
+def _rows_under(root: type[Any], ids: set[int]) -> dict[type[Any], set[int]]:
+    """Every row that refers, through foreign keys, to the ``root`` rows ``ids`` (and they)."""
+    found: dict[type[Any], set[int]] = {root: set(ids)}
+    models = [m for m in apps.get_models() if m._meta.app_label not in ("auth", "contenttypes")]
+    changed = True
+    while changed:
+        changed = False
+        for model in models:
+            for field in model._meta.concrete_fields:
+                target = field.related_model if field.many_to_one or field.one_to_one else None
+                if target is None or target not in found or not found[target]:
+                    continue
+                more = set(
+                    model._base_manager.filter(**{f"{field.name}__in": found[target]}).values_list(
+                        "pk", flat=True
+                    )
+                ) - found.get(model, set())
+                if more:
+                    found.setdefault(model, set()).update(more)
+                    changed = True
+        for model in list(found):
+            for m2m in model._meta.many_to_many:
+                through = m2m.remote_field.through
+                rows = set(
+                    through._base_manager.filter(
+                        **{f"{m2m.m2m_field_name()}__in": found[model]}
+                    ).values_list("pk", flat=True)
+                ) - found.get(through, set())
+                if rows:
+                    found.setdefault(through, set()).update(rows)
+    return found
+
+
+@contextmanager
+def _append_only_lifted(models: list[type[Any]]) -> Iterator[None]:
+    """The append-only triggers of these tables disabled inside the caller's transaction (the
+    table's owner may; the tables stay locked until it ends). SQLite's refuse UPDATE only."""
+    if connection.vendor != "postgresql" or not models:
+        yield
+        return
+    tables = [connection.ops.quote_name(m._meta.db_table) for m in models]
+    with connection.cursor() as cursor:
+        for table in tables:
+            cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")  # nosec B608
+    yield
+    with connection.cursor() as cursor:
+        # The foreign keys are checked now (they are deferred to the commit): a table with
+        # checks pending cannot be altered.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        for table in tables:
+            cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")  # nosec B608

@@ -247,6 +247,15 @@ class DayClose(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     runs = models.PositiveIntegerField(default=0, help_text="How many times a worker ran it")
+    # The close's row is its job's outbox (``closing.tasks``): whether the job reached the job
+    # queue, and when; a close whose job did not is sent again by the periodic sweep, or by
+    # the next look at its page, once the queue is back.
+    dispatched_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its job last reached the job queue"
+    )
+    queue_error = models.CharField(
+        max_length=200, blank=True, help_text="Why its job could not reach the job queue"
+    )
 
     def __str__(self) -> str:
         return f"Close of {self.day}: {self.status}"

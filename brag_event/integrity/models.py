@@ -85,13 +85,18 @@ class RefusedEntry(models.Model):
     )
     device = models.CharField(max_length=200, blank=True)
     at = models.DateTimeField(auto_now_add=True)
+    # A burst: the same refusal sent again and again by the same device (a retrying client, a
+    # script) is one entry counted, not one row each (``integrity.services.refusal_record``).
+    # The only change the database lets through: the count and its last time, growing.
+    count = models.PositiveIntegerField(default=1, help_text="Identical refusals in this burst")
+    last_at = models.DateTimeField(null=True, blank=True, help_text="The burst's latest refusal")
 
     class Meta:
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["table", "at"])]
 
     def __str__(self) -> str:
-        return f"{self.code} at {self.table}"
+        return f"{self.code} at {self.table}" + (f" ×{self.count}" if self.count > 1 else "")
 
     @property
     def counts(self) -> bool:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
 
 from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
@@ -140,6 +144,10 @@ def _overview(
     return out
 
 
+# Identical refusals from one device within this time of the previous one are one burst.
+BURST_WINDOW = timedelta(seconds=60)
+
+
 def refusal_record(
     *,
     table_id: int,
@@ -152,15 +160,39 @@ def refusal_record(
     by: Actor,
 ) -> RefusedEntry:
     """Keep a refused entry. Called after the refused request's transaction was rolled back,
-    in a transaction of its own: the refusal itself changed nothing."""
-    return RefusedEntry.objects.create(
-        table_id=table_id,
-        hand_id=hand_id,
-        seq=seq,
-        action=action[:12],
-        code=code[:60],
-        status=status,
-        message=message[:300],
-        user=by.user if by.user_id else None,
-        device=by.device[:200],
-    )
+    in a transaction of its own: the refusal itself changed nothing.
+
+    The same refusal sent again by the same device (the latest refused entry of that table,
+    user and device, identical, its last one within ``BURST_WINDOW``) is counted on that entry
+    (``count``, ``last_at``) rather than kept as a row of its own: a client retrying a refused
+    entry in a loop grows one row, not the table, and is one mistake for the integrity monitor,
+    not thousands (``selectors.event_data`` counts entries, one per burst)."""
+    fields = {
+        "table_id": table_id,
+        "hand_id": hand_id,
+        "seq": seq,
+        "action": action[:12],
+        "code": code[:60],
+        "status": status,
+        "message": message[:300],
+        "user_id": by.user.pk if by.user_id else None,
+        "device": by.device[:200],
+    }
+    now = timezone.now()
+    with transaction.atomic():
+        latest = (
+            RefusedEntry.objects.select_for_update()
+            .filter(table_id=table_id, device=fields["device"])
+            .filter(Q(user_id=fields["user_id"]) if fields["user_id"] else Q(user__isnull=True))
+            .order_by("-id")
+            .first()
+        )
+        if (
+            latest is not None
+            and all(getattr(latest, k) == v for k, v in fields.items())
+            and (latest.last_at or latest.at) >= now - BURST_WINDOW
+        ):
+            RefusedEntry.objects.filter(pk=latest.pk).update(count=F("count") + 1, last_at=now)
+            latest.refresh_from_db(fields=["count", "last_at"])
+            return latest
+        return RefusedEntry.objects.create(**fields)

@@ -34,13 +34,26 @@ def close_state(day: Day) -> dict[str, Any]:
     close = DayClose.objects.filter(day=day).first()
     if close is None:
         return {"status": "not requested", "progress": 0, "step": "", "report": {}}
+    waiting = bool(close.queue_error) and close.status in (
+        DayClose.Status.QUEUED,
+        DayClose.Status.RUNNING,
+    )
     return {
         "status": close.status,
         "progress": close.progress,
-        "step": "" if close.step == close.status else close.step,
+        "step": WAITING if waiting else ("" if close.step == close.status else close.step),
+        "waiting": waiting,
         "report": close.report,
         "runs": close.runs,
     }
+
+
+WAITING = "waiting for the job queue"
+WAITING_WORDS = (
+    "The server's job queue cannot be reached just now, so the close has not started yet. "
+    "Nothing is lost: the day stays out of play and the close starts by itself as soon as the "
+    "queue is back. You need not do anything."
+)
 
 
 def tables_named(day: Day, numbers: Any) -> list[Table]:

@@ -32,6 +32,7 @@ from brag_event.access.web import requires, visible_events
 from brag_event.api.models import DeviceToken
 from brag_event.api.services import token_issue, token_revoke
 from brag_event.closing.services import day_close_request
+from brag_event.closing.tasks import day_close_nudge
 from brag_event.core.actors import Actor
 from brag_event.core.conditional import etag_of, versioned_answer
 from brag_event.core.errors import ServiceError
@@ -59,7 +60,7 @@ from brag_event.tables.models import Seat
 from brag_event.tables.versions import dashboard_version
 
 from .access import organiser_only
-from .closing_report import close_report, close_state, tables_named
+from .closing_report import WAITING_WORDS, close_report, close_state, tables_named
 from .forms import (
     DayCloseConfirmForm,
     DayCloseForm,
@@ -264,6 +265,7 @@ def day_close(request: HttpRequest, day_id: int) -> HttpResponse:
     initial = {"qualify_rule": day.qualify_rule, "qualify_top": day.qualify_top}
     form = DayCloseConfirmForm(initial=initial)
     if request.method != "POST":
+        day_close_nudge(day=day)
         return _day_close_page(request, day, form, status=200)
     if day.is_open:
         form = DayCloseConfirmForm(request.POST)
@@ -357,6 +359,7 @@ def _day_close_page(
         "day": day,
         "event": day.event,
         "state": close_state(day),
+        "waiting_words": WAITING_WORDS,
         "report": report,
         "following": following,
         "form": form,
@@ -374,6 +377,7 @@ def _day_close_page(
 @organiser_only
 def day_close_status(request: HttpRequest, day_id: int) -> JsonResponse:
     day = get_object_or_404(Day, pk=day_id)
+    day_close_nudge(day=day)  # the close's page polls this: its close is sent again if waiting
     return JsonResponse(close_state(day))
 
 

@@ -106,7 +106,7 @@
       return response.text().then(function (text) {
         var data = null;
         try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-        return { status: response.status, data: data, etag: response.headers.get("ETag"), replayed: response.headers.get("Idempotent-Replayed") === "true" };
+        return { status: response.status, data: data, etag: response.headers.get("ETag"), replayed: response.headers.get("Idempotent-Replayed") === "true", retryAfter: Number(response.headers.get("Retry-After")) || 0 };
       });
     }, function (err) {
       throw new NetworkError(String(err && err.message || err));
@@ -409,9 +409,10 @@
       pump();
     }
 
-    function retryLater() {
+    /* Send the queue again later: after the server's Retry-After (seconds) if it gave one. */
+    function retryLater(seconds) {
       if (T.retry) return;
-      T.retry = window.setTimeout(function () { T.retry = null; pump(); }, 1500);
+      T.retry = window.setTimeout(function () { T.retry = null; pump(); }, Math.max(1500, (seconds || 0) * 1000));
     }
 
     /* The next hand, started on the tablet while the network is gone (or while entries wait):
@@ -515,7 +516,7 @@
           return;
         }
         if (res.status === 401) { toLogin(); return; }
-        if (res.status >= 500) { setNet("Server busy — " + T.queue.length + " queued", "offline"); retryLater(); render(); return; }
+        if (res.status === 429 || res.status >= 500) { setNet("Server busy — " + T.queue.length + " queued", "offline"); retryLater(res.retryAfter); render(); return; }
         var err = errorOf(res);
         var dropped = T.queue.splice(0);
         saveQueue();

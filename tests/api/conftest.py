@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import transaction
 from django.test import override_settings
 from rest_framework.test import APIClient
@@ -185,10 +185,12 @@ SEEN_HAND = (
 
 @pytest.fixture
 def unthrottled() -> Any:
-    """No login throttle carried between tests (the throttle counts in the cache)."""
+    """No throttle's counts carried between tests (the throttles count in the caches)."""
     cache.clear()
+    caches["throttle"].clear()
     yield
     cache.clear()
+    caches["throttle"].clear()
 
 
 def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:

@@ -189,3 +189,19 @@ def test_only_organisers_see_the_log() -> None:
     client = Client()
     client.force_login(dealer)
     assert client.get(url).status_code == 403
+
+
+@pytest.mark.django_db
+def test_every_message_about_a_hand_or_a_seat_names_its_day() -> None:
+    """Issue 29: "Hand 15 at table 1" named no day, and every day has a table 1."""
+    from brag_event.audit.models import AuditEntry, Verb
+    from tests.factories import start, world
+
+    w = world(3)
+    start(w)
+    hand_started = AuditEntry.objects.get(verb=Verb.HAND_START)
+    assert hand_started.target == "Hand 1 at table 1, day 1"
+    seated = AuditEntry.objects.filter(seat__isnull=False).order_by("pk")[0]
+    assert seated.target.endswith(", day 1"), seated.target
+    table = AuditEntry.objects.get(verb=Verb.TABLE_CREATE)
+    assert table.target.count("day 1") == 1  # a table's own words name its day already

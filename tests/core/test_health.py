@@ -1,5 +1,5 @@
-"""/healthz answers without touching anything; /readyz checks the database, its migrations and
-the broker."""
+"""/healthz answers without touching anything; /readyz checks the database and its migrations,
+and reports the cache and the broker (Redis) without failing on them."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ def test_readyz_checks_the_database_and_the_broker(client: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_readyz_is_503_when_the_broker_is_away(client: Client, settings: Any) -> None:
+def test_readyz_reports_a_broker_away_and_stays_ready(client: Client, settings: Any) -> None:
+    """Without the broker the day goes on (closes wait in their outbox): the server stays in
+    rotation, and says what is missing."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
     saved = app.conf.broker_url
     app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
@@ -32,5 +34,24 @@ def test_readyz_is_503_when_the_broker_is_away(client: Client, settings: Any) ->
         response = client.get("/readyz")
     finally:
         app.conf.broker_url = saved
-    assert response.status_code == 503
-    assert response.json()["checks"]["broker"]["ok"] is False
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "degraded" and body["degraded"] == ["broker"], body
+    assert body["checks"]["broker"]["ok"] is False
+
+
+@pytest.mark.django_db
+def test_readyz_reports_a_cache_away_and_stays_ready(client: Client, settings: Any) -> None:
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
+            "OPTIONS": {"socket_connect_timeout": 1},
+        }
+    }
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "degraded" and "cache" in body["degraded"], body
+    assert body["checks"]["cache"] == {"ok": False, "backend": "redis", "error": "ConnectionError"}
+

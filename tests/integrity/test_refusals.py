@@ -114,3 +114,57 @@ def test_a_refused_entry_cannot_be_changed_or_deleted(api: Any) -> None:
         with pytest.raises((IntegrityError, InternalError)), transaction.atomic():
             change()
     assert RefusedEntry.objects.get().code == record.code
+
+
+def test_the_same_refusal_sent_again_and_again_is_one_entry_counted(api: Api) -> None:
+    """A device sending one refused entry in a loop grows one row, and the integrity monitor
+    sees one mistake (issue 29: 2,853 refusals in 20 s used to be 2,853 rows)."""
+    from brag_event.integrity.selectors import event_data, refusals_by_dealer
+
+    hand = start_hand(api)
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    body = {"seat": 2, "action": "bet", "amount": 2, "expected_seq": 1}
+    for _ in range(25):
+        assert post(api.client("dealer"), url, body).status_code == 400
+    (burst,) = RefusedEntry.objects.all()
+    assert burst.count == 25 and burst.last_at is not None and burst.last_at >= burst.at
+    # Another refusal ends the burst; the same one again after it starts a new entry.
+    other = {"seat": 9, "action": "look", "expected_seq": 1}
+    assert post(api.client("dealer"), url, other).status_code == 400
+    assert post(api.client("dealer"), url, body).status_code == 400
+    assert list(RefusedEntry.objects.order_by("id").values_list("count", flat=True)) == [25, 1, 1]
+    # The monitor counts entries: three mistakes of this dealer, not 27.
+    mine = [e for e in event_data(api.world.event).dealer_events if e.kind == "refusals"]
+    assert len(mine) == 3
+    assert refusals_by_dealer(api.world.event) == [{"dealer": "dealer", "wrong": 3, "stale": 0}]
+
+
+def test_another_device_starts_its_own_entry(api: Api) -> None:
+    from tests.api.conftest import token_client
+
+    hand = start_hand(api)
+    url = f"/api/v1/hands/{hand['id']}/actions/"
+    body = {"seat": 2, "action": "bet", "amount": 2, "expected_seq": 1}
+    second = token_client(api.users["dealer"], "second tablet")
+    for client in (api.client("dealer"), second, api.client("dealer")):
+        assert post(client, url, body).status_code == 400
+    assert sorted(RefusedEntry.objects.values_list("count", flat=True)) == [1, 2]
+
+
+def test_only_a_growing_count_may_change_a_refused_entry(api: Any) -> None:
+    hand = start_hand(api)
+    post(
+        api.client("dealer"),
+        f"/api/v1/hands/{hand['id']}/actions/",
+        {"seat": 9, "action": "look", "expected_seq": 1},
+    )
+    record = RefusedEntry.objects.get()
+    for change in (
+        lambda: RefusedEntry.objects.filter(pk=record.pk).update(count=5, code="nothing"),
+        lambda: RefusedEntry.objects.filter(pk=record.pk).update(count=0),
+        lambda: RefusedEntry.objects.filter(pk=record.pk).update(message="edited"),
+    ):
+        with pytest.raises((IntegrityError, InternalError)), transaction.atomic():
+            change()
+    RefusedEntry.objects.filter(pk=record.pk).update(count=2)
+    assert RefusedEntry.objects.get().count == 2

@@ -182,7 +182,8 @@ class PrivateRedis:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        self.dir.mkdir()
+        """Start it (again, after ``stop``: same port, empty — nothing is saved to disk)."""
+        self.dir.mkdir(exist_ok=True)
         self.proc = subprocess.Popen(
             ["redis-server", "--bind", HOST, "--port", str(self.port), "--save", "",
              "--appendonly", "no", "--dir", str(self.dir), "--logfile", str(self.log)],
@@ -219,16 +220,18 @@ class PrivateRedis:
 class CeleryWorker:
     """``celery worker -P solo``: one process, so a SIGKILL takes the task it runs with it."""
 
-    def __init__(self, env: dict[str, str], log: Path) -> None:
+    def __init__(self, env: dict[str, str], log: Path, beat: Path | None = None) -> None:
         self.env = env
         self.log = log
+        self.beat = beat  # Celery beat in the worker (``-B``), its schedule kept in this file
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 60) -> None:
         offset = self.log.stat().st_size if self.log.exists() else 0
         self.proc = spawn_logged(
             [sys.executable, "-m", "celery", "-A", "brag_event.celery", "worker", "-P", "solo",
-             "--without-heartbeat", "--without-mingle", "--without-gossip", "-l", "info"],
+             "--without-heartbeat", "--without-mingle", "--without-gossip", "-l", "info",
+             *(["-B", "-s", str(self.beat)] if self.beat else [])],
             self.log,
             cwd=ROOT,
             env=self.env,

@@ -58,12 +58,17 @@ def _run(job: Job) -> Outcome:
 
 def race(*jobs: Job) -> list[Outcome]:
     """Start every job at the same instant (threads released by a barrier)."""
+    return run_all(*jobs, wait=WAIT)
+
+
+def run_all(*jobs: Job, wait: float) -> list[Outcome]:
+    """``race``, for jobs that may take up to ``wait`` seconds (a load rather than a pair)."""
     barrier = threading.Barrier(len(jobs))
     outcomes: list[Outcome | None] = [None] * len(jobs)
 
     def run(i: int, job: Job) -> None:
         try:
-            barrier.wait(timeout=WAIT)
+            barrier.wait(timeout=wait)
             outcomes[i] = _run(job)
         finally:
             connections.close_all()
@@ -72,7 +77,7 @@ def race(*jobs: Job) -> list[Outcome]:
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=WAIT)
+        t.join(timeout=wait)
     return [o or Outcome("crash", "did not finish in time") for o in outcomes]
 
 
