@@ -24,6 +24,13 @@ SYNC=$(UV) sync --locked --python $(PYTHON3)
 # makes pytest rewrite every test module's asserts again on each run.
 export PYTHONDONTWRITEBYTECODE=
 FAST_WORKERS?=2
+# `make test`'s pytest processes (pytest-xdist); the suite is written to run on any number.
+TEST_WORKERS?=2
+# A module whose tests share a fixture (a browser, a world built once, Pyodide booted once) goes
+# whole to one worker, as one xdist_group (tests/conftest.py marks them); every other test goes
+# to whichever worker is free, the slow ones first, in the order tests/conftest.py gives (hence
+# no reordering by group size). See docs/testing.md.
+XDIST=--dist loadgroup --no-loadscope-reorder
 RUN_ADDR?=127.0.0.1:8000
 
 .DEFAULT_GOAL := help
@@ -33,7 +40,7 @@ RUN_ADDR?=127.0.0.1:8000
 
 help:
 	@echo "make run        install the runtime set, migrate, load demo data, serve on 127.0.0.1:8000"
-	@echo "make test       the whole suite, as CI: lock check, lint, typecheck, security, pytest"
+	@echo "make test       the whole suite, as CI: lock check, lint, typecheck, security, pytest on 2 processes"
 	@echo "make test-fast  engine, services and API tests (no browser, production run or slow)"
 	@echo "make install    the venv with every extra (dev, bench) from uv.lock, and the vendored Pyodide"
 	@echo "make lock       regenerate uv.lock after editing pyproject.toml's dependencies"
@@ -83,11 +90,11 @@ run: install-runtime
 	DJANGO_DEBUG=true BRAG_DASHBOARD_AUDIT=true $(PY) manage.py runserver $(RUN_ADDR)
 
 test: lock-check install lint typecheck security
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) $(XDIST)
 
 # The quick loop: engine, services, API (see README, "Tests"), on FAST_WORKERS processes.
 test-fast: install
-	$(PY) -m pytest -q -n $(FAST_WORKERS) -m "not browser and not production and not slow" \
+	$(PY) -m pytest -q -n $(FAST_WORKERS) $(XDIST) -m "not browser and not production and not slow" \
 		--hypothesis-profile fast \
 		tests/engine tests/ledger tests/hands tests/tables tests/players tests/events tests/closing \
 		tests/api tests/integrity
