@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         f"({n_replay:,} replays per loop; settles, seat 3 wins 126)"
     )
     print(rate_line("engine replay(doc)  validate+play+settle", r_doc, "replays/s"))
-    print(rate_line(f"pokerkit {pk_version} iterate HandHistory (pre-loaded)", r_pk, "replays/s"))
+    print(rate_line("pokerkit iterate HandHistory (pre-loaded)", r_pk, "replays/s"))
     print(
         ratio_line(
             "ratio engine replay(doc) / pokerkit",
@@ -290,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
     print(
-        f"  PokerKit's hand: its own hand history (PHH) of a six-handed NLHE hand,"
+        f"  PokerKit {pk_version}'s hand: its own hand history (PHH) of a six-handed NLHE hand,"
         f" {len(pk_hh.actions)} PHH actions\n  (6 hole deals, 17 decisions, 3 board deals,"
         f" 2 shows); {n_pk:,} replays per loop"
     )
