@@ -154,10 +154,12 @@ def _live_requests_drained(request: pytest.FixtureRequest) -> Iterator[None]:
         request_finished.disconnect(flight.finished)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
-    """One browser for a module, closed before other modules start their own (Playwright's sync
-    API allows one running instance per thread)."""
+    """One headless Chromium for the whole run of this process, shared by every browser test
+    (the tablets' ``browser`` is this one too): Playwright's sync API allows one running
+    instance per thread, and under pytest-xdist a worker's modules come in any order. Each test
+    opens contexts of its own."""
     from tests.browser import launched_chromium
 
     with launched_chromium() as launched:

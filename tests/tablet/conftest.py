@@ -1,4 +1,4 @@
-"""The tablet's browser tests: one Chromium for the session (``tests.browser``), a hall of
+"""The tablet's browser tests: the run's Chromium (``tests.browser``), a hall of
 tables, signed-in pages, and a page with the offline engine (Pyodide) booted once for a
 module."""
 
@@ -15,14 +15,14 @@ from playwright.sync_api import expect
 
 from brag_event.tablet.offline import engine_zip
 from brag_event.tablet.vendor import installed
-from tests.browser import launched_chromium, shot
+from tests.browser import shot
 from tests.factories import World, world
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    with launched_chromium() as launched:
-        yield launched
+def browser(chromium: Any) -> Any:
+    """The run's Chromium (``chromium``, tests/conftest.py), by the tablet tests' name."""
+    return chromium
 
 
 @dataclass
