@@ -52,9 +52,10 @@ def pytest_collection_modifyitems(
     tests/production is ``production``; every test that needs a browser fixture is ``browser``
     (``slow`` is marked by the tests themselves).
 
-    Under pytest-xdist (``make test``: ``-n 2 --dist loadgroup``) the tests of a module that
-    shares one of our fixtures across its tests are one ``xdist_group``, run by one worker, so
-    that the fixture is built once; every other test goes to whichever worker is free. The
+    Under pytest-xdist (``make test``: ``-n 2 --dist loadfile``, each file to one worker) the
+    tests of a module that shares one of our fixtures across its tests are also marked one
+    ``xdist_group`` (for ``--dist loadgroup``, which would spread every other test one by one;
+    pytest-xdist 3.8 under pytest 9.2 ignored the marks when tried). The
     slow and production tests are handed out first, then the browser tests, then the rest (each
     in the order pytest-django gives), so that the run does not end with one worker alone on a
     test of minutes (``tier_rank``; see docs/testing.md)."""
