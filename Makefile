@@ -95,7 +95,7 @@ test: lock-check install lint typecheck security
 
 # The quick loop: engine, services, API (see README, "Tests"), on FAST_WORKERS processes.
 test-fast: install
-	$(PY) -m pytest -q -n $(FAST_WORKERS) $(XDIST) -m "not browser and not production and not slow" \
+	$(PY) -m pytest -q -n $(FAST_WORKERS) -m "not browser and not production and not slow" \
 		--hypothesis-profile fast \
 		tests/engine tests/ledger tests/hands tests/tables tests/players tests/events tests/closing \
 		tests/api tests/integrity

@@ -34,7 +34,7 @@ def test_make_test_runs_on_several_processes_in_groups() -> None:
         r"^test: .*\n\t\$\(PY\) -m pytest -n \$\(TEST_WORKERS\) \$\(XDIST\)$", makefile, re.M
     )
     assert re.search(r"^XDIST=--dist loadfile --no-loadscope-reorder$", makefile, re.M)
-    assert re.search(r"^test-fast: .*\n\t.* -n \$\(FAST_WORKERS\) \$\(XDIST\) ", makefile, re.M)
+    assert re.search(r"^test-fast: .*\n\t.* -n \$\(FAST_WORKERS\) ", makefile, re.M)
 
 
 # Collects in a fresh process as a pytest-xdist worker would, and prints the tests in the order
