@@ -6,12 +6,13 @@ project rule: performance targets are ratios against a reference, never timed un
 * hand evaluations per second: the engine's ``strength3`` (three-card table look-up) against
   the ``treys`` five-card evaluator on the same number of random hands — target ≥ 2×;
 * replays per second of a six-seat ``brag-hh/1`` hand of 20 actions ending in a see and a
-  showdown — target ≥ 10,000/s from the parsed JSON document;
-* for scale only, PokerKit replaying a six-handed No-Limit Hold'em hand history of its own.
+  showdown, from the parsed JSON document (validate, play, settle), against PokerKit replaying a
+  six-handed No-Limit Hold'em hand history of its own (pre-loaded), in the same run — target
+  ≥ 20×.
 
 Every figure is the best of ``--repeat`` timed loops (``time.perf_counter`` around the whole
 loop). The figures are also written as JSON to ``bench-results/engine.json``. The exit code is
-0 whether the targets pass or fail: this is a report.
+0 whether the targets pass or fail: this is a report, whose last line says which targets held.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ POKERKIT_HAND = FIXTURES / "pokerkit_six_handed_nlhe.phh"
 RESULTS = Path("bench-results") / "engine.json"
 
 EVAL_TARGET = 2.0  # engine strength3 / treys 5-card evaluate
-REPLAY_TARGET = 10_000.0  # replays per second of the six-seat hand, from the parsed document
+REPLAY_TARGET = 20.0  # engine replay(doc) of the six-seat hand / PokerKit's pre-loaded replay
 
 # (evaluation hands, brag replays, PokerKit replays) per timed loop.
 FULL = (200_000, 5_000, 300)
@@ -260,46 +261,46 @@ def main(argv: list[str] | None = None) -> int:
     print(rate_line("engine evaluate(cards) (validating)", r_ev, "evals/s"))
     print()
 
-    # Replay.
+    # Replay, and PokerKit's in the same run: the target is the ratio between them.
     doc = json.loads(BRAG_HAND.read_text(encoding="utf-8"))
     check_brag_hand(doc)
     hh = load_history(doc)
+    pk_hh, pk_text = pokerkit_history()
+    pk_version = package_version("pokerkit")
     t_doc = best_time(bench_replay(doc), n_replay, reps)
     t_hh = best_time(bench_replay(hh), n_replay, reps)
+    t_pk = best_time(bench_pokerkit(pk_hh), n_pk, reps)
+    t_pkt = best_time(bench_pokerkit_text(pk_text), n_pk, reps)
     r_doc, r_hh = n_replay / t_doc, n_replay / t_hh
-    doc_ok, hh_ok = r_doc >= REPLAY_TARGET, r_hh >= REPLAY_TARGET
+    r_pk, r_pkt = n_pk / t_pk, n_pk / t_pkt
+    replay_ratio = r_doc / r_pk
+    replay_ok = replay_ratio >= REPLAY_TARGET
     n_actions = len(doc["actions"])
     print(
         f"Replay: six seats, {n_actions} actions, see and showdown "
         f"({n_replay:,} replays per loop; settles, seat 3 wins 126)"
     )
-    print(
-        rate_line("engine replay(doc)  validate+play+settle", r_doc, "replays/s")
-        + f"   target ≥ {REPLAY_TARGET:,.0f}/s   {verdict(doc_ok)}"
-    )
-    print(
-        rate_line("engine replay(hh)   pre-validated", r_hh, "replays/s")
-        + f"   target ≥ {REPLAY_TARGET:,.0f}/s   {verdict(hh_ok)}"
-    )
-
-    # PokerKit, for scale.
-    pk_hh, pk_text = pokerkit_history()
-    pk_version = package_version("pokerkit")
-    t_pk = best_time(bench_pokerkit(pk_hh), n_pk, reps)
-    t_pkt = best_time(bench_pokerkit_text(pk_text), n_pk, reps)
-    r_pk, r_pkt = n_pk / t_pk, n_pk / t_pkt
-    print()
-    print(
-        f"For scale (no target): PokerKit {pk_version} replaying its own hand history (PHH) of a"
-        f" six-handed NLHE hand,\n  {len(pk_hh.actions)} PHH actions (6 hole deals, 17 decisions,"
-        f" 3 board deals, 2 shows); {n_pk:,} replays per loop"
-    )
+    print(rate_line("engine replay(doc)  validate+play+settle", r_doc, "replays/s"))
     print(rate_line("pokerkit iterate HandHistory (pre-loaded)", r_pk, "replays/s"))
+    print(
+        ratio_line(
+            "ratio engine replay(doc) / pokerkit",
+            replay_ratio,
+            f"target ≥ {REPLAY_TARGET:g}×   {verdict(replay_ok)}",
+        )
+    )
+    print(
+        f"  PokerKit {pk_version}'s hand: its own hand history (PHH) of a six-handed NLHE hand,"
+        f" {len(pk_hh.actions)} PHH actions\n  (6 hole deals, 17 decisions, 3 board deals,"
+        f" 2 shows); {n_pk:,} replays per loop"
+    )
+    print("  for context:")
+    print(rate_line("engine replay(hh)   pre-validated", r_hh, "replays/s"))
     print(rate_line("pokerkit HandHistory.loads(.phh) + iterate", r_pkt, "replays/s"))
-    print(ratio_line("ratio engine replay(doc) / pokerkit", r_doc / r_pk, "for scale"))
+    print(ratio_line("ratio engine replay(hh) / pokerkit", r_hh / r_pk))
     print()
 
-    print_result({"evaluation": eval_ok, "replay": doc_ok})
+    print_result({"evaluation": eval_ok, "replay": replay_ok})
 
     results = {
         "machine": info,
@@ -323,9 +324,11 @@ def main(argv: list[str] | None = None) -> int:
             "replays": n_replay,
             "from_doc_per_s": r_doc,
             "from_history_per_s": r_hh,
-            "target_per_s": REPLAY_TARGET,
-            "pass": doc_ok,
-            "from_history_pass": hh_ok,
+            "reference": "pokerkit replay_per_s",
+            "ratio_from_doc_over_pokerkit": replay_ratio,
+            "ratio_from_history_over_pokerkit": r_hh / r_pk,
+            "target_ratio": REPLAY_TARGET,
+            "pass": replay_ok,
         },
         "pokerkit": {
             "version": pk_version,
@@ -335,7 +338,6 @@ def main(argv: list[str] | None = None) -> int:
             "replays": n_pk,
             "replay_per_s": r_pk,
             "loads_and_replay_per_s": r_pkt,
-            "ratio_engine_doc_over_pokerkit": r_doc / r_pk,
         },
     }
     return write_figures(args.json, results)

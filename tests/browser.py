@@ -1,9 +1,9 @@
 """Headless Chromium for the browser tests, driven by Playwright against the live test server.
 
 Chromium comes from the system (Debian's ``chromium``, installed by ``.ci/run``). Without it the
-browser tests are skipped locally, and fail under CI, where they must run. The module-scoped
-``chromium`` fixture (tests/conftest.py) and the tablets' session-scoped ``browser``
-(tests/tablet/conftest.py) both launch it here."""
+browser tests are skipped locally, and fail under CI, where they must run. The session-scoped
+``chromium`` fixture (tests/conftest.py) launches it here, once per pytest process; the
+tablets' ``browser`` (tests/tablet/conftest.py) is the same one."""
 
 from __future__ import annotations
 

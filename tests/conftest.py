@@ -24,17 +24,80 @@ if os.environ.get("CI"):
 
 PRODUCTION_DIR = Path(__file__).parent / "production"
 BROWSER_FIXTURES = {"browser", "chromium"}  # tests/tablet/conftest.py, the standings' browser
+SHARED_SCOPES = {"module", "package", "class"}
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def shares_a_fixture(item: pytest.Item) -> bool:
+    """Whether the test uses one of our fixtures built once for its module (or class or
+    package): a browser, a world rolled back after each test, a generated client... (Plugins'
+    fixtures, such as pytest-django's class-scoped one for every test, do not count.)"""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(
+        defs and defs[-1].scope in SHARED_SCOPES and defs[-1].baseid
+        for defs in info.name2fixturedefs.values()
+    )
+
+
+def module_of(item: pytest.Item) -> str:
+    return item.nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> Iterator[None]:
     """The tiers of ``make test-fast`` by where a test lives and what it uses: everything under
     tests/production is ``production``; every test that needs a browser fixture is ``browser``
-    (``slow`` is marked by the tests themselves)."""
+    (``slow`` is marked by the tests themselves).
+
+    Under pytest-xdist (``make test``: ``-n 2 --dist loadfile``, each file to one worker) the
+    tests of a module that shares one of our fixtures across its tests are also marked one
+    ``xdist_group`` (for ``--dist loadgroup``, which would spread every other test one by one;
+    pytest-xdist 3.8 under pytest 9.2 ignored the marks when tried). The
+    slow and production tests are handed out first, then the browser tests, then the rest (each
+    in the order pytest-django gives), so that the run does not end with one worker alone on a
+    test of minutes (``tier_rank``; see docs/testing.md)."""
+    # Before the plugins' own: pytest-xdist reads the groups from the marks.
     for item in items:
         if PRODUCTION_DIR in Path(item.path).parents:
             item.add_marker(pytest.mark.production)
         if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
+    parallel = bool(os.environ.get("PYTEST_XDIST_WORKER"))
+    grouped = {module_of(item) for item in items if shares_a_fixture(item)} if parallel else set()
+    for item in items:
+        if module_of(item) in grouped:
+            item.add_marker(pytest.mark.xdist_group(module_of(item)))
+    yield
+    if not parallel:
+        return  # one process: the order of the files (as pytest-django sorts them)
+
+    # After them: pytest-django has put the tests in Django's order, kept within each rank.
+    def unit(item: pytest.Item) -> str:
+        return module_of(item) if module_of(item) in grouped else item.nodeid
+
+    rank: dict[str, int] = {}  # a grouped module goes out whole, at its most urgent test's rank
+    for item in items:
+        rank[unit(item)] = min(rank.get(unit(item), 4), tier_rank(item))
+    first: dict[str, int] = {}  # a grouped module stays in one piece, where its first test was
+    for n, item in enumerate(items):
+        first.setdefault(unit(item), n)
+    order = {id(item): n for n, item in enumerate(items)}
+    items.sort(key=lambda item: (rank[unit(item)], first[unit(item)], order[id(item)]))
+
+
+def tier_rank(item: pytest.Item) -> int:
+    """How early the test is handed out: the longest kinds first (the production run takes
+    minutes; Pyodide's tests tens of seconds to minutes; the other slow tests seconds each),
+    then the browser tests, then the rest."""
+    marks = {mark.name for mark in item.iter_markers()}
+    if "production" in marks:
+        return 0
+    if "slow" in marks:
+        return 1 if "browser" in marks else 2
+    return 3 if "browser" in marks else 4
 
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -101,10 +164,12 @@ def _live_requests_drained(request: pytest.FixtureRequest) -> Iterator[None]:
         request_finished.disconnect(flight.finished)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
-    """One browser for a module, closed before other modules start their own (Playwright's sync
-    API allows one running instance per thread)."""
+    """One headless Chromium for the whole run of this process, shared by every browser test
+    (the tablets' ``browser`` is this one too): Playwright's sync API allows one running
+    instance per thread, and under pytest-xdist a worker's modules come in any order. Each test
+    opens contexts of its own."""
     from tests.browser import launched_chromium
 
     with launched_chromium() as launched:

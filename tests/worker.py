@@ -22,7 +22,22 @@ from brag_event.celery import app
 from brag_event.events.models import DayClose
 
 ROOT = Path(__file__).resolve().parents[1]
-REDIS = os.environ.get("BRAG_TEST_REDIS", "redis://127.0.0.1:6379/15")
+
+
+def worker_redis(url: str, worker: str) -> str:
+    """The Redis database of this pytest process: ``url``'s own for a run on one process; under
+    pytest-xdist, worker ``gwN`` takes the N-th database after it (wrapping after Redis' 16), so
+    that two workers never flush the other's cache nor take the other's Celery tasks."""
+    if not worker.startswith("gw"):
+        return url
+    base, _, db = url.rpartition("/")
+    return f"{base}/{(int(db or 0) + int(worker[2:])) % 16}"
+
+
+REDIS = worker_redis(
+    os.environ.get("BRAG_TEST_REDIS", "redis://127.0.0.1:6379/14"),
+    os.environ.get("PYTEST_XDIST_WORKER", ""),
+)
 
 
 def redis_up() -> bool:

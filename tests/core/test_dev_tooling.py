@@ -10,6 +10,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
@@ -106,6 +107,7 @@ sys.exit(code)
 """
 
 
+@pytest.mark.slow  # collects four directories in a fresh pytest
 def test_the_tiers_mark_browser_and_production_tests_and_test_fast_leaves_them_out() -> None:
     paths = ["tests/tablet", "tests/public", "tests/production", "tests/engine/test_properties.py"]
     done = subprocess.run(

@@ -366,6 +366,7 @@ def show(value: Any) -> str:
     return text if len(text) < 40 else text[:37] + "…"
 
 
+@pytest.mark.slow  # every page × every hostile value: a minute or more
 def test_no_hostile_input_makes_any_page_answer_5xx(pages_world: World) -> None:
     w = pages_world
     found, problems = pages(w)

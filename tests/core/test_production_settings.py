@@ -37,6 +37,7 @@ def check(**changes: str) -> subprocess.CompletedProcess[str]:
     return check_deploy(env)
 
 
+@pytest.mark.slow  # a Django start in a process of its own
 def test_check_deploy_is_clean() -> None:
     done = check()
     assert done.returncode == 0, done.stdout + done.stderr

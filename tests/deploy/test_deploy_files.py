@@ -187,6 +187,7 @@ def test_systemd_analyze_verifies_the_units(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- gunicorn
 
 
+@pytest.mark.slow  # gunicorn loads the application in a process of its own
 def test_gunicorn_accepts_its_configuration() -> None:
     done = subprocess.run(
         [
@@ -335,6 +336,7 @@ def test_env_example_covers_every_variable_the_settings_read() -> None:
     assert not missing, f"deploy/env.example lacks {sorted(missing)}"
 
 
+@pytest.mark.slow  # a Django start in a process of its own
 def test_env_example_is_a_production_configuration_that_passes_check_deploy() -> None:
     values = env_example()
     env = {

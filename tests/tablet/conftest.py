@@ -1,5 +1,6 @@
-"""The tablet's browser tests: one Chromium for the session (``tests.browser``), a hall of
-tables, and signed-in pages."""
+"""The tablet's browser tests: the run's Chromium (``tests.browser``), a hall of
+tables, signed-in pages, and a page with the offline engine (Pyodide) booted once for a
+module."""
 
 from __future__ import annotations
 
@@ -12,14 +13,60 @@ from django.contrib.auth.models import Group, User
 from django.core.cache import cache
 from playwright.sync_api import expect
 
-from tests.browser import launched_chromium, shot
+from brag_event.tablet.offline import engine_zip
+from brag_event.tablet.vendor import installed
+from tests.browser import shot
 from tests.factories import World, world
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    with launched_chromium() as launched:
-        yield launched
+def browser(chromium: Any) -> Any:
+    """The run's Chromium (``chromium``, tests/conftest.py), by the tablet tests' name."""
+    return chromium
+
+
+@dataclass
+class EnginePage:
+    """A page of the live server with the tablet's offline engine booted in its Web Worker."""
+
+    page: Any
+    boot: dict[str, float]  # the boot's timings (ms), as ``BragEngine.boot`` measured them
+
+
+def boot_engine(page: Any, url: str) -> dict[str, float]:
+    """Open a same-origin page with the engine's client and boot the worker; its timings."""
+    if not installed():
+        pytest.fail("Pyodide is not installed: run `make install` (static/vendor/pyodide)")
+    page.goto(f"{url}/tablet/login/")
+    page.add_script_tag(url=f"{url}/static/tablet/offline/engine-client.js")
+    _data, version = engine_zip()
+    times: dict[str, float] = page.evaluate(
+        """(c) => BragEngine.boot(c)""",
+        {
+            "worker": f"{url}/static/tablet/offline/engine-worker.js",
+            "pyodide": f"{url}/static/vendor/pyodide/",
+            "engine": f"{url}/tablet/engine/{version}.zip",
+        },
+    )
+    return times
+
+
+@pytest.fixture(scope="module")
+def engine_page(browser: Any, live_server: Any, django_db_blocker: Any) -> Iterator[EnginePage]:
+    """The offline engine booted once for the module's tests (Pyodide's start takes seconds to
+    tens of seconds on a loaded machine): tests that only ask it questions share it. Tests of
+    the tablet's own start-up boot it in their own pages instead."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        # Set up before any test's database access is allowed; the pages it loads read nothing
+        # from the database, but Django's checks would refuse a connection all the same.
+        with django_db_blocker.unblock():
+            times = boot_engine(page, live_server.url)
+        yield EnginePage(page, times)
+    finally:
+        context.close()
 
 
 @dataclass

@@ -22,32 +22,14 @@ from hypothesis import strategies as st
 from brag_event.engine import EngineError, HandState, dump
 from brag_event.engine.history import outcome_dict
 from brag_event.engine.tablet import hand_live, next_hand, table_after
-from brag_event.tablet.offline import engine_zip
-from brag_event.tablet.vendor import installed
 from tests.engine.strategies import Table, play_random, tables
+
+from .conftest import EnginePage
 
 pytestmark = pytest.mark.slow
 
 HANDS = int(os.environ.get("BRAG_DIFFERENTIAL_HANDS", "2000"))
 BATCH = 500  # hands' questions per page round trip
-
-
-def boot(page: Any, url: str) -> dict[str, float]:
-    """Open a same-origin page with the engine's client and boot the worker."""
-    if not installed():
-        pytest.fail("Pyodide is not installed: run `make install` (static/vendor/pyodide)")
-    page.goto(f"{url}/tablet/login/")
-    page.add_script_tag(url=f"{url}/static/tablet/offline/engine-client.js")
-    _data, version = engine_zip()
-    times: dict[str, float] = page.evaluate(
-        """(c) => BragEngine.boot(c)""",
-        {
-            "worker": f"{url}/static/tablet/offline/engine-worker.js",
-            "pyodide": f"{url}/static/vendor/pyodide/",
-            "engine": f"{url}/tablet/engine/{version}.zip",
-        },
-    )
-    return times
 
 
 def ask(page: Any, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -173,28 +155,21 @@ def compare(question: dict[str, Any], want: dict[str, Any], got: dict[str, Any])
 
 
 def test_the_browser_engine_agrees_with_the_server_on_random_hands(
-    browser: Any, live_server: Any
+    engine_page: EnginePage,
 ) -> None:
     began = time.perf_counter()
     cases = collect_hands(HANDS)
     played = time.perf_counter()
     questions = [q for qs, _ in cases for q in qs]
     expected = [e for _, es in cases for e in es]
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        page.set_default_timeout(120_000)
-        times = boot(page, live_server.url)
-        assert times["total"] > 0
-        asked = time.perf_counter()
-        answers = ask(page, questions)
-        print(
-            f"{len(cases)} hands, {len(questions)} questions: played in {played - began:.1f} s, "
-            f"Pyodide booted in {times['total'] / 1000:.1f} s, answered in "
-            f"{time.perf_counter() - asked:.1f} s"
-        )
-    finally:
-        context.close()
+    assert engine_page.boot["total"] > 0
+    asked = time.perf_counter()
+    answers = ask(engine_page.page, questions)
+    print(
+        f"{len(cases)} hands, {len(questions)} questions: played in {played - began:.1f} s, "
+        f"Pyodide booted in {engine_page.boot['total'] / 1000:.1f} s (once for the module), "
+        f"answered in {time.perf_counter() - asked:.1f} s"
+    )
     assert len(answers) == len(questions)
     for question, want, got in zip(questions, expected, answers, strict=True):
         compare(question, want, got)
@@ -205,7 +180,7 @@ def test_the_browser_engine_agrees_with_the_server_on_random_hands(
     assert concessions > 0 or len(cases) < 200, "no hand was given up at a showdown"
 
 
-def test_the_browser_engine_refuses_in_words(browser: Any, live_server: Any) -> None:
+def test_the_browser_engine_refuses_in_words(engine_page: EnginePage) -> None:
     """An illegal queued action is refused with the engine's code and sentence, and says which
     queued action it was."""
     from brag_event.engine import FLASH_DAY_1, SeatSetup
@@ -219,14 +194,7 @@ def test_the_browser_engine_refuses_in_words(browser: Any, live_server: Any) -> 
             {"action": "bet", "seat": 2, "amount": 5},
         ],
     }
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        page.set_default_timeout(120_000)
-        boot(page, live_server.url)
-        [got] = ask(page, [question])
-    finally:
-        context.close()
+    [got] = ask(engine_page.page, [question])
     assert got["ok"] is False
     assert got["error"]["code"] == "not_your_turn"
     assert got["error"]["index"] == 1
