@@ -54,4 +54,3 @@ def test_readyz_reports_a_cache_away_and_stays_ready(client: Client, settings: A
     body = response.json()
     assert body["status"] == "degraded" and "cache" in body["degraded"], body
     assert body["checks"]["cache"] == {"ok": False, "backend": "redis", "error": "ConnectionError"}
-
