@@ -14,8 +14,9 @@ from typing import Any, Final, Protocol
 
 from .cards import cards_str, parse_cards
 from .errors import EngineError, IllegalAction
+from .model import ACTIONS, SHOWING, Action, SeatSetup
 from .rules import Rules
-from .state import ACTIONS, SHOWING, Action, HandState, SeatSetup
+from .state import HandState
 
 FORMAT: Final = "brag-hh/1"
 _TOP_KEYS: Final = {
