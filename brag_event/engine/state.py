@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from . import actions
+from .actions import verify as _verify
 from .errors import EngineError, IllegalAction
 from .model import (
     ACTIVE,
@@ -220,12 +220,12 @@ class HandState:
 
     def verify(self, action: Action) -> None:
         """Raise :class:`IllegalAction` if ``action`` is not legal now. Changes nothing."""
-        actions.verify(self, action)
+        _verify(self, action)
 
     def can(self, action: Action) -> bool:
         """Whether ``action`` is legal now. Changes nothing."""
         try:
-            actions.verify(self, action)
+            _verify(self, action)
         except EngineError:
             return False
         return True
@@ -238,7 +238,7 @@ class HandState:
             p = self.by_seat.get(action.seat) if isinstance(action.seat, int) else None
             if p is not None and self.stake:
                 action = action._replace(amount=self._see_cost(p))
-        actions.verify(self, action).change(self, action)
+        _verify(self, action).change(self, action)
         self.log.append(action)
         return self
 
@@ -347,7 +347,7 @@ class HandState:
         blind: bool | None = None,
     ) -> LegalAction:
         try:
-            actions.verify(self, action)
+            _verify(self, action)
         except EngineError as err:
             return LegalAction(
                 action.action,
