@@ -172,6 +172,7 @@ def _afford(s: HandState, p: Player, amount: int) -> None:
 
 
 def _hand_name(p: Player, hand: str | None) -> None:
+    """Refuse a missing hand name, or one that is neither ``old`` nor ``new``."""
     if hand is None:
         raise IllegalAction("hand_required", who=p.label, choices="old or new")
     if hand not in HANDS:
@@ -195,6 +196,7 @@ def _put_in(s: HandState, p: Player, amount: int) -> None:
 
 
 def _advance(s: HandState) -> None:
+    """Pass the turn to the next player still betting."""
     players = s.players
     n = len(players)
     i = s.turn
