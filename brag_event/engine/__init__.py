@@ -20,17 +20,7 @@ from .cards import (
 )
 from .errors import MESSAGES, EngineError, IllegalAction
 from .history import FORMAT, HandHistory, dump, load_history, outcome_dict, replay
-from .rules import (
-    FLASH_DAY_1,
-    FLASH_DAYS,
-    FLASH_DAYS_2_3,
-    MONEY_MAX,
-    RULE_LABELS,
-    RuleProblem,
-    Rules,
-    rule_message,
-)
-from .state import (
+from .model import (
     ACTIONS,
     ACTIVE,
     BETTING,
@@ -41,13 +31,23 @@ from .state import (
     SETTLED,
     SHOWING,
     Action,
-    HandState,
     LegalAction,
     Misdeal,
     Outcome,
     PotResult,
     SeatSetup,
 )
+from .rules import (
+    FLASH_DAY_1,
+    FLASH_DAYS,
+    FLASH_DAYS_2_3,
+    MONEY_MAX,
+    RULE_LABELS,
+    RuleProblem,
+    Rules,
+    rule_message,
+)
+from .state import HandState
 
 __all__ = [
     "ACTIONS",

@@ -14,8 +14,9 @@ from typing import Any, Final, Protocol
 
 from .cards import cards_str, parse_cards
 from .errors import EngineError, IllegalAction
+from .model import ACTIONS, SHOWING, Action, SeatSetup
 from .rules import Rules
-from .state import ACTIONS, SHOWING, Action, HandState, SeatSetup
+from .state import HandState
 
 FORMAT: Final = "brag-hh/1"
 _TOP_KEYS: Final = {
@@ -90,7 +91,35 @@ def _int(value: Any) -> bool:
 
 def load_history(data: str | bytes | Mapping[str, Any]) -> HandHistory:
     """Validate a ``brag-hh/1`` document (JSON text or parsed). Raises :class:`EngineError`
-    (``invalid_history``, ``invalid_rules``, ``invalid_card``, ``duplicate_card`` …)."""
+    (``invalid_history``, ``invalid_rules``, ``invalid_card``, ``duplicate_card`` …), for the
+    first problem in the order of the document's fields."""
+    doc = _document(data)
+    rules = Rules.from_dict(doc["rules"])
+    dealer = doc["dealer"]
+    if not _int(dealer):
+        raise _bad("dealer must be a seat number")
+    seats = _seats(doc["seats"])
+    carried_pot, carried_seat = _carried(doc.get("carried") or {"pot": 0, "seat": None})
+    actions_raw = doc["actions"]
+    if not isinstance(actions_raw, list):
+        raise _bad("actions must be a list")
+    actions = tuple(_action(a, i) for i, a in enumerate(actions_raw))
+    cards = _cards(doc.get("cards") or {}, {s.seat: s.player for s in seats})
+    # A hand given up at the showdown is never shown (RULES §3.6): its cards stay unknown.
+    for a in actions:
+        if a.action == "concede" and a.seat in cards:
+            raise _bad(f"seat {a.seat} gives up without showing, so cards must not give its hand")
+    meta = doc.get("meta") or {}
+    if not isinstance(meta, Mapping):
+        raise _bad("meta must be an object")
+    return HandHistory(
+        rules, dealer, tuple(seats), carried_pot, carried_seat, actions, cards, dict(meta)
+    )
+
+
+def _document(data: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
+    """The parsed document, once it is an object of known fields with the format and the
+    fields every hand needs."""
     if isinstance(data, str | bytes):
         try:
             data = json.loads(data)
@@ -106,52 +135,42 @@ def load_history(data: str | bytes | Mapping[str, Any]) -> HandHistory:
     for key in ("rules", "dealer", "seats", "actions"):
         if key not in data:
             raise _bad(f"{key} is required")
-    rules = Rules.from_dict(data["rules"])
-    dealer = data["dealer"]
-    if not _int(dealer):
-        raise _bad("dealer must be a seat number")
-    seats_raw = data["seats"]
-    if not isinstance(seats_raw, list) or not seats_raw:
+    return data
+
+
+def _seats(raw: Any) -> list[SeatSetup]:
+    if not isinstance(raw, list) or not raw:
         raise _bad("seats must be a non-empty list")
-    seats: list[SeatSetup] = []
-    for i, s in enumerate(seats_raw):
-        if type(s) is not dict and not isinstance(s, Mapping):
-            raise _bad(f"seats[{i}] must be an object")
-        if not s.keys() <= _SEAT_KEYS:
-            extra = sorted(set(s) - _SEAT_KEYS)
-            raise _bad(f"seats[{i}] has an unknown field {extra[0]!r}")
-        seat, player, stack = s.get("seat"), s.get("player", ""), s.get("stack")
-        sitting_out = s.get("sitting_out", False)
-        penalty = s.get("penalty", False)
-        if type(seat) is not int or type(stack) is not int or not isinstance(player, str):
-            raise _bad(f"seats[{i}] needs a seat number, a player name and a whole stack")
-        if not isinstance(sitting_out, bool):
-            raise _bad(f"seats[{i}].sitting_out must be true or false")
-        if not isinstance(penalty, bool):
-            raise _bad(f"seats[{i}].penalty must be true or false")
-        seats.append(SeatSetup(seat, player, stack, sitting_out, penalty))
-    carried = data.get("carried") or {"pot": 0, "seat": None}
+    return [_seat(s, i) for i, s in enumerate(raw)]
+
+
+def _seat(s: Any, i: int) -> SeatSetup:
+    if type(s) is not dict and not isinstance(s, Mapping):
+        raise _bad(f"seats[{i}] must be an object")
+    if not s.keys() <= _SEAT_KEYS:
+        extra = sorted(set(s) - _SEAT_KEYS)
+        raise _bad(f"seats[{i}] has an unknown field {extra[0]!r}")
+    seat, player, stack = s.get("seat"), s.get("player", ""), s.get("stack")
+    sitting_out = s.get("sitting_out", False)
+    penalty = s.get("penalty", False)
+    if type(seat) is not int or type(stack) is not int or not isinstance(player, str):
+        raise _bad(f"seats[{i}] needs a seat number, a player name and a whole stack")
+    if not isinstance(sitting_out, bool):
+        raise _bad(f"seats[{i}].sitting_out must be true or false")
+    if not isinstance(penalty, bool):
+        raise _bad(f"seats[{i}].penalty must be true or false")
+    return SeatSetup(seat, player, stack, sitting_out, penalty)
+
+
+def _carried(carried: Any) -> tuple[int, int | None]:
+    """The carried pot and the seat that kept a blind hand."""
     if not isinstance(carried, Mapping) or set(carried) - {"pot", "seat"}:
         raise _bad("carried must be an object with pot and seat")
-    carried_pot = carried.get("pot", 0)
-    carried_seat = carried.get("seat")
-    if not _int(carried_pot) or (carried_seat is not None and not _int(carried_seat)):
+    pot = carried.get("pot", 0)
+    seat = carried.get("seat")
+    if not _int(pot) or (seat is not None and not _int(seat)):
         raise _bad("carried.pot must be a whole number and carried.seat a seat number or null")
-    actions_raw = data["actions"]
-    if not isinstance(actions_raw, list):
-        raise _bad("actions must be a list")
-    actions = tuple(_action(a, i) for i, a in enumerate(actions_raw))
-    cards = _cards(data.get("cards") or {}, {s.seat: s.player for s in seats})
-    # A hand given up at the showdown is never shown (RULES §3.6): its cards stay unknown.
-    for a in actions:
-        if a.action == "concede" and a.seat in cards:
-            raise _bad(f"seat {a.seat} gives up without showing, so cards must not give its hand")
-    meta = data.get("meta") or {}
-    if not isinstance(meta, Mapping):
-        raise _bad("meta must be an object")
-    return HandHistory(
-        rules, dealer, tuple(seats), carried_pot, carried_seat, actions, cards, dict(meta)
-    )
+    return pot, seat
 
 
 def _action(raw: Any, index: int) -> Action:

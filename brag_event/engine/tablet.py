@@ -17,8 +17,9 @@ from typing import Any
 
 from .errors import EngineError
 from .history import dump, load_history, outcome_dict, replay
+from .model import Action, SeatSetup
 from .rules import Rules
-from .state import Action, HandState, SeatSetup
+from .state import HandState
 
 _ACTION_FIELDS = ("seat", "amount", "hand", "cards")
 

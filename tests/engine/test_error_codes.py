@@ -49,7 +49,7 @@ def test_error_to_dict_shape() -> None:
 def test_every_service_error_code_is_documented() -> None:
     codes: set[str] = set()
     for path in (ROOT / "brag_event").rglob("*.py"):
-        if "engine" in path.parts:
+        if "engine" in path.relative_to(ROOT).parts:
             continue
         codes |= set(
             re.findall(
