@@ -59,6 +59,7 @@ MODULES = tuple(
         "tables",
         "state",
         "table",
+        "server",
         "queue",
         "render",
         "dialogs",

@@ -2,9 +2,8 @@
  * entry), buy in, leave and re-buy. Each asks, then writes through table.write. */
 import { $, el, clear, notice } from "./dom.js";
 import { api } from "./api.js";
-import { hand } from "./state.js";
-import { write } from "./table.js";
-import { render } from "./render.js";
+import { hand, changed } from "./state.js";
+import { write } from "./server.js";
 
 /* A modal dialog: its title, fields and submit button. onSubmit(form) returns a problem in
  * words (the dialog stays open and says it), nothing (it closes), or a Promise of either. */
@@ -75,7 +74,7 @@ export function takeBack(T) {
           if (reason) { parts.error.textContent = reason; return; }
           T.lastEntry = null;
           if (parts.dialog.open) parts.dialog.close();
-          render(T);
+          changed(T);
         });
       }
     }));

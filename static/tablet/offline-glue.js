@@ -3,7 +3,7 @@
  * the browser (offline/offline.js, window.BragOffline), and the service worker (/tablet/sw.js).
  * Those three are classic scripts loaded before the modules; this module is their one door. */
 import { $, notice } from "./dom.js";
-import { render } from "./render.js";
+import { changed } from "./state.js";
 
 function store() { return window.BragStore; }
 function queueKey(T) { return "queue-table-" + T.id; }
@@ -38,7 +38,7 @@ export function reproject(T, tapped, item) {
     if (p && p.error) notice("The tablet's engine cannot compute the queued entries: " + p.error.message, "error");
     T.projected = p && !p.error ? p : null;
     if (item && T.projected) { item.expect = T.projected.hand; saveQueue(T); }
-    render(T);
+    changed(T);
     timed(tapped);
   });
 }
@@ -97,7 +97,7 @@ export function restoreKept(T) {
     T.queue = queue || [];
     if (got[1] && got[1].table && !T.table) { T.table = got[1].table; T.etag = got[1].etag; T.keptAt = got[1].at; T.fromStore = true; }
     T.me = got[2] || null;
-    if (T.table) { render(T); reproject(T); }
+    if (T.table) { changed(T); reproject(T); }
   }, function () {
     notice("This tablet cannot read what it stored (IndexedDB): entries are not kept across a reload.", "error");
   });

@@ -5,11 +5,10 @@
  *
  * sendQueue(T) is the one place an entry goes to the server and its answer is handled
  * (taken, refused, the server busy, no network); retryLater(T) is when it tries again. */
-import { $, announce, newKey, notice, setNet } from "./dom.js";
+import { $, el, clear, announce, newKey, notice, setNet } from "./dom.js";
 import { api, errorOf, toLogin } from "./api.js";
-import { hand, view } from "./state.js";
-import { render, renderQueue } from "./render.js";
-import { applyHand, refresh } from "./table.js";
+import { hand, view, changed } from "./state.js";
+import { applyHand, refresh } from "./server.js";
 import { saveQueue, reproject, differs, describe, rename, engineReady } from "./offline-glue.js";
 
 /* A tap on an action: queued, drawn at once (from the tablet's engine when entries wait), sent. */
@@ -28,7 +27,7 @@ export function enqueue(T, kind, payload, label) {
   });
   saveQueue(T);
   T.picked = [];
-  render(T);
+  changed(T);
   reproject(T, tapped, T.queue[T.queue.length - 1]);
   sendQueue(T);
 }
@@ -51,7 +50,7 @@ export function enqueueStart(T, key) {
   };
   T.queue.push(item);
   saveQueue(T);
-  render(T);
+  changed(T);
   reproject(T, tapped, item);
   sendQueue(T);
 }
@@ -105,7 +104,7 @@ export function sendQueue(T) {
     // its "online" event, which sends again. (When it only thinks it is online — Wi-Fi
     // up, the hall's network down — the request fails and is retried below.)
     setNet("Offline — " + T.queue.length + " queued", "offline");
-    render(T);
+    changed(T);
     return;
   }
   T.sending = true;
@@ -137,7 +136,7 @@ export function sendQueue(T) {
       return;
     }
     if (res.status === 401) { toLogin(); return; }
-    if (res.status >= 500) { setNet("Server busy — " + T.queue.length + " queued", "offline"); retryLater(T); render(T); return; }
+    if (res.status >= 500) { setNet("Server busy — " + T.queue.length + " queued", "offline"); retryLater(T); changed(T); return; }
     var err = errorOf(res);
     var dropped = T.queue.splice(0);
     saveQueue(T);
@@ -156,7 +155,7 @@ export function sendQueue(T) {
   }, function () {
     T.sending = false;
     setNet("Offline — " + T.queue.length + " queued", "offline");
-    render(T);
+    changed(T);
     retryLater(T);
   });
 }
@@ -165,4 +164,16 @@ export function sendQueue(T) {
 export function retryLater(T) {
   if (T.retry) return;
   T.retry = window.setTimeout(function () { T.retry = null; sendQueue(T); }, 1500);
+}
+
+/* The entries waiting to be sent, in order. */
+export function renderQueue(T) {
+  var box = $("#queue");
+  clear(box);
+  box.hidden = !T.queue.length;
+  if (!T.queue.length) return;
+  box.appendChild(el("strong", { text: (T.sending ? "Sending" : "Queued") + " (" + T.queue.length + ")" }));
+  var list = el("ol");
+  T.queue.forEach(function (q) { list.appendChild(el("li", { text: q.label })); });
+  box.appendChild(list);
 }

@@ -4,22 +4,10 @@
 import { $, el, clear, seatLabel, cardText, SUITS, RANKS } from "./dom.js";
 import { api } from "./api.js";
 import { hand, view, isSupervisor } from "./state.js";
-import { enqueue, startHand } from "./queue.js";
-import { write } from "./table.js";
+import { enqueue, startHand, renderQueue } from "./queue.js";
+import { write } from "./server.js";
 import { undo, takeBack, buyIn, leave, rebuy, runOut } from "./dialogs.js";
 import { syncWake } from "./wake.js";
-
-/* The entries waiting to be sent, in order. */
-export function renderQueue(T) {
-  var box = $("#queue");
-  clear(box);
-  box.hidden = !T.queue.length;
-  if (!T.queue.length) return;
-  box.appendChild(el("strong", { text: (T.sending ? "Sending" : "Queued") + " (" + T.queue.length + ")" }));
-  var list = el("ol");
-  T.queue.forEach(function (q) { list.appendChild(el("li", { text: q.label })); });
-  box.appendChild(list);
-}
 
 /* The whole table page drawn from T: the state is never changed here but for what the dealer
  * is choosing (the cards picked, the bet amount). */

@@ -2,12 +2,21 @@
  * that reads or changes it (render(T), sendQueue(T), …): no module keeps a copy of its own.
  *
  * Who writes which field:
- *   table.js        table, etag, me, quiet, stopped, fromStore, keptAt (the server's side)
- *   queue.js        queue, sending, retry, lastEntry, saving (through offline-glue.saveQueue)
- *   offline-glue.js projected, asked (the tablet's engine's answer to the queue)
- *   render.js       picked, betAmount, betText, betFor (what the dealer is choosing)
+ *   server.js       table, etag, quiet, stopped, fromStore (the server's side)
+ *   table.js        me (offline-glue.restoreKept: queue, table, etag, me, keptAt, fromStore)
+ *   queue.js        queue, sending, retry, lastEntry (dialogs.js clears it once taken back),
+ *                   saving (through offline-glue.saveQueue)
+ *   offline-glue.js projected, asked (the tablet's engine's answer to the queue; queue.js
+ *                   drops it when the server's answer differs)
+ *   render.js       picked, betAmount, betText, betFor (what the dealer is choosing; queue.js
+ *                   clears the cards picked once entered)
  *   wake.js         wakeLock
- * Everything else only reads it (floor.js too: BragFloor.render(T, api)). */
+ * Everything else only reads it (floor.js too: BragFloor.render(T, api)).
+ *
+ * A module that changed what the screen shows calls changed(T): the page (table.js) watches
+ * with render.js's render. So the modules import one another one way only (dom, api, state →
+ * wake, offline-glue → server → queue, dialogs → render → table → main), which the hashed static
+ * names of a release need: a module's name holds the hash of the names it imports. */
 
 export function createTableState(id) {
   return {
@@ -47,3 +56,11 @@ export function view(T) {
 export function hand(T) { var t = view(T); return t && t.hand; }
 
 export function isSupervisor(T) { return T.me && (T.me.role === "supervisor" || T.me.role === "organiser"); }
+
+var watchers = [];
+
+/* Call fn(T) each time the state changed in a way the screen shows. */
+export function onChange(fn) { watchers.push(fn); }
+
+/* The state changed: each watcher is called at once (the screen is drawn again). */
+export function changed(T) { watchers.forEach(function (fn) { fn(T); }); }

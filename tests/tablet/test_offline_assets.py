@@ -12,10 +12,12 @@ from typing import Any
 
 import pytest
 from django.contrib.staticfiles.views import serve
+from django.core.files.storage import FileSystemStorage
 from django.test import RequestFactory
 
 from brag_event.tablet import vendor
 from brag_event.tablet.offline import ENGINE, MODULES, SHELL, engine_zip, offline_version
+from brag_event.tablet.staticfiles import TabletStaticStorage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -157,7 +159,7 @@ def test_the_table_page_loads_the_store_and_registers_the_worker(client: Any) ->
     assert 'register("/tablet/sw.js", { scope: "/tablet/", updateViaCache: "all" })' in script
 
 
-IMPORT = re.compile(r"""^(?:import|export)\b[^;]*?\bfrom\s*"\./([\w-]+\.js)";""", re.M | re.S)
+IMPORT = re.compile(r"""^(?:import|export)\b[^;]*?\bfrom\s*"\./([\w.-]+\.js)";""", re.M | re.S)
 
 
 def test_the_worker_keeps_every_module_of_the_tablet_and_each_import_is_one_of_them() -> None:
@@ -172,3 +174,24 @@ def test_the_worker_keeps_every_module_of_the_tablet_and_each_import_is_one_of_t
             assert f"tablet/{imported}" in MODULES, (name, imported)
     imported_by_main = set(IMPORT.findall((folder / "main.js").read_text()))
     assert imported_by_main >= {"login.js", "tables.js", "table.js"}
+
+
+def test_in_production_the_modules_import_one_another_by_their_hashed_names(tmp_path: Path) -> None:
+    # A hashed main.js importing plain names would mix two releases (nginx keeps a plain name
+    # for an hour) and miss the worker's copies (hashed); and an import cycle cannot be hashed.
+    source = FileSystemStorage(location=ROOT / "static")
+    storage = TabletStaticStorage(location=tmp_path, base_url="/static/")
+    for name in MODULES:
+        with source.open(name) as handle:
+            storage.save(name, handle)
+    done = list(storage.post_process({name: (source, name) for name in MODULES}))
+    problems = [processed for _name, _hashed, processed in done if isinstance(processed, Exception)]
+    assert not problems
+    hashed = {name: storage.stored_name(name) for name in MODULES}
+    assert all(re.fullmatch(r"tablet/[\w-]+\.[0-9a-f]{12}\.js", h) for h in hashed.values())
+    for name in MODULES:
+        text = storage.open(hashed[name]).read().decode()
+        for imported in IMPORT.findall(text):
+            assert f"tablet/{imported}" in hashed.values(), (name, imported)
+    main = storage.open(hashed["tablet/main.js"]).read().decode()
+    assert f'from "./{hashed["tablet/table.js"].removeprefix("tablet/")}";' in main
