@@ -8,7 +8,7 @@ Users, each a Locust ``FastHttpUser`` doing what its page's script does:
   time drawn from an exponential distribution of mean ``think`` seconds before every entry
   (actions, shown cards, starting a hand; a player who ran out leaves and buys in again), and
   the tablet re-reads its table every ``read_every`` seconds with the ETag of the last read,
-  as ``static/tablet/tablet.js`` does;
+  as the tablet's ``static/tablet/queue.js`` does;
 * **phones** (``PhoneUser``): the standings page once, then the standings API every
   ``poll_every`` seconds after the previous answer, with its ETag (``static/public/standings.js``);
 * **big screens** (``ScreenUser``): the same with ``?big=1``;

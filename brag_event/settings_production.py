@@ -77,7 +77,7 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 # Hashed static file names (collectstatic writes the manifest): nginx caches them for a year.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "brag_event.tablet.staticfiles.TabletStaticStorage"},
 }
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True

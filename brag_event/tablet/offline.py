@@ -46,9 +46,30 @@ def engine_zip() -> tuple[bytes, str]:
 # What the service worker (/tablet/sw.js) keeps for a tablet that opens with no network: the
 # tablet's pages' scripts, styles and icons (their static names, hashed in production), Pyodide's
 # pinned files and the engine's zip. The table pages themselves are kept as they are visited.
+# The tablet's own code: browser ES modules (no build step), main.js importing the rest; every
+# one is listed (a module missing here would stop an offline start-up: tests/tablet/
+# test_offline_assets.py checks the list against the folder and the imports).
+MODULES = tuple(
+    f"tablet/{name}.js"
+    for name in (
+        "main",
+        "dom",
+        "api",
+        "login",
+        "tables",
+        "state",
+        "table",
+        "server",
+        "queue",
+        "render",
+        "dialogs",
+        "wake",
+        "offline-glue",
+    )
+)
 SHELL = (
     "tablet/tablet.css",
-    "tablet/tablet.js",
+    *MODULES,
     "tablet/floor.css",
     "tablet/floor.js",
     "tablet/offline/store.js",

@@ -1,6 +1,6 @@
 /* The floor on the dealer's tablet (issue 17, RULES §4b): a "Call the floor" button (the table,
  * the hand in play, an optional note) and, after a supervisor's misdeal, "Misdeal — shuffle and
- * deal again". tablet.js calls BragFloor.render(T, api) at the end of every redraw. */
+ * deal again". render.js calls BragFloor.render(T, api) at the end of every redraw. */
 (function () {
   "use strict";
   var called = null; // when this tablet last called the floor, for the status line

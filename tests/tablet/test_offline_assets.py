@@ -12,10 +12,12 @@ from typing import Any
 
 import pytest
 from django.contrib.staticfiles.views import serve
+from django.core.files.storage import FileSystemStorage
 from django.test import RequestFactory
 
 from brag_event.tablet import vendor
-from brag_event.tablet.offline import ENGINE, engine_zip, offline_version
+from brag_event.tablet.offline import ENGINE, MODULES, SHELL, engine_zip, offline_version
+from brag_event.tablet.staticfiles import TabletStaticStorage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,6 +88,8 @@ def test_pyodide_is_served_as_javascript_and_webassembly(rf: Any) -> None:
         answer.close()
 
 
+# Rendering the page reaches the database: a database test, as the worker test above.
+@pytest.mark.django_db
 def test_the_table_page_names_the_engine_it_runs(client: Any) -> None:
     _data, version = engine_zip()
     page = client.get("/tablet/tables/1/").content.decode()
@@ -121,6 +125,7 @@ def test_the_service_worker_keeps_the_shell_pyodide_and_the_engine_by_version(cl
     )
     assert "/static/tablet/offline/store.js" in config["shell_files"]
     assert "/static/tablet/offline/engine-worker.js" in config["shell_files"]
+    assert "/static/tablet/main.js" in config["shell_files"]
     assert config["runtime"].startswith(f"brag-runtime-{pin['version']}-")
     assert config["runtime_reuse"] == f"brag-runtime-{pin['version']}-"
     assert re.fullmatch(r"brag-shell-[0-9a-f]{16}", config["shell"])
@@ -144,9 +149,49 @@ def test_a_new_engine_or_changed_file_brings_new_cache_names() -> None:
     assert offline_version(shell, "sha512-b", "0011223344556677")[1] != base[1]
 
 
+@pytest.mark.django_db
 def test_the_table_page_loads_the_store_and_registers_the_worker(client: Any) -> None:
     page = client.get("/tablet/tables/1/").content.decode()
     assert "tablet/offline/store.js" in page
     assert 'id="engine-status"' in page and 'id="sw-status"' in page
-    script = (ROOT / "static" / "tablet" / "tablet.js").read_text()
+    assert 'type="module" src="/static/tablet/main.js"' in page
+    script = (ROOT / "static" / "tablet" / "offline-glue.js").read_text()
     assert 'register("/tablet/sw.js", { scope: "/tablet/", updateViaCache: "all" })' in script
+
+
+IMPORT = re.compile(r"""^(?:import|export)\b[^;]*?\bfrom\s*"\./([\w.-]+\.js)";""", re.M | re.S)
+
+
+def test_the_worker_keeps_every_module_of_the_tablet_and_each_import_is_one_of_them() -> None:
+    # A module the worker does not keep would stop a start-up with no network (the import fails).
+    folder = ROOT / "static" / "tablet"
+    on_disk = {f"tablet/{path.name}" for path in folder.glob("*.js")} - {"tablet/floor.js"}
+    assert set(MODULES) == on_disk
+    assert set(MODULES) <= set(SHELL)
+    for name in MODULES:
+        text = (ROOT / "static" / name).read_text()
+        for imported in IMPORT.findall(text):
+            assert f"tablet/{imported}" in MODULES, (name, imported)
+    imported_by_main = set(IMPORT.findall((folder / "main.js").read_text()))
+    assert imported_by_main >= {"login.js", "tables.js", "table.js"}
+
+
+def test_in_production_the_modules_import_one_another_by_their_hashed_names(tmp_path: Path) -> None:
+    # A hashed main.js importing plain names would mix two releases (nginx keeps a plain name
+    # for an hour) and miss the worker's copies (hashed); and an import cycle cannot be hashed.
+    source = FileSystemStorage(location=ROOT / "static")
+    storage = TabletStaticStorage(location=tmp_path, base_url="/static/")
+    for name in MODULES:
+        with source.open(name) as handle:
+            storage.save(name, handle)
+    done = list(storage.post_process({name: (source, name) for name in MODULES}))
+    problems = [processed for _name, _hashed, processed in done if isinstance(processed, Exception)]
+    assert not problems
+    hashed = {name: storage.stored_name(name) for name in MODULES}
+    assert all(re.fullmatch(r"tablet/[\w-]+\.[0-9a-f]{12}\.js", h) for h in hashed.values())
+    for name in MODULES:
+        text = storage.open(hashed[name]).read().decode()
+        for imported in IMPORT.findall(text):
+            assert f"tablet/{imported}" in hashed.values(), (name, imported)
+    main = storage.open(hashed["tablet/main.js"]).read().decode()
+    assert f'from "./{hashed["tablet/table.js"].removeprefix("tablet/")}";' in main

@@ -5,7 +5,7 @@
  * brag-hh/1 start, the server's log as last seen and the queued actions. So the action bar, the
  * stake, the pots and the result come from the same Python the server runs. When the queue
  * drains, each answer of the server is compared with what the tablet computed; a difference
- * stops the queue and is shown in words (tablet.js).
+ * stops the queue and is shown in words (queue.js).
  *
  * Hands started on the tablet while offline are dealt by the engine too (op "start": antes, the
  * button passed on, the carried pot, the shuffle reminder), named locally ("L…") until the
@@ -29,7 +29,7 @@
   function body() { return document.body; }
 
   /* The engine's state in a dealer's words (#engine-status, in the header): whether entries
-   * can go on without the network. tablet.js shows it only when it matters — the network is
+   * can go on without the network. dom.js (setNet) shows it only when it matters — the network is
    * gone or entries wait to be sent. */
   function status(state, text) {
     var box = document.getElementById("engine-status");

@@ -5,9 +5,10 @@
  * is not cleared with "site data" heuristics as eagerly, and is readable from a worker.
  *
  * Why hand-written, not a library: the tablet needs four calls on one object store (get, set,
- * del, keys). idb-keyval (npm) would do, but it ships as ES modules only and the tablet's pages
- * are plain scripts with no build step; these forty lines are the whole wrapper, with nothing
- * to pin or vendor. The tablet's code writes through BragStore alone.
+ * del, keys). idb-keyval (npm) would do, but it would have to be pinned and vendored (no build
+ * step, nothing fetched from the internet), and the classic scripts (offline.js, loaded before
+ * the tablet's ES modules) read the store too; these forty lines are the whole wrapper. The
+ * tablet's code writes through BragStore alone (static/tablet/offline-glue.js).
  *
  *   BragStore.get(key) → Promise of the value (undefined when absent)
  *   BragStore.set(key, value) → Promise, resolved once the write is committed

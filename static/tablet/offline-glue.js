@@ -1,0 +1,128 @@
+/* Brag Event — the table page's side of what the tablet keeps and computes without the network:
+ * the queue and the last table in IndexedDB (offline/store.js, window.BragStore), the engine in
+ * the browser (offline/offline.js, window.BragOffline), and the service worker (/tablet/sw.js).
+ * Those three are classic scripts loaded before the modules; this module is their one door. */
+import { $, notice } from "./dom.js";
+import { changed } from "./state.js";
+
+function store() { return window.BragStore; }
+function queueKey(T) { return "queue-table-" + T.id; }
+function tableKey(T) { return "table-" + T.id; }
+function oldQueueKey(T) { return "brag-queue-table-" + T.id; } // before IndexedDB: moved over once
+
+/* The queue is written to IndexedDB on every change; the writes commit in order. */
+export function saveQueue(T) {
+  var copy = T.queue.slice();
+  T.saving = store().set(queueKey(T), copy).catch(function () {
+    notice("This tablet cannot store the queue: do not reload the page until it is sent.", "error");
+  });
+  return T.saving;
+}
+
+export function saveTable(T) {
+  if (T.table) store().set(tableKey(T), { table: T.table, etag: T.etag, at: Date.now() }).catch(function () {});
+}
+
+/* Who is signed in, kept for a reload without the network. */
+export function keepMe(me) {
+  store().set("me", me).catch(function () {});
+}
+
+/* Ask the engine in the browser for the table after the queued entries; the action bar is
+ * then drawn from its legal actions, so a table keeps playing without the network. */
+export function reproject(T, tapped, item) {
+  if (!window.BragOffline || !T.queue.length || !T.table) { T.projected = null; return; }
+  var asked = (T.asked = (T.asked || 0) + 1);
+  window.BragOffline.project(T.table, T.queue).then(function (p) {
+    if (asked !== T.asked) return; // a newer question is on its way
+    if (p && p.error) notice("The tablet's engine cannot compute the queued entries: " + p.error.message, "error");
+    T.projected = p && !p.error ? p : null;
+    if (item && T.projected) { item.expect = T.projected.hand; saveQueue(T); }
+    changed(T);
+    timed(tapped);
+  });
+}
+
+/* Boot the engine in the browser; once it is ready, the queue (if any) is computed again. */
+export function startEngine(T) {
+  if (window.BragOffline) window.BragOffline.start(function () { reproject(T); });
+}
+
+/* The server's hand, kept for the engine (its start document: one read per hand). */
+export function rememberHand(h) {
+  if (window.BragOffline) window.BragOffline.remember(h);
+}
+
+/* Words for how the server's hand differs from what the tablet computed, or "". */
+export function differs(expected, got) {
+  return window.BragOffline ? window.BragOffline.differs(expected, got) : "";
+}
+
+/* The tablet's engine's view of a hand, in words, for a refusal ("The tablet had: …"). */
+export function describe(h) {
+  return window.BragOffline ? window.BragOffline.describe(h) : "";
+}
+
+/* A hand started on the tablet got its id from the server. */
+export function rename(local, id) {
+  if (window.BragOffline) window.BragOffline.rename(local, id);
+}
+
+/* Whether the tablet can deal and play a hand with no network. */
+export function engineReady() {
+  return !!(window.BragOffline && window.BragOffline.isReady());
+}
+
+/* The time from a tap to the screen drawn from the engine's answer (the tests' figure). */
+function timed(tapped) {
+  if (tapped) window.BragOffline.timings.taps.push(performance.now() - tapped);
+}
+
+/* What the tablet kept (IndexedDB): the queue, the table as last seen, who is signed in and
+ * the hands' start documents. A reload with no network draws the table from them at once. */
+export function restoreKept(T) {
+  return Promise.all([
+    store().get(queueKey(T)),
+    store().get(tableKey(T)),
+    store().get("me"),
+    window.BragOffline ? window.BragOffline.restore() : null
+  ]).then(function (got) {
+    var queue = got[0];
+    if (!queue) {
+      try { queue = JSON.parse(localStorage.getItem(oldQueueKey(T)) || "[]"); } catch (e) { queue = []; }
+      T.queue = queue;
+      if (queue.length) saveQueue(T);
+      localStorage.removeItem(oldQueueKey(T));
+    }
+    T.queue = queue || [];
+    if (got[1] && got[1].table && !T.table) { T.table = got[1].table; T.etag = got[1].etag; T.keptAt = got[1].at; T.fromStore = true; }
+    T.me = got[2] || null;
+    if (T.table) { changed(T); reproject(T); }
+  }, function () {
+    notice("This tablet cannot read what it stored (IndexedDB): entries are not kept across a reload.", "error");
+  });
+}
+
+/* The service worker (/tablet/sw.js) keeps the pages, scripts, Pyodide and the engine. It
+ * needs a secure origin (HTTPS, or localhost): elsewhere the tablet still works online. The
+ * browser checks the worker's script at most once a day (updateViaCache "all": its HTTP cache
+ * of one day); a new release brings new cache names. */
+export function registerServiceWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  var line = $("#sw-status"); // not shown: the dealer sees only "offline entry ready" (offline.js)
+  navigator.serviceWorker.addEventListener("message", function (event) {
+    var msg = event.data || {};
+    if (msg.type !== "sw-progress" || !line) return;
+    var done = msg.done >= msg.total;
+    line.textContent = done ? "Kept on this tablet for offline use." : "Keeping for offline use: " + msg.done + " of " + msg.total + " files…";
+  });
+  navigator.serviceWorker.register("/tablet/sw.js", { scope: "/tablet/", updateViaCache: "all" }).then(function () {
+    return navigator.serviceWorker.ready;
+  }).then(function (reg) {
+    if (line && navigator.serviceWorker.controller && !line.textContent) line.textContent = "Kept on this tablet for offline use.";
+    // The first visit is not seen by the worker: ask it to keep this page for next time.
+    if (!navigator.serviceWorker.controller && reg.active) reg.active.postMessage({ type: "keep-page", url: window.location.pathname });
+  }).catch(function (err) {
+    if (line) line.textContent = "Offline start-up unavailable: " + (err && err.message || err);
+  });
+}

@@ -1,0 +1,180 @@
+/* Brag Event — the tablet's queue of entries (issue 21): each action gets its Idempotency-Key
+ * and expected_seq when tapped, is stored (IndexedDB) before it is sent, and is sent in order
+ * when the network allows; a retry never enters twice, and a refusal is shown, not swallowed.
+ * T.queue, T.sending, T.retry and T.lastEntry are this module's to change (state.js).
+ *
+ * sendQueue(T) is the one place an entry goes to the server and its answer is handled
+ * (taken, refused, the server busy, no network); retryLater(T) is when it tries again. */
+import { $, el, clear, announce, newKey, notice, setNet } from "./dom.js";
+import { api, errorOf, toLogin } from "./api.js";
+import { hand, view, changed } from "./state.js";
+import { applyHand, refresh } from "./server.js";
+import { saveQueue, reproject, differs, describe, rename, engineReady } from "./offline-glue.js";
+
+/* A tap on an action: queued, drawn at once (from the tablet's engine when entries wait), sent. */
+export function enqueue(T, kind, payload, label) {
+  var h = hand(T);
+  var last = T.queue[T.queue.length - 1];
+  var seq = last && last.hand === h.id && last.kind !== "start" ? last.body.expected_seq + 1 : h.next_seq;
+  var tapped = performance.now();
+  T.queue.push({
+    key: newKey(),
+    kind: kind,
+    hand: h.id,
+    path: "/hands/" + h.id + (kind === "cards" ? "/cards/" : "/actions/"),
+    body: Object.assign({}, payload, { expected_seq: seq }),
+    label: label
+  });
+  saveQueue(T);
+  T.picked = [];
+  changed(T);
+  reproject(T, tapped, T.queue[T.queue.length - 1]);
+  sendQueue(T);
+}
+
+/* The next hand, started on the tablet while the network is gone (or while entries wait):
+ * queued like an action, with its own Idempotency-Key (``key``: the one of a start that
+ * got no answer, so that a start that did reach the server is not dealt twice). The engine
+ * deals it on the tablet; its actions name it by a local id until the server's answer. */
+export function enqueueStart(T, key) {
+  var tapped = performance.now();
+  var t = view(T);
+  var number = t.hand ? t.hand.number + 1 : 1;
+  var item = {
+    key: key || newKey(),
+    kind: "start",
+    local: "L" + newKey(),
+    path: "/tables/" + T.id + "/hands/",
+    body: {},
+    label: "Hand " + number + " starts"
+  };
+  T.queue.push(item);
+  saveQueue(T);
+  changed(T);
+  reproject(T, tapped, item);
+  sendQueue(T);
+}
+
+export function startHand(T) {
+  if (T.queue.length) { enqueueStart(T); return; }
+  if (navigator.onLine === false && engineReady() && T.table && T.table.rules) {
+    // The browser knows there is no network: the tablet deals the hand without asking (a
+    // request it sent anyway could still leave through the service worker; see sendQueue).
+    enqueueStart(T);
+    return;
+  }
+  var key = newKey();
+  var button = $("#start-hand");
+  if (button) button.disabled = true;
+  api("POST", "/tables/" + T.id + "/hands/", {}, key).then(function (res) {
+    if (button) button.disabled = false;
+    if (res.status === 201) {
+      notice("");
+      T.quiet = true;
+      return refresh(T).then(function () { T.quiet = false; });
+    }
+    if (res.status === 401) { toLogin(); return; }
+    notice(errorOf(res).message, "error");
+  }, function () {
+    // No answer: the tablet deals it with its engine and sends the start when it can.
+    if (button) button.disabled = false;
+    if (engineReady() && T.table && T.table.rules) enqueueStart(T, key);
+    else notice("No network, and the tablet's engine is not loaded yet: the hand cannot start. Try again.", "error");
+  });
+}
+
+/* The server dealt a hand started on the tablet: its entries take the hand's id. */
+function named(T, item, dealt) {
+  if (!dealt || item.kind !== "start") return;
+  T.queue.forEach(function (q) {
+    if (q.hand !== item.local) return;
+    q.hand = dealt.id;
+    q.path = q.path.replace("/hands/" + item.local + "/", "/hands/" + dealt.id + "/");
+  });
+  rename(item.local, dealt.id);
+}
+
+/* Send the queue's first entry and handle the answer: taken (the next one goes at once),
+ * refused (the queue stops and says why), the server busy or no network (kept, tried again
+ * later: retryLater). Does nothing while an entry is on its way. */
+export function sendQueue(T) {
+  if (T.sending || !T.queue.length) { renderQueue(T); return; }
+  if (navigator.onLine === false) {
+    // The browser knows there is no network: nothing is sent (nothing could arrive) until
+    // its "online" event, which sends again. (When it only thinks it is online — Wi-Fi
+    // up, the hall's network down — the request fails and is retried below.)
+    setNet("Offline — " + T.queue.length + " queued", "offline");
+    changed(T);
+    return;
+  }
+  T.sending = true;
+  renderQueue(T);
+  var item = T.queue[0];
+  api("POST", item.path, item.body, item.key).then(function (res) {
+    T.sending = false;
+    if (res.status === 201 || res.status === 200) {
+      var got = item.kind === "start" ? res.data : res.data.hand;
+      T.queue.shift();
+      named(T, item, got);
+      saveQueue(T);
+      setNet("", "");
+      var why = differs(item.expect, got);
+      if (why) {
+        // The server is the authority: stop, say both, redraw from the server's hand.
+        var notSent = T.queue.splice(0).map(function (d) { return d.label; });
+        saveQueue(T);
+        T.projected = null;
+        notice("The server's answer to \u201c" + item.label + "\u201d differs from the tablet's. " + why +
+          (notSent.length ? " Not sent: " + notSent.join(", ") + "." : "") + " The screen shows the server's hand: enter from there.", "warn");
+        applyHand(T, got);
+        return;
+      }
+      if (item.kind !== "start" && got) T.lastEntry = { hand: got.id, seq: res.data.seq, label: item.label };
+      applyHand(T, got);
+      announce(item.label + (res.replayed ? " (was already entered)" : " entered"));
+      sendQueue(T);
+      return;
+    }
+    if (res.status === 401) { toLogin(); return; }
+    if (res.status === 429 || res.status >= 500) { setNet("Server busy — " + T.queue.length + " queued", "offline"); retryLater(T, res.retryAfter); changed(T); return; }
+    var err = errorOf(res);
+    var dropped = T.queue.splice(0);
+    saveQueue(T);
+    var rest = dropped.slice(1).map(function (d) { return d.label; });
+    var tail = rest.length ? " Not sent after it: " + rest.join(", ") + "." : "";
+    var had = T.projected ? " The tablet had: " + describe(T.projected.hand) + "." : "";
+    T.projected = null;
+    if (err.code === "stale_sequence") {
+      notice("Another device moved the hand on: \u201c" + item.label + "\u201d was not entered." + tail + had + " The screen shows the hand now.", "warn");
+      if (err.details && err.details.hand) applyHand(T, err.details.hand);
+      else refresh(T);
+    } else {
+      notice("Refused: \u201c" + item.label + "\u201d \u2014 " + err.message + tail, "error");
+      refresh(T);
+    }
+  }, function () {
+    T.sending = false;
+    setNet("Offline — " + T.queue.length + " queued", "offline");
+    changed(T);
+    retryLater(T);
+  });
+}
+
+/* Try to send again in a while (no network, or the server busy). */
+/* Send the queue again later: after the server's Retry-After (seconds) if it gave one. */
+export function retryLater(T, seconds) {
+  if (T.retry) return;
+  T.retry = window.setTimeout(function () { T.retry = null; sendQueue(T); }, Math.max(1500, (seconds || 0) * 1000));
+}
+
+/* The entries waiting to be sent, in order. */
+export function renderQueue(T) {
+  var box = $("#queue");
+  clear(box);
+  box.hidden = !T.queue.length;
+  if (!T.queue.length) return;
+  box.appendChild(el("strong", { text: (T.sending ? "Sending" : "Queued") + " (" + T.queue.length + ")" }));
+  var list = el("ol");
+  T.queue.forEach(function (q) { list.appendChild(el("li", { text: q.label })); });
+  box.appendChild(list);
+}
