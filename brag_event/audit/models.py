@@ -54,6 +54,9 @@ class Verb(models.TextChoices):
     LOGIN_LOCKED_OUT = "login.locked_out", "login locked out"
     LOGIN_UNLOCK = "login.unlock", "login unlocked"
     INTEGRITY_RUN = "integrity.run", "integrity check run"
+    ANNOUNCEMENT_POST = "announcement.post", "announcement posted"
+    ANNOUNCEMENT_REMOVE = "announcement.remove", "announcement taken down"
+    DAY_CLOCK = "day.clock", "day's break and end times set"
     OTHER = "other", "other (recorded before the kinds were listed)"
 
 

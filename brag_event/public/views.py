@@ -11,6 +11,7 @@ from django.templatetags.static import static
 
 from brag_event.core.conditional import versioned_answer
 from brag_event.core.forms import bad_request, takes
+from brag_event.events.hall import announcements_shown, clock_moment
 from brag_event.events.models import Day, Event
 from brag_event.events.zones import activate_for
 from brag_event.players.links import player_from_token
@@ -19,6 +20,7 @@ from brag_event.players.selectors import current_day
 from brag_event.tables.versions import standings_version
 
 from .forms import StandingsQuery
+from .hall import seat_finder, standings_pages
 from .selectors import money_chart, money_points, player_hands, player_now
 
 POLL_SECONDS = 5  # the standings page asks the API again this often
@@ -84,6 +86,51 @@ def _standings_html(request: HttpRequest, event_id: int, number: int | None, big
         "change_label": f"Change on day {changed.number}" if changed else "Change",
     }
     return render_to_string("public/standings.html", context, request=request).encode()
+
+
+HALL_PAGE_SECONDS = 12  # each page of the hall's screen stays this long
+
+
+@takes()
+def hall(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The hall's screen, left on all day: the whole standings page after page (cut line and
+    marks), the seat finder, the announcements and the day's clock. Rendered once per version
+    (the standings' and the event's: announcements, the clock's times, a draw)."""
+    version = standings_version(event_id)
+    if version is None:
+        raise Http404("No such event")
+    return versioned_answer(
+        request,
+        key=f"hall-{event_id}",
+        version="{}.{}".format(*version),
+        render=lambda: _hall_html(request, event_id),
+        content_type="text/html; charset=utf-8",
+        private=False,
+    )
+
+
+def _hall_html(request: HttpRequest, event_id: int) -> bytes:
+    event = get_object_or_404(Event, pk=event_id)
+    today = current_day(event)
+    rows, cut = standings_marked(event, None)
+    seats = seat_finder(event, today)
+    in_play = today is not None and today.status in (Day.Status.OPEN, Day.Status.CLOSING)
+    break_at = clock_moment(today, event, today.break_at) if in_play and today else None
+    ends_at = clock_moment(today, event, today.ends_at) if in_play and today else None
+    context: dict[str, Any] = {
+        "event": event,
+        "today": today,
+        "players": len(rows),
+        "standings": standings_pages(rows, cut),
+        "cut": cut,
+        "seats": seats,
+        "announcements": announcements_shown(event.pk),
+        "break_at": break_at,
+        "ends_at": ends_at,
+        "page_ms": HALL_PAGE_SECONDS * 1000,
+        "poll_ms": POLL_SECONDS * 1000,
+    }
+    return render_to_string("public/hall.html", context, request=request).encode()
 
 
 @takes()
