@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
-AXE_INTEGRITY = "sha512-5j5ln5gG165b1AiZBDsIcaUGLFRCsBs/Gj7fXq9Qv1w6cQSnJGMpO0rRt3xmGg1OQOhQ3sid6dbs5wqME6mvFw=="
+AXE_INTEGRITY = (
+    "sha512-5j5ln5gG165b1AiZBDsIcaUGLFRCsBs/Gj7fXq9Qv1w6cQSnJGMpO0rRt3xmGg1OQOhQ3sid6dbs5wqME6mvFw=="
+)
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 
@@ -19,7 +21,9 @@ def axe_source() -> str:
     """The vendored axe-core, refused if it is not the pinned file."""
     data = AXE.read_bytes()
     found = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
-    assert found == AXE_INTEGRITY, f"tests/vendor/axe-core/axe.min.js is not axe-core 4.14.1 ({found})"
+    assert found == AXE_INTEGRITY, (
+        f"tests/vendor/axe-core/axe.min.js is not axe-core 4.14.1 ({found})"
+    )
     return data.decode()
 
 

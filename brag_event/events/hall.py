@@ -32,8 +32,7 @@ def announcement_post(*, event: Event, text: str, by: Actor | None) -> Announcem
     if len(text) > ANNOUNCEMENT_MAX:
         raise ServiceError(
             "text_too_long",
-            f"An announcement is at most {ANNOUNCEMENT_MAX} characters; this one has "
-            f"{len(text)}.",
+            f"An announcement is at most {ANNOUNCEMENT_MAX} characters; this one has {len(text)}.",
         )
     found = Announcement.objects.create(
         event=event, text=text, posted_by=by.user if by is not None and by.user_id else None

@@ -85,9 +85,10 @@ def seat_finder(event: Event, today: Day | None) -> SeatFinder:
         .first()
     )
     latest_seat = (
-        Seat.objects.filter(table__day=today).order_by("-joined_at").values_list(
-            "joined_at", flat=True
-        ).first()
+        Seat.objects.filter(table__day=today)
+        .order_by("-joined_at")
+        .values_list("joined_at", flat=True)
+        .first()
         if today is not None
         else None
     )

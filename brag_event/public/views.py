@@ -15,9 +15,10 @@ from brag_event.events.hall import announcements_shown, clock_moment
 from brag_event.events.models import Day, Event
 from brag_event.events.zones import activate_for
 from brag_event.players.links import player_from_token
+from brag_event.players.models import Player
 from brag_event.players.qualify import standings_marked
 from brag_event.players.selectors import current_day
-from brag_event.tables.versions import standings_version
+from brag_event.tables.versions import dashboard_version, standings_version
 
 from .forms import StandingsQuery
 from .hall import seat_finder, standings_pages
@@ -25,7 +26,7 @@ from .selectors import money_chart, money_points, player_hands, player_now
 
 POLL_SECONDS = 5  # the standings page asks the API again this often
 PAGE_SECONDS = 15  # the hall's big screen shows each page of rows this long
-PLAYER_REFRESH_SECONDS = 15
+PLAYER_REFRESH_SECONDS = 15  # a player's page asks for a new version this often
 
 
 @takes(query=StandingsQuery)
@@ -135,9 +136,27 @@ def _hall_html(request: HttpRequest, event_id: int) -> bytes:
 
 @takes()
 def player(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's own page (their link is the key): seat, money, the day's chart, hands,
+    penalties and announcements. Answered by version (the standings', the tables' and the
+    event's), so the page's script asks again cheaply and replaces what changed."""
     found = player_from_token(token)
     if found is None:
         raise Http404("No such player page")
+    standings = standings_version(found.event_id)  # first: the page is at least this new
+    tables = dashboard_version(found.event_id)
+    if standings is None or tables is None:
+        raise Http404("No such player page")
+    return versioned_answer(
+        request,
+        key=f"player-{found.pk}",
+        version="{}.{}.{}".format(*standings, tables[1]),
+        render=lambda: _player_html(request, found),
+        content_type="text/html; charset=utf-8",
+        private=True,
+    )
+
+
+def _player_html(request: HttpRequest, found: Player) -> bytes:
     event = found.event
     activate_for(event)  # its URL names no event: events.zones' middleware cannot
     day = current_day(event)
@@ -152,9 +171,10 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
         "chart": money_chart(points),
         "points": points,
         "hands": hands,
+        "announcements": announcements_shown(event.pk),
         "refresh_seconds": PLAYER_REFRESH_SECONDS,
     }
-    return render(request, "public/player.html", context)
+    return render_to_string("public/player.html", context, request=request).encode()
 
 
 @takes()

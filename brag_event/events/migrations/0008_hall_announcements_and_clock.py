@@ -6,36 +6,58 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0007_event_time_zone'),
+        ("events", "0007_event_time_zone"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='day',
-            name='break_at',
-            field=models.TimeField(blank=True, help_text='Next break at (hall clock)', null=True),
+            model_name="day",
+            name="break_at",
+            field=models.TimeField(blank=True, help_text="Next break at (hall clock)", null=True),
         ),
         migrations.AddField(
-            model_name='day',
-            name='ends_at',
-            field=models.TimeField(blank=True, help_text='The day ends at (hall clock)', null=True),
+            model_name="day",
+            name="ends_at",
+            field=models.TimeField(blank=True, help_text="The day ends at (hall clock)", null=True),
         ),
         migrations.CreateModel(
-            name='Announcement',
+            name="Announcement",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.CharField(max_length=200)),
-                ('posted_at', models.DateTimeField(auto_now_add=True)),
-                ('removed_at', models.DateTimeField(blank=True, null=True)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='announcements', to='events.event')),
-                ('posted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("text", models.CharField(max_length=200)),
+                ("posted_at", models.DateTimeField(auto_now_add=True)),
+                ("removed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="announcements",
+                        to="events.event",
+                    ),
+                ),
+                (
+                    "posted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-posted_at', '-id'],
-                'indexes': [models.Index(fields=['event', 'removed_at'], name='announcement_shown')],
+                "ordering": ["-posted_at", "-id"],
+                "indexes": [
+                    models.Index(fields=["event", "removed_at"], name="announcement_shown")
+                ],
             },
         ),
     ]
