@@ -4,11 +4,13 @@ console and a table move in place, without reloading."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from brag_event.events.hall import announcement_post, day_clock_set
 from brag_event.events.models import Day
 from brag_event.players.models import Player
 from brag_event.players.services import player_register
@@ -54,6 +56,11 @@ def test_the_hall_turns_through_300_players_the_cut_and_the_seat_finder(
     three_hundred(w)
     day = w.day
     draw = seating_draw(day=day, seed="hall", by=None)
+    announcement_post(
+        event=w.event, text="Day 2's draw is up: find your seat on this screen", by=None
+    )
+    announcement_post(event=w.event, text="Dinner break at 19:30, tables 1 to 25 first", by=None)
+    day_clock_set(day=day, break_at=dt.time(19, 30), ends_at=dt.time(23, 45), by=None)
     assert len({e["player"] for t in draw.plan for e in t["seats"]}) > 200
 
     screen.goto(f"{live_server.url}/standings/{w.event.pk}/hall/")
@@ -80,6 +87,8 @@ def test_the_hall_turns_through_300_players_the_cut_and_the_seat_finder(
         "document.querySelector('.slide:not([hidden]) tbody tr').getBoundingClientRect().height"
     )
     assert height >= 38  # ~4 cm on a 55-inch screen: read from across the hall
+    assert screen.locator(".announcements li").count() == 2
+    assert "19:30" in screen.locator("#countdown").get_attribute("data-break")
     shot(screen, "hall-standings-1920", folder=DOCS_SHOTS)
     assert_no_violations(screen)
 
