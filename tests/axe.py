@@ -10,7 +10,10 @@ from pathlib import Path
 from typing import Any
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
-AXE_INTEGRITY = "sha512-5j5ln5gG165b1AiZBDsIcaUGLFRCsBs/Gj7fXq9Qv1w6cQSnJGMpO0rRt3xmGg1OQOhQ3sid6dbs5wqME6mvFw=="
+AXE_INTEGRITY = (
+    "sha512-5j5ln5gG165b1AiZBDsIcaUGLFRCsBs/Gj7fXq9Qv1w6cQSnJGMp"
+    "O0rRt3xmGg1OQOhQ3sid6dbs5wqME6mvFw=="
+)
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 
