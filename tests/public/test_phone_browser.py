@@ -101,6 +101,10 @@ def test_an_announcement_reaches_the_hall_and_a_players_page_and_a_move_is_said(
         assert "clock set" in console.locator(".messages").inner_text()
         shot(console, "console-hall-1366", folder=DOCS_SHOTS)
         assert_no_violations(console)
+        console.set_viewport_size(PHONE)  # an organiser on the floor with a phone
+        assert console.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shot(console, "console-hall-390", folder=DOCS_SHOTS)
+        console.set_viewport_size({"width": 1366, "height": 768})
 
         said = "Dinner break at 19:30: tables 1 to 10 first"
         hall.wait_for_function(
