@@ -61,6 +61,9 @@ class Verb(models.TextChoices):
     STAFF_PASSWORD = "staff.password", "staff password reset"
     STAFF_DEACTIVATE = "staff.deactivate", "staff account switched off"
     STAFF_ACTIVATE = "staff.activate", "staff account switched on"
+    ANNOUNCEMENT_POST = "announcement.post", "announcement posted"
+    ANNOUNCEMENT_REMOVE = "announcement.remove", "announcement taken down"
+    DAY_CLOCK = "day.clock", "day's break and end times set"
     OTHER = "other", "other (recorded before the kinds were listed)"
 
 

@@ -14,6 +14,7 @@ from .models import AuditEntry, Verb
 _REFERENCES: dict[str, tuple[tuple[str, str], ...]] = {
     "events.event": (("event", "pk"),),
     "events.day": (("day", "pk"), ("event", "event_id")),
+    "events.announcement": (("event", "event_id"),),
     "tables.table": (("table", "pk"), ("day", "day_id")),
     "tables.seat": (("seat", "pk"), ("table", "table_id"), ("player", "player_id")),
     "hands.hand": (("hand", "pk"), ("table", "table_id")),

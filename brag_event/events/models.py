@@ -126,6 +126,10 @@ class Day(models.Model):
     # that belong to no hand. Its next sequence number and its last hash ("" before any).
     record_seq = models.PositiveIntegerField(default=1, editable=False)
     record_head = models.CharField(max_length=64, blank=True, editable=False)
+    # The hall's clock: the time of the next break and of the day's end, in the event's time
+    # zone, on the day's date (set in the console; blank: not said).
+    break_at = models.TimeField(null=True, blank=True, help_text="Next break at (hall clock)")
+    ends_at = models.TimeField(null=True, blank=True, help_text="The day ends at (hall clock)")
 
     class Meta:
         ordering = ["event", "number"]
@@ -206,6 +210,26 @@ STATUS_HINT: dict[str, str] = {
     Day.Status.CLOSING: "no new hands; every stack is going back to its player.",
     Day.Status.CLOSED: "the standings are final and the next day's players are known.",
 }
+
+
+class Announcement(models.Model):
+    """A line the organisers type in the console for the hall's screen and the players' pages;
+    shown until taken down (``events.hall``)."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="announcements")
+    text = models.CharField(max_length=200)
+    posted_at = models.DateTimeField(auto_now_add=True)
+    posted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    removed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-posted_at", "-id"]
+        indexes = [models.Index(fields=["event", "removed_at"], name="announcement_shown")]
+
+    def __str__(self) -> str:
+        return self.text
 
 
 class DayRulesChange(models.Model):

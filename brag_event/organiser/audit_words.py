@@ -271,6 +271,12 @@ WORDS: dict[str, Words] = {
         "failed attempts cleared)."
     ),
     Verb.INTEGRITY_RUN: _integrity,
+    Verb.ANNOUNCEMENT_POST: lambda d, n: f"Announced: “{plain(d.get('text'))}”.",
+    Verb.ANNOUNCEMENT_REMOVE: lambda d, n: "Announcement taken down.",
+    Verb.DAY_CLOCK: lambda d, n: (
+        f"Hall clock: next break at {plain(d.get('break_at') or 'not said')}, day ends at "
+        f"{plain(d.get('ends_at') or 'not said')}."
+    ),
 }
 
 

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import access, audit_views, player_views, setup_views, staff_views, views
+from . import access, audit_views, hall_views, player_views, setup_views, staff_views, views
 
 app_name = "organiser"
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("days/<int:day_id>/setup/", setup_views.day_setup, name="day_setup"),
     path("days/<int:day_id>/copy-rules/", setup_views.day_rules_copy_view, name="day_rules_copy"),
     path("events/<int:event_id>/live/", views.dashboard_live, name="dashboard_live"),
+    path("events/<int:event_id>/hall/", hall_views.hall, name="hall"),
     path("events/<int:event_id>/audit/", audit_views.audit_log, name="audit_log"),
     path("events/<int:event_id>/ledger-audit/", views.audit_now, name="audit_now"),
     path("events/<int:event_id>/players/", player_views.players, name="players"),

@@ -135,11 +135,16 @@ class Chart:
     high: int
 
 
+CHAR_WIDTH = 8.5  # px a digit or comma takes at the chart's 14 px type (tabular figures)
+LABEL_GAP = 17.0  # px between the baselines of two labels on the right, so they never touch
+
+
 def money_chart(points: list[Point], *, width: int = 480, height: int = 260) -> Chart:
     """Lay out the player's money by hand in a ``width`` × ``height`` box: hands across (the
     day's start, then hand 1, 2, …), money up; a step line (money changes with a hand, then
-    holds) with a dot per hand."""
-    left, right, top, bottom = 58.0, width - 88.0, 16.0, height - 46.0
+    holds) with a dot per hand. No two labels overlap: the left margin is as wide as the
+    longest money label, the y-axis title sits above the axis, and the "start" and "now"
+    labels on the right are kept at least a line apart."""
     by_hand = money_by_hand(points)
     if not by_hand:
         return Chart(width, height, {}, "", [], [], [], 0, 0, {}, 0, 0, 0)
@@ -149,6 +154,12 @@ def money_chart(points: list[Point], *, width: int = 480, height: int = 260) -> 
         low, high = low - 10, high + 10
     pad = (high - low) * 0.08
     y_low, y_high = low - pad, high + pad
+    values = nice_ticks(int(y_low + 0.999), int(y_high))
+    widest = max((len(f"{v:,}") for v in values), default=1)
+    right_words = max(len(f"start {by_hand[0].total:,}"), len(f"now {totals[-1]:,}"))
+    left = float(round(12 + widest * CHAR_WIDTH))
+    right = float(round(width - 10 - right_words * CHAR_WIDTH))
+    top, bottom = 34.0, height - 46.0
     hands = by_hand[-1].n
 
     def x(n: int) -> float:
@@ -163,15 +174,25 @@ def money_chart(points: list[Point], *, width: int = 480, height: int = 260) -> 
     steps = [f"M{dots[0]['x']},{dots[0]['y']}"]
     for dot in dots[1:]:
         steps.append(f"H{dot['x']}V{dot['y']}")
-    every = max(1, -(-hands // 8))  # at most about 8 labels across
+    # At most as many labels across as fit ("start" is the widest: 5 characters).
+    room = max(1, int((right - left) // (6 * CHAR_WIDTH)))
+    every = max(1, -(-hands // room))
     x_ticks = [
         {"x": x(n), "label": "start" if n == 0 else str(n)} for n in range(0, hands + 1, every)
     ]
-    y_ticks = [
-        {"y": y(v), "label": f"{v:,}"}
-        for v in nice_ticks(int(y_low + 0.999), int(y_high))
-        if top <= y(v) <= bottom
-    ]
+    y_ticks = [{"y": y(v), "label": f"{v:,}"} for v in values if top <= y(v) <= bottom]
+    start_y = y(by_hand[0].total)
+    now: dict[str, Any] = dict(dots[-1])
+    # The two labels on the right: apart by a line at least, the lower one below.
+    now_label, start_label = float(now["y"]), start_y
+    if abs(now_label - start_label) < LABEL_GAP:
+        middle = (now_label + start_label) / 2
+        below, above = middle + LABEL_GAP / 2, middle - LABEL_GAP / 2
+        if now["total"] >= by_hand[0].total:
+            now_label, start_label = above, below
+        else:
+            now_label, start_label = below, above
+    now["label_y"], now["start_label_y"] = round(now_label, 1), round(start_label, 1)
     return Chart(
         width=width,
         height=height,
@@ -180,9 +201,9 @@ def money_chart(points: list[Point], *, width: int = 480, height: int = 260) -> 
         dots=dots,
         x_ticks=x_ticks,
         y_ticks=y_ticks,
-        start_y=y(by_hand[0].total),
+        start_y=start_y,
         start=by_hand[0].total,
-        now=dots[-1],
+        now=now,
         hands=hands,
         low=min(totals),
         high=max(totals),

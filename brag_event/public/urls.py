@@ -6,6 +6,7 @@ app_name = "public"
 
 urlpatterns = [
     path("standings/<int:event_id>/", views.standings_page, name="standings"),
+    path("standings/<int:event_id>/hall/", views.hall, name="hall"),
     path("p/<str:token>/", views.player, name="player"),
     path("favicon.ico", views.favicon, name="favicon"),
 ]

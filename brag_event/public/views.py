@@ -11,19 +11,22 @@ from django.templatetags.static import static
 
 from brag_event.core.conditional import versioned_answer
 from brag_event.core.forms import bad_request, takes
+from brag_event.events.hall import announcements_shown, clock_moment
 from brag_event.events.models import Day, Event
 from brag_event.events.zones import activate_for
 from brag_event.players.links import player_from_token
+from brag_event.players.models import Player
 from brag_event.players.qualify import standings_marked
 from brag_event.players.selectors import current_day
-from brag_event.tables.versions import standings_version
+from brag_event.tables.versions import dashboard_version, standings_version
 
 from .forms import StandingsQuery
+from .hall import seat_finder, standings_pages
 from .selectors import money_chart, money_points, player_hands, player_now
 
 POLL_SECONDS = 5  # the standings page asks the API again this often
 PAGE_SECONDS = 15  # the hall's big screen shows each page of rows this long
-PLAYER_REFRESH_SECONDS = 15
+PLAYER_REFRESH_SECONDS = 15  # a player's page asks for a new version this often
 
 
 @takes(query=StandingsQuery)
@@ -86,11 +89,74 @@ def _standings_html(request: HttpRequest, event_id: int, number: int | None, big
     return render_to_string("public/standings.html", context, request=request).encode()
 
 
+HALL_PAGE_SECONDS = 12  # each page of the hall's screen stays this long
+
+
+@takes()
+def hall(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The hall's screen, left on all day: the whole standings page after page (cut line and
+    marks), the seat finder, the announcements and the day's clock. Rendered once per version
+    (the standings' and the event's: announcements, the clock's times, a draw)."""
+    version = standings_version(event_id)
+    if version is None:
+        raise Http404("No such event")
+    return versioned_answer(
+        request,
+        key=f"hall-{event_id}",
+        version="{}.{}".format(*version),
+        render=lambda: _hall_html(request, event_id),
+        content_type="text/html; charset=utf-8",
+        private=False,
+    )
+
+
+def _hall_html(request: HttpRequest, event_id: int) -> bytes:
+    event = get_object_or_404(Event, pk=event_id)
+    today = current_day(event)
+    rows, cut = standings_marked(event, None)
+    seats = seat_finder(event, today)
+    in_play = today is not None and today.status in (Day.Status.OPEN, Day.Status.CLOSING)
+    break_at = clock_moment(today, event, today.break_at) if in_play and today else None
+    ends_at = clock_moment(today, event, today.ends_at) if in_play and today else None
+    context: dict[str, Any] = {
+        "event": event,
+        "today": today,
+        "players": len(rows),
+        "standings": standings_pages(rows, cut),
+        "cut": cut,
+        "seats": seats,
+        "announcements": announcements_shown(event.pk),
+        "break_at": break_at,
+        "ends_at": ends_at,
+        "page_ms": HALL_PAGE_SECONDS * 1000,
+        "poll_ms": POLL_SECONDS * 1000,
+    }
+    return render_to_string("public/hall.html", context, request=request).encode()
+
+
 @takes()
 def player(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's own page (their link is the key): seat, money, the day's chart, hands,
+    penalties and announcements. Answered by version (the standings', the tables' and the
+    event's), so the page's script asks again cheaply and replaces what changed."""
     found = player_from_token(token)
     if found is None:
         raise Http404("No such player page")
+    standings = standings_version(found.event_id)  # first: the page is at least this new
+    tables = dashboard_version(found.event_id)
+    if standings is None or tables is None:
+        raise Http404("No such player page")
+    return versioned_answer(
+        request,
+        key=f"player-{found.pk}",
+        version="{}.{}.{}".format(*standings, tables[1]),
+        render=lambda: _player_html(request, found),
+        content_type="text/html; charset=utf-8",
+        private=True,
+    )
+
+
+def _player_html(request: HttpRequest, found: Player) -> bytes:
     event = found.event
     activate_for(event)  # its URL names no event: events.zones' middleware cannot
     day = current_day(event)
@@ -105,9 +171,10 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
         "chart": money_chart(points),
         "points": points,
         "hands": hands,
+        "announcements": announcements_shown(event.pk),
         "refresh_seconds": PLAYER_REFRESH_SECONDS,
     }
-    return render(request, "public/player.html", context)
+    return render_to_string("public/player.html", context, request=request).encode()
 
 
 @takes()

@@ -152,6 +152,7 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
         },
         event_id=day.event_id,
     )
+    versions.event_changed(day.event_id)  # the hall's seat finder shows a pending draw
     return draw
 
 

@@ -94,6 +94,7 @@
     if (cut && rows.length && cut.after === rows.length) fragment.appendChild(cutRow(cut));
     tbody.replaceChildren(fragment);
     if (big) showPage();
+    else findApply();
     window.scrollTo(x, y); // the rows are re-drawn in place: the reader stays where they were
   }
 
@@ -180,6 +181,71 @@
     if (pager) pager.textContent = pages > 1 ? "Page " + (page + 1) + " of " + pages : "";
     root.setAttribute("data-page", String(page + 1));
     root.setAttribute("data-pages", String(pages));
+  }
+
+  /* Find me (phones and the standings page, never the hall): the rows whose name has what is
+     typed, as it is typed; the player's own row (remembered by their own page on this phone)
+     marked, and one tap away. Hand-written: a filter over a few hundred rows needs no library. */
+  var find = document.getElementById("find");
+  var findSaid = document.getElementById("find-said");
+  var meButton = document.getElementById("find-me");
+  var me = null;
+  try {
+    me = JSON.parse(window.localStorage.getItem("brag-me-" + root.getAttribute("data-event")) || "null");
+  } catch (e) {
+    me = null;
+  }
+
+  function folded(text) {
+    return (text || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+  }
+
+  function nameOf(tr) {
+    var th = tr.querySelector("th.name");
+    return th ? th.firstChild ? th.firstChild.textContent : th.textContent : "";
+  }
+
+  function findApply() {
+    var rows = Array.prototype.slice.call(tbody.querySelectorAll("tr"));
+    rows.forEach(function (tr) {
+      tr.classList.toggle("me", !!me && tr.getAttribute("data-player") === String(me.id));
+    });
+    if (!find) return;
+    var wanted = folded(find.value);
+    var shown = 0;
+    rows.forEach(function (tr) {
+      if (!tr.hasAttribute("data-player")) {
+        tr.hidden = wanted !== ""; // the cut line and "no players": only in the whole list
+        return;
+      }
+      var hit = wanted === "" || folded(nameOf(tr)).indexOf(wanted) !== -1;
+      tr.hidden = !hit;
+      if (hit) shown += 1;
+    });
+    if (findSaid) {
+      findSaid.textContent = wanted === "" ? "" :
+        shown === 0 ? "Nobody's name has \u201c" + find.value.trim() + "\u201d." :
+        shown + " player" + (shown === 1 ? "" : "s") + " found.";
+    }
+  }
+
+  if (find) {
+    find.addEventListener("input", findApply);
+    if (me && meButton) {
+      meButton.textContent = "Me: " + me.name;
+      meButton.hidden = false;
+      meButton.addEventListener("click", function () {
+        find.value = "";
+        findApply();
+        var mine = tbody.querySelector('tr[data-player="' + String(me.id) + '"]');
+        if (mine) {
+          mine.scrollIntoView({ block: "center" });
+          mine.classList.add("flash");
+          window.setTimeout(function () { mine.classList.remove("flash"); }, 2000);
+        }
+      });
+    }
+    findApply();
   }
 
   if (big) {

@@ -141,6 +141,9 @@ def test_the_tiers_mark_browser_and_production_tests_and_test_fast_leaves_them_o
         "tests/organiser/test_sheets_browser.py",
         "tests/public/test_time_zone_browser.py",
         "tests/core/test_error_pages_browser.py",
+        # issue 28: the hall's screen, players' phones, the console's hall page
+        "tests/public/test_hall_browser.py",
+        "tests/public/test_phone_browser.py",
         # the login redirect's module checks the server without a browser, the script with one
         "tests/tablet/test_login_redirect.py::test_the_script_",
     )

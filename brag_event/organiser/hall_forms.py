@@ -1,0 +1,29 @@
+"""The console's forms for the hall: an announcement, taking one down, the day's clock."""
+
+from __future__ import annotations
+
+from django import forms
+
+from brag_event.events.hall import ANNOUNCEMENT_MAX
+
+
+class AnnouncementForm(forms.Form):
+    text = forms.CharField(
+        label="Announcement",
+        max_length=ANNOUNCEMENT_MAX,
+        widget=forms.TextInput(attrs={"size": 60, "autocomplete": "off"}),
+        help_text="One line, shown on the hall's screen and every player's page until taken down.",
+    )
+
+
+class AnnouncementRemoveForm(forms.Form):
+    announcement = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+class DayClockForm(forms.Form):
+    break_at = forms.TimeField(
+        label="Next break at", required=False, widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    ends_at = forms.TimeField(
+        label="Day ends at", required=False, widget=forms.TimeInput(attrs={"type": "time"})
+    )

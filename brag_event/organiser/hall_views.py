@@ -1,0 +1,101 @@
+"""The console's page for the hall: announcements (post, take down) and the day's clock (next
+break, end of the day), with a link to the hall's screen. Thin: forms, services, a page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from brag_event.core.errors import ServiceError
+from brag_event.core.forms import bad_request, posted_form, takes
+from brag_event.events.hall import (
+    announcement_post,
+    announcement_remove,
+    announcements_shown,
+    day_clock_set,
+)
+from brag_event.events.models import Announcement, Event
+from brag_event.players.selectors import current_day
+
+from .access import organiser_only
+from .forms import service_error_on
+from .hall_forms import AnnouncementForm, AnnouncementRemoveForm, DayClockForm
+from .views import actor
+
+HALL_FORMS = {
+    "announce": AnnouncementForm,
+    "remove": AnnouncementRemoveForm,
+    "clock": DayClockForm,
+}
+
+
+@takes(post=HALL_FORMS)
+@organiser_only
+def hall(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Announcements and the day's clock for the hall's screen and the players' pages."""
+    event = get_object_or_404(Event, pk=event_id)
+    day = current_day(event)
+    announce = AnnouncementForm()
+    clock = DayClockForm(
+        initial={"break_at": day.break_at, "ends_at": day.ends_at} if day else None
+    )
+    status = 200
+    if request.method == "POST":
+        which = posted_form(request, HALL_FORMS)
+        if which is None:
+            return bad_request(request)
+        status = 400
+        if which == "announce":
+            announce = AnnouncementForm(request.POST)
+            if announce.is_valid():
+                try:
+                    announcement_post(
+                        event=event, text=announce.cleaned_data["text"], by=actor(request)
+                    )
+                except ServiceError as err:
+                    service_error_on(announce, err)
+                else:
+                    messages.success(request, "Announced on the hall's screen and players' pages.")
+                    return redirect("organiser:hall", event.pk)
+        elif which == "remove":
+            removing = AnnouncementRemoveForm(request.POST)
+            if not removing.is_valid():
+                return bad_request(request, removing)
+            found = get_object_or_404(
+                Announcement, pk=removing.cleaned_data["announcement"], event=event
+            )
+            try:
+                announcement_remove(announcement=found, by=actor(request))
+            except ServiceError as err:
+                messages.error(request, err.message)
+            else:
+                messages.success(request, "Announcement taken down.")
+            return redirect("organiser:hall", event.pk)
+        elif which == "clock":
+            clock = DayClockForm(request.POST)
+            if day is None:
+                return bad_request(request)
+            if clock.is_valid():
+                try:
+                    day_clock_set(
+                        day=day,
+                        break_at=clock.cleaned_data["break_at"],
+                        ends_at=clock.cleaned_data["ends_at"],
+                        by=actor(request),
+                    )
+                except ServiceError as err:
+                    service_error_on(clock, err)
+                else:
+                    messages.success(request, f"Day {day.number}'s clock set.")
+                    return redirect("organiser:hall", event.pk)
+    context: dict[str, Any] = {
+        "event": event,
+        "day": day,
+        "announcements": announcements_shown(event.pk),
+        "announce": announce,
+        "clock": clock,
+    }
+    return render(request, "organiser/hall.html", context, status=status)
