@@ -27,7 +27,8 @@ from brag_event.ledger.audit import (
     _rows,
     register_check,
 )
-from brag_event.ledger.models import Account, AuditedHand, Transfer
+from brag_event.ledger.models import Account, AuditedHand, MoneyRecord, Transfer
+from brag_event.ledger.record import genesis_of
 from brag_event.tables.models import Table
 
 from .chain import chains, day_chains
@@ -401,9 +402,29 @@ def check_hand_records(scope: Scope, report: AuditReport) -> Found:
     detail = f"{checked} hands' records recomputed, {own_records} day-level records"
     if ids is None:
         published = 0
-        for day_id, number, stored in days.values_list("id", "number", "record_root"):
-            root = engine_chain.record_root(heads.get(day_id, []), day_heads.get(day_id))
-            report.roots[day_id] = (root, len(heads.get(day_id, [])))
+        event_uid = str(scope.event.uid)
+        for day_id, number, stored, version, money_seq, money_head in days.values_list(
+            "id", "number", "record_root", "record_version", "record_money_seq", "record_money_head"
+        ):
+            day_hands, day_head = heads.get(day_id, []), day_heads.get(day_id)
+            if version < 3:  # published before roots named their event and day
+                root = engine_chain.record_root(day_hands, day_head)
+            else:
+                money = report.money
+                if stored:  # the money record as it stood at the close
+                    recomputed = (
+                        report.money_hashes.get(money_seq) if money_seq else None
+                    ) or money_genesis(scope.event)
+                    if money_seq is None or recomputed != money_head:
+                        problems.append(
+                            f"day {number}: the money record at its close (entry {money_seq}) "
+                            f"gives {recomputed}, not {money_head or 'nothing'} as published"
+                        )
+                    money = engine_chain.MoneyHead(money_seq or 0, money_head)
+                root = engine_chain.record_root_v3(
+                    day_hands, day_head, event=event_uid, day=number, money=money
+                )
+            report.roots[day_id] = (root, len(day_hands))
             if stored:
                 published += 1
                 if stored != root:
@@ -413,6 +434,10 @@ def check_hand_records(scope: Scope, report: AuditReport) -> Found:
                     )
         detail += f"; {published} closed days' published roots"
     return problems, detail
+
+
+def money_genesis(event: Any) -> str:
+    return genesis_of(MoneyRecord.objects.filter(event=event).first(), str(event.uid))
 
 
 def _replays(run: AuditRun) -> Found:
