@@ -4,6 +4,7 @@ and every hand's record (its hash chain, each day's own chain and published root
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from brag_event.core import sql
 from brag_event.engine import EngineError
 from brag_event.engine import chain as engine_chain
+from brag_event.engine.history import outcome_dict
 from brag_event.events.models import Day
 from brag_event.ledger.audit import (
     CHUNK,
@@ -92,6 +94,7 @@ class HandRow:
     carried_seat: int | None
     shuffle_before: bool
     status: str
+    result: Any = None
 
     def __str__(self) -> str:  # as Hand.__str__
         return f"Hand {self.number} at table {self.table_number}"
@@ -109,6 +112,7 @@ _HAND_FIELDS = (
     "carried_seat",
     "shuffle_before",
     "status",
+    "result",
 )
 
 
@@ -256,6 +260,12 @@ def replay_hand(hand: HandRow, log: list[LogRow], transfers: list[tuple[Any, ...
     settled = state.outcome is not None
     if settled != (hand.status == Hand.Status.SETTLED):
         problems.append(f"{hand}: status {hand.status} but replay settled={settled}")
+    elif settled:
+        # The stored result is what players' pages show: it must be the replay's, as stored
+        # (a JSON round trip), not a rewrite.
+        replayed = json.loads(json.dumps(outcome_dict(state)))
+        if hand.result != replayed:
+            problems.append(f"{hand}: its stored result is not its replay's (rewritten)")
     return problems
 
 
