@@ -115,7 +115,10 @@ def test_a_seat_left_in_sql_or_seated_again_is_caught() -> None:
     left, seated = w.seats[0], w.seats[1]
     seat_leave(seat=left, by=None)
     sql(f"UPDATE {Seat._meta.db_table} SET left_at = NULL WHERE id = %s", [left.pk])
-    sql(f"UPDATE {Seat._meta.db_table} SET left_at = now() WHERE id = %s", [seated.pk])
+    sql(
+        f"UPDATE {Seat._meta.db_table} SET left_at = %s WHERE id = %s",
+        [timezone.now(), seated.pk],
+    )
     found = problems(w.event)
     assert any("seat 1 of table 1, day 1" in p and "seated again" in p for p in found), found
     assert any("seat 2 of table 1, day 1" in p and "is on no record" in p for p in found), found
