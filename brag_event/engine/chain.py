@@ -9,10 +9,14 @@ a JSON object with a ``kind`` and the hand's sequence number ``seq`` it took, wr
 
 The chain of a hand starts from its *genesis*, the hash of the hand's set-up (:func:`hand_content`)
 after 32 zero bytes; the entries follow in ``seq`` order, and the last hash is the hand's *head*.
-A day's *root* is a chain over its hands' heads in the order (table number, hand number)
-(:func:`day_root`), followed — when the day has any — by the head of the day's own chain: the
-records that belong to no hand (a ruling at a table with no hand yet or made while the day
-closes, a disqualification lifted; :func:`day_record_genesis`, :func:`record_root`). Change any
+A day's *root* (``brag-day/3``, :func:`record_root_v3`) starts from the event's identity and the
+day's number (:func:`day_genesis`), chains its hands' heads in the order (table number, hand
+number), then — when the day has any — the head of the day's own chain: the records that belong
+to no hand (a ruling at a table with no hand yet or made while the day closes, a
+disqualification lifted; :func:`day_record_genesis`), and last the event's money record as it
+stood at the close (:class:`MoneyHead`: every transfer outside a hand, every seat taken or left).
+Roots published before (``brag-day/1`` and ``/2``) started from ``{"kind": "day"}`` and had no
+money record (:func:`day_root`, :func:`record_root`): still verified that way. Change any
 field of any entry, drop one, reorder them, and every hash from there on changes — and with them
 the head and the root. ``docs/hand-history.md`` ("The
 tamper-evident record") says how a ``brag-hh/1`` export carries the hashes, and
