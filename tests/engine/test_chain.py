@@ -250,7 +250,26 @@ def test_the_command_line_verifies_a_day_and_names_the_first_bad_action() -> Non
     root = published(hands)
     ok = cli("verify", "-", "--root", root, stdin="\n".join(lines(hands)) + "\n")
     assert ok.returncode == 0, ok.stdout
-    assert json.loads(ok.stdout) == {"verified": True, "hands": 4, "day_entries": 0, "root": root}
+    assert json.loads(ok.stdout) == {
+        "verified": True,
+        "format": "brag-day/2",
+        "hands": 4,
+        "day_entries": 0,
+        "root": root,
+    }
+    # brag-day/3: the event and the day it names are printed, checked by the root.
+    good = v3_lines(day())
+    done = verify_day(good, None)
+    v3 = cli("verify", "-", "--root", done.root, stdin="\n".join(good) + "\n")
+    assert json.loads(v3.stdout) == {
+        "verified": True,
+        "format": "brag-day/3",
+        "event": EVENT,
+        "day": 1,
+        "hands": 4,
+        "day_entries": 0,
+        "root": done.root,
+    }
     hands[3]["actions"][1]["amount"] += 1
     bad = cli("verify", "-", "--root", root, stdin="\n".join(lines(hands, root)) + "\n")
     assert bad.returncode == 1
