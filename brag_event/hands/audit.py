@@ -264,9 +264,33 @@ def replay_hand(hand: HandRow, log: list[LogRow], transfers: list[tuple[Any, ...
         # The stored result is what players' pages show: it must be the replay's, as stored
         # (a JSON round trip), not a rewrite.
         replayed = json.loads(json.dumps(outcome_dict(state)))
-        if hand.result != replayed:
-            problems.append(f"{hand}: its stored result is not its replay's (rewritten)")
+        stored = _without_misdeal_reason(hand.result)
+        replayed = _without_misdeal_reason(replayed)
+        if stored != replayed:
+            keys = set(stored) | set(replayed) if isinstance(stored, dict) else set(replayed)
+            differ = sorted(
+                k for k in keys if not isinstance(stored, dict) or stored.get(k) != replayed.get(k)
+            )
+            problems.append(
+                f"{hand}: its stored result is not its replay's ({', '.join(differ)} rewritten)"
+            )
     return problems
+
+
+def _without_misdeal_reason(result: Any) -> Any:
+    """A result with a misdeal's reason in words taken out (from ``misdeal.reason`` and the
+    pots' explanations): the chained ``misdeal`` action does not carry it (the ``Misdeal`` row
+    and the audit log do), so the replay cannot give it back. Everything else must match."""
+    if not isinstance(result, dict) or not isinstance(result.get("misdeal"), dict):
+        return result
+    reason = str(result["misdeal"].get("reason") or "")
+    pots = [
+        p | {"explanation": str(p.get("explanation", "")).replace(f"Misdeal ({reason})", "Misdeal")}
+        if isinstance(p, dict) and reason
+        else p
+        for p in result.get("pots") or []
+    ]
+    return result | {"misdeal": result["misdeal"] | {"reason": ""}, "pots": pots}
 
 
 def replay_stream(
