@@ -5,6 +5,7 @@ attacks are its SQL): ``DATABASE_URL=postgres://… pytest tests/integrity/test_
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -128,14 +129,20 @@ def test_a_settled_hands_result_rewritten_in_sql_is_caught() -> None:
     w = world(3)
     hand = settled(w)
     assert ledger_audit(event=w.event).ok
+    # The pot shown as won by another seat (what players' pages show), the money untouched.
+    result = dict(hand.result or {})
+    pot = result["pots"][0]
+    (winner,) = pot["winners"]
+    other = next(str(s["seat"]) for s in hand.seats if str(s["seat"]) != str(winner))
+    result["pots"] = [pot | {"winners": [int(other)], "shares": {other: pot["amount"]}}]
     sql(
         f"UPDATE {Hand._meta.db_table} SET result = %s WHERE id = %s",
-        ['{"pots": [], "winner": "seat 9"}', hand.pk],
+        [json.dumps(result), hand.pk],
     )
     found = problems(w.event, "hands replay to their transfers")
     assert found == [
         "hands replay to their transfers: "
-        f"Hand {hand.number} at table 1: its stored result is not its replay's (rewritten)"
+        f"Hand {hand.number} at table 1: its stored result is not its replay's (pots rewritten)"
     ]
 
 
