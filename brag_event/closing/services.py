@@ -308,6 +308,8 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
         # ruling chained onto the day after this snapshot moved the day's row: the lock above
         # failed to serialize, and the close ran again (hands.chain.day_chain_append).
         day.record_root, record_hands = audit.roots[day.pk]
+        if audit.money is not None:  # brag-day/3: the money record as it stands now
+            day.record_money_seq, day.record_money_head = audit.money.seq, audit.money.head
         # The close's audit is the event's latest: the dashboard shows it like any other.
         LedgerCheck.objects.create(event=event, ok=True, lines=audit.lines())
         rows = standings(event, day)
@@ -357,7 +359,7 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
             ],
         }
         day.status = Day.Status.CLOSED
-        day.save(update_fields=["status", "record_root"])
+        day.save(update_fields=["status", "record_root", "record_money_seq", "record_money_head"])
         close.status = DayClose.Status.DONE
         close.progress = 100
         close.step = "done"

@@ -9,10 +9,14 @@ a JSON object with a ``kind`` and the hand's sequence number ``seq`` it took, wr
 
 The chain of a hand starts from its *genesis*, the hash of the hand's set-up (:func:`hand_content`)
 after 32 zero bytes; the entries follow in ``seq`` order, and the last hash is the hand's *head*.
-A day's *root* is a chain over its hands' heads in the order (table number, hand number)
-(:func:`day_root`), followed — when the day has any — by the head of the day's own chain: the
-records that belong to no hand (a ruling at a table with no hand yet or made while the day
-closes, a disqualification lifted; :func:`day_record_genesis`, :func:`record_root`). Change any
+A day's *root* (``brag-day/3``, :func:`record_root_v3`) starts from the event's identity and the
+day's number (:func:`day_genesis`), chains its hands' heads in the order (table number, hand
+number), then — when the day has any — the head of the day's own chain: the records that belong
+to no hand (a ruling at a table with no hand yet or made while the day closes, a
+disqualification lifted; :func:`day_record_genesis`), and last the event's money record as it
+stood at the close (:class:`MoneyHead`: every transfer outside a hand, every seat taken or left).
+Roots published before (``brag-day/1`` and ``/2``) started from ``{"kind": "day"}`` and had no
+money record (:func:`day_root`, :func:`record_root`): still verified that way. Change any
 field of any entry, drop one, reorder them, and every hash from there on changes — and with them
 the head and the root. ``docs/hand-history.md`` ("The
 tamper-evident record") says how a ``brag-hh/1`` export carries the hashes, and
@@ -132,6 +136,58 @@ def day_record_genesis(day: int) -> str:
     ``{"kind": "day-record", "day": N}`` chained after zero. Its entries follow in the day's
     own ``seq`` order (1, 2 …), each ``entry_content(kind, seq, fields)``."""
     return link(ZERO, {"kind": "day-record", "day": day})
+
+
+def day_genesis(event: str, day: int) -> str:
+    """The first hash of a ``brag-day/3`` root: the event's identity (its UUID, which no
+    organiser's edit changes) and the day's number chained after zero, so that a root names
+    its event and its day even for a day without hands."""
+    return link(ZERO, {"kind": "day", "event": event, "day": day})
+
+
+def money_record_genesis(event: str, *, transfer: int = 0, seat: int = 0) -> str:
+    """The first hash of an event's money record: every transfer that belongs to no hand and
+    every seat taken or left, in the record's own ``seq`` order (``entry_content``). ``transfer``
+    and ``seat``: the last ids written before the record existed (0 for an event that always
+    had it), named here so that moving them breaks the record."""
+    return link(
+        ZERO,
+        {"kind": "money-record", "event": event, "before": {"transfer": transfer, "seat": seat}},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyHead:
+    """Where the event's money record stood when a day closed: its last ``seq`` (0: none yet)
+    and the hash at that entry (the genesis when none)."""
+
+    seq: int
+    head: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "head": self.head}
+
+
+def record_root_v3(
+    heads: Iterable[tuple[int, int, str]],
+    day_head: str | None,
+    *,
+    event: str,
+    day: int,
+    money: MoneyHead | None,
+) -> str:
+    """A ``brag-day/3`` root: from :func:`day_genesis` (event and day), over the hands' heads
+    in the order (table number, hand number), then the day's own head (if it has records of
+    its own), then the event's money record as it stood at the close
+    (``{"kind": "money", "seq": S, "head": H}``, when given)."""
+    root = day_genesis(event, day)
+    for table, number, head in sorted(heads):
+        root = link(root, day_entry(table=table, number=number, head=head))
+    if day_head is not None:
+        root = link(root, {"kind": "day-record", "head": day_head})
+    if money is not None:
+        root = link(root, {"kind": "money", **money.to_dict()})
+    return root
 
 
 def record_root(heads: Iterable[tuple[int, int, str]], day_head: str | None = None) -> str:
@@ -309,12 +365,16 @@ def day_line(
     root: str,
     entries: Iterable[Mapping[str, Any]] = (),
     head: str | None = None,
+    money: MoneyHead | None = None,
+    format: str | None = None,
 ) -> dict[str, Any]:
-    """The last line of a day's export: what it is, its root and (``brag-day/2``) the day's own
-    chain — each day-level record's canonical content with its ``hash``, and the chain's
-    ``head`` (``null`` when the day has none)."""
-    return {
-        "format": DAY_FORMAT,
+    """The last line of a day's export: what it is, its root, the day's own chain — each
+    day-level record's canonical content with its ``hash``, and the chain's ``head`` (``null``
+    when the day has none) — and (``brag-day/3``) the event's money record as it stood at the
+    close (``{"seq", "head"}``, ``null`` before the close). ``event`` is the event's identity
+    (its UUID) from ``brag-day/3`` on, its name before."""
+    line = {
+        "format": format or DAY_FORMAT,
         "event": event,
         "day": day,
         "hands": hands,
@@ -322,11 +382,56 @@ def day_line(
         "head": head,
         "root": root,
     }
+    if line["format"] == DAY_FORMAT:
+        line["money"] = money.to_dict() if money is not None else None
+    return line
 
 
-DAY_FORMAT: Final = "brag-day/2"
+DAY_FORMAT: Final = "brag-day/3"
+# The day line before the root named its event and day: same fields bar ``money``, the root
+# starts from ``{"kind": "day"}``. Still read (roots were published that way).
+DAY_FORMAT_2: Final = "brag-day/2"
 # The day line before the day's own chain: no entries, the root is the hands' root. Still read.
 DAY_FORMAT_1: Final = "brag-day/1"
+DAY_FORMATS: Final = (DAY_FORMAT, DAY_FORMAT_2, DAY_FORMAT_1)
+
+# What a line of a ``brag-day/3`` export may hold: any other field is refused (it would be
+# printed or read as if it were checked, and it is not).
+_DAY_LINE_FIELDS: Final = frozenset(
+    {"format", "event", "day", "hands", "entries", "head", "root", "money", "published"}
+)
+_HAND_FIELDS: Final = frozenset(
+    {"format", "rules", "dealer", "seats", "carried", "actions", "others", "head", "meta"}
+)
+_META_FIELDS: Final = frozenset({"event", "day", "table", "hand"})
+_SEAT_FIELDS: Final = frozenset({"seat", "player", "stack", "sitting_out"})
+_ACTION_LINE_FIELDS: Final = frozenset({"seq", "hash", *_ACTION_FIELDS})
+_CARRIED_FIELDS: Final = frozenset({"pot", "seat"})
+
+
+def _unknown(doc: Mapping[str, Any]) -> str | None:
+    """The first field of a hand's line that a ``brag-day/3`` export never writes (and so
+    nothing checks), named by its path; ``None`` when there is none."""
+    checks: list[tuple[str, Any, frozenset[str]]] = [
+        ("", doc, _HAND_FIELDS),
+        ("meta.", doc.get("meta"), _META_FIELDS),
+        ("carried.", doc.get("carried"), _CARRIED_FIELDS),
+    ]
+    checks += [(f"seats[{i}].", s, _SEAT_FIELDS) for i, s in enumerate(doc.get("seats") or [])]
+    checks += [
+        (f"actions[{i}].", a, _ACTION_LINE_FIELDS) for i, a in enumerate(doc.get("actions") or [])
+    ]
+    checks += [  # a voided action's other fields are not in its content
+        (f"others[{i}].", o, frozenset({"kind", *_ACTION_LINE_FIELDS}))
+        for i, o in enumerate(doc.get("others") or [])
+        if isinstance(o, Mapping) and o.get("kind") == "action"
+    ]
+    for prefix, part, known in checks:
+        if isinstance(part, Mapping):
+            extra = sorted(str(k) for k in part if k not in known)
+            if extra:
+                return prefix + extra[0]
+    return None
 
 
 def _day_entries(doc: Mapping[str, Any], line: int) -> list[tuple[dict[str, Any], Any]]:
@@ -383,17 +488,89 @@ class DayVerified:
     hands: int
     root: str
     entries: int = 0
+    format: str = DAY_FORMAT
+    event: str | None = None
+    day: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _HandLine:
+    line: int
+    table: int
+    hand: int
+    event: Any
+    day: Any
+    unknown: str | None
+
+
+def _money_of(doc: Mapping[str, Any], line: int) -> MoneyHead | None:
+    money = doc.get("money")
+    if money is None:
+        return None
+    if (
+        not isinstance(money, Mapping)
+        or set(money) != {"seq", "head"}
+        or type(money["seq"]) is not int
+        or money["seq"] < 0
+        or not isinstance(money["head"], str)
+        or len(money["head"]) != 64
+    ):
+        raise Tampered(
+            Problem('the day\'s money record is not {"seq": N, "head": 64 hex digits}', line)
+        )
+    return MoneyHead(money["seq"], money["head"].lower())
+
+
+def _check_v3(doc: Mapping[str, Any], line: int, hands: list[_HandLine]) -> tuple[str, int]:
+    """A ``brag-day/3`` line and the hands before it: no field that nothing checks, the day
+    line names its event and day, and every hand's ``meta`` names the same."""
+    extra = sorted(str(k) for k in doc if k not in _DAY_LINE_FIELDS)
+    if extra:
+        raise Tampered(Problem(f"the day line has a field no export writes: {extra[0]}", line))
+    event, day = doc.get("event"), doc.get("day")
+    if not isinstance(event, str) or not event:
+        raise Tampered(Problem("the day line does not name its event", line))
+    if type(day) is not int:
+        raise Tampered(Problem("the day line has no day number", line))
+    if type(doc.get("hands")) is not int or doc["hands"] != len(hands):
+        raise Tampered(
+            Problem(
+                f"the day line counts {doc.get('hands')} hands, the file has {len(hands)}", line
+            )
+        )
+    for h in hands:
+        if h.unknown is not None:
+            raise Tampered(
+                Problem(f"a field no export writes: {h.unknown}", h.line, h.table, h.hand)
+            )
+        if h.event != event or h.day != day:
+            raise Tampered(
+                Problem(
+                    f"the hand names event {h.event!r} day {h.day!r}, the day line event "
+                    f"{event!r} day {day}",
+                    h.line,
+                    h.table,
+                    h.hand,
+                )
+            )
+    return event, day
 
 
 def verify_day(lines: Iterable[str | bytes], root: str | None) -> DayVerified:
     """Check an exported day (JSON Lines: one ``brag-hh/1`` hand per line and, last, the day's
-    ``brag-day/2`` line with its own chain and ``root``; an older ``brag-day/1`` line has no
-    chain of its own) against the published ``root`` (or, without one, against the root the
-    file states). Raises :class:`Tampered` naming the first bad hand or entry."""
+    line with its own chain and ``root``) against the published ``root`` (or, without one,
+    against the root the file states). Raises :class:`Tampered` naming the first bad hand,
+    entry or field.
+
+    A ``brag-day/3`` line's root starts from its event and day (:func:`record_root_v3`): each
+    hand's ``meta`` must name the same event and day, the hands counted must be there, and a
+    field no export writes is refused. An older ``brag-day/2`` or ``/1`` line is read as it
+    was (its root was published that way): only the hands' and the day's chains are checked."""
+    hands: list[_HandLine] = []
     heads: list[tuple[int, int, str]] = []
-    stated: Any = None
+    day_doc: Mapping[str, Any] | None = None
+    day_line_no = 0
     day_head: str | None = None
-    day_lines = day_entries = 0
     seen: set[tuple[int, int]] = set()
     for number, text in enumerate(lines, start=1):
         if not text.strip():
@@ -404,21 +581,38 @@ def verify_day(lines: Iterable[str | bytes], root: str | None) -> DayVerified:
             raise Tampered(Problem(f"not JSON ({err})", number)) from None
         if not isinstance(doc, Mapping):
             raise Tampered(Problem("not a JSON object", number))
-        if doc.get("format") in (DAY_FORMAT, DAY_FORMAT_1):
-            day_lines += 1
-            if day_lines > 1:
-                raise Tampered(Problem("a second day line", number))
+        if day_doc is not None:
+            second = doc.get("format") in DAY_FORMATS
+            raise Tampered(
+                Problem("a second day line" if second else "a line after the day line", number)
+            )
+        if doc.get("format") in DAY_FORMATS:
+            day_doc, day_line_no = doc, number
             day_head = verify_day_record(doc, number)
-            day_entries = len(doc.get("entries") or [])
-            stated = doc.get("root")
             continue
         table, hand, head = verify_hand(doc, number)
         if (table, hand) in seen:
             raise Tampered(Problem("the hand appears twice", number, table, hand))
         seen.add((table, hand))
         heads.append((table, hand, head))
-    computed = record_root(heads, day_head)
-    expected = root if root is not None else stated
+        meta = doc.get("meta") or {}
+        hands.append(
+            _HandLine(number, table, hand, meta.get("event"), meta.get("day"), _unknown(doc))
+        )
+    # Without a day line the hands' root is computed the oldest way: it never matches a root
+    # published as brag-day/3 (which names its event and day).
+    day_doc = day_doc if day_doc is not None else {"format": DAY_FORMAT_1}
+    fmt = str(day_doc["format"])
+    event: str | None = None
+    day: int | None = None
+    if fmt == DAY_FORMAT:
+        event, day = _check_v3(day_doc, day_line_no, hands)
+        computed = record_root_v3(
+            heads, day_head, event=event, day=day, money=_money_of(day_doc, day_line_no)
+        )
+    else:
+        computed = record_root(heads, day_head)
+    expected = root if root is not None else day_doc.get("root")
     if not isinstance(expected, str):
         raise Tampered(Problem("no root to check against: give --root"))
     if expected.lower() != computed:
@@ -426,21 +620,27 @@ def verify_day(lines: Iterable[str | bytes], root: str | None) -> DayVerified:
         raise Tampered(
             Problem(
                 f"the day's root {computed} is not the {which} {expected}: a hand or a "
-                "day-level entry was added, removed, or rewritten with its hashes"
+                "day-level entry was added, removed, or rewritten with its hashes, or the "
+                "day line names another event, day or money record"
             )
         )
-    return DayVerified(len(heads), computed, day_entries)
+    entries = len(day_doc.get("entries") or [])
+    return DayVerified(len(heads), computed, entries, fmt, event, day)
 
 
 __all__ = [
     "DAY_FORMAT",
+    "DAY_FORMATS",
     "DAY_FORMAT_1",
+    "DAY_FORMAT_2",
     "ZERO",
     "DayVerified",
+    "MoneyHead",
     "Problem",
     "Tampered",
     "action_content",
     "canonical",
+    "day_genesis",
     "day_line",
     "day_record_genesis",
     "day_root",
@@ -448,7 +648,9 @@ __all__ = [
     "genesis",
     "hand_content",
     "link",
+    "money_record_genesis",
     "record_root",
+    "record_root_v3",
     "seal",
     "verify_day",
     "verify_day_record",

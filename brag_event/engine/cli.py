@@ -96,5 +96,8 @@ def _verify(path: str, root: str | None) -> int:
     except Tampered as err:
         _print({"verified": False, "error": {"code": "tampered", **err.problem.to_dict()}})
         return 1
-    _print({"verified": True, "hands": done.hands, "day_entries": done.entries, "root": done.root})
+    out: dict[str, Any] = {"verified": True, "format": done.format}
+    if done.event is not None:  # brag-day/3: the root names them, so they are checked
+        out |= {"event": done.event, "day": done.day}
+    _print(out | {"hands": done.hands, "day_entries": done.entries, "root": done.root})
     return 0

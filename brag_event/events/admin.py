@@ -71,7 +71,8 @@ class DayInline(ReadOnlyTabularInline):
 class EventAdmin(admin.ModelAdmin):
     list_display = ("name", "currency", "time_zone", "created_at")
     search_fields = ("name",)
-    readonly_fields = ("created_at",)
+    # The identity every root of the event's record starts from: shown, never edited.
+    readonly_fields = ("uid", "created_at")
     inlines = (DayInline,)
 
     def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
@@ -136,7 +137,11 @@ class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             return ("status",)
         if obj.status in (Day.Status.CLOSING, Day.Status.CLOSED):
             # A closing or closed day's rules are final (day_update_rules refuses them).
-            return ("event", "status", *RULE_FIELDS)
+            return ("event", "number", "status", *RULE_FIELDS)
+        if obj.status == Day.Status.OPEN:
+            # Once open, the day's number is in its record (its own chain's genesis, its root):
+            # renumbering it would break them (the database refuses it too).
+            return ("event", "number", "status")
         # Moving a day to another event would mix two events' players and money.
         return ("event", "status")
 

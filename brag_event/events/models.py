@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +31,10 @@ RULE_FIELDS = (
 
 
 class Event(models.Model):
+    # The event's identity in its tamper-evident record (every brag-day/3 root and the money
+    # record start from it). A UUID, not the name (an organiser edits it) nor the row's id (a
+    # restore or a copy of the database may renumber it): fixed at creation, never edited.
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     name = models.CharField(max_length=120, unique=True)
     currency = models.CharField(
         max_length=12, default="MB", help_text="Label of the money, e.g. MB"
@@ -130,6 +135,12 @@ class Day(models.Model):
     # zone, on the day's date (set in the console; blank: not said).
     break_at = models.TimeField(null=True, blank=True, help_text="Next break at (hall clock)")
     ends_at = models.TimeField(null=True, blank=True, help_text="The day ends at (hall clock)")
+    # How the published root is computed (``engine.chain``): 3 names the event and the day and
+    # takes the event's money record as it stood at the close (its seq and hash then). Days
+    # closed before version 3 keep the version their root was published with.
+    record_version = models.PositiveSmallIntegerField(default=3, editable=False)
+    record_money_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    record_money_head = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         ordering = ["event", "number"]

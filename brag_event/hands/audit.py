@@ -4,6 +4,7 @@ and every hand's record (its hash chain, each day's own chain and published root
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from brag_event.core import sql
 from brag_event.engine import EngineError
 from brag_event.engine import chain as engine_chain
+from brag_event.engine.history import outcome_dict
 from brag_event.events.models import Day
 from brag_event.ledger.audit import (
     CHUNK,
@@ -27,7 +29,8 @@ from brag_event.ledger.audit import (
     _rows,
     register_check,
 )
-from brag_event.ledger.models import Account, AuditedHand, Transfer
+from brag_event.ledger.models import Account, AuditedHand, MoneyRecord, Transfer
+from brag_event.ledger.record import genesis_of
 from brag_event.tables.models import Table
 
 from .chain import chains, day_chains
@@ -91,6 +94,7 @@ class HandRow:
     carried_seat: int | None
     shuffle_before: bool
     status: str
+    result: Any = None
 
     def __str__(self) -> str:  # as Hand.__str__
         return f"Hand {self.number} at table {self.table_number}"
@@ -108,6 +112,7 @@ _HAND_FIELDS = (
     "carried_seat",
     "shuffle_before",
     "status",
+    "result",
 )
 
 
@@ -255,7 +260,37 @@ def replay_hand(hand: HandRow, log: list[LogRow], transfers: list[tuple[Any, ...
     settled = state.outcome is not None
     if settled != (hand.status == Hand.Status.SETTLED):
         problems.append(f"{hand}: status {hand.status} but replay settled={settled}")
+    elif settled:
+        # The stored result is what players' pages show: it must be the replay's, as stored
+        # (a JSON round trip), not a rewrite.
+        replayed = json.loads(json.dumps(outcome_dict(state)))
+        stored = _without_misdeal_reason(hand.result)
+        replayed = _without_misdeal_reason(replayed)
+        if stored != replayed:
+            keys = set(stored) | set(replayed) if isinstance(stored, dict) else set(replayed)
+            differ = sorted(
+                k for k in keys if not isinstance(stored, dict) or stored.get(k) != replayed.get(k)
+            )
+            problems.append(
+                f"{hand}: its stored result is not its replay's ({', '.join(differ)} rewritten)"
+            )
     return problems
+
+
+def _without_misdeal_reason(result: Any) -> Any:
+    """A result with a misdeal's reason in words taken out (from ``misdeal.reason`` and the
+    pots' explanations): the chained ``misdeal`` action does not carry it (the ``Misdeal`` row
+    and the audit log do), so the replay cannot give it back. Everything else must match."""
+    if not isinstance(result, dict) or not isinstance(result.get("misdeal"), dict):
+        return result
+    reason = str(result["misdeal"].get("reason") or "")
+    pots = [
+        p | {"explanation": str(p.get("explanation", "")).replace(f"Misdeal ({reason})", "Misdeal")}
+        if isinstance(p, dict) and reason
+        else p
+        for p in result.get("pots") or []
+    ]
+    return result | {"misdeal": result["misdeal"] | {"reason": ""}, "pots": pots}
 
 
 def replay_stream(
@@ -401,9 +436,29 @@ def check_hand_records(scope: Scope, report: AuditReport) -> Found:
     detail = f"{checked} hands' records recomputed, {own_records} day-level records"
     if ids is None:
         published = 0
-        for day_id, number, stored in days.values_list("id", "number", "record_root"):
-            root = engine_chain.record_root(heads.get(day_id, []), day_heads.get(day_id))
-            report.roots[day_id] = (root, len(heads.get(day_id, [])))
+        event_uid = str(scope.event.uid)
+        for day_id, number, stored, version, money_seq, money_head in days.values_list(
+            "id", "number", "record_root", "record_version", "record_money_seq", "record_money_head"
+        ):
+            day_hands, day_head = heads.get(day_id, []), day_heads.get(day_id)
+            if version < 3:  # published before roots named their event and day
+                root = engine_chain.record_root(day_hands, day_head)
+            else:
+                money = report.money
+                if stored:  # the money record as it stood at the close
+                    recomputed = (
+                        report.money_hashes.get(money_seq) if money_seq else None
+                    ) or money_genesis(scope.event)
+                    if money_seq is None or recomputed != money_head:
+                        problems.append(
+                            f"day {number}: the money record at its close (entry {money_seq}) "
+                            f"gives {recomputed}, not {money_head or 'nothing'} as published"
+                        )
+                    money = engine_chain.MoneyHead(money_seq or 0, money_head)
+                root = engine_chain.record_root_v3(
+                    day_hands, day_head, event=event_uid, day=number, money=money
+                )
+            report.roots[day_id] = (root, len(day_hands))
             if stored:
                 published += 1
                 if stored != root:
@@ -413,6 +468,10 @@ def check_hand_records(scope: Scope, report: AuditReport) -> Found:
                     )
         detail += f"; {published} closed days' published roots"
     return problems, detail
+
+
+def money_genesis(event: Any) -> str:
+    return genesis_of(MoneyRecord.objects.filter(event=event).first(), str(event.uid))
 
 
 def _replays(run: AuditRun) -> Found:

@@ -25,6 +25,7 @@ from django.db.models import QuerySet
 
 from brag_event.engine import chain
 from brag_event.events.models import Day
+from brag_event.ledger.models import MoneyRecord
 
 from .models import ActionVoid, Hand, HandAction
 
@@ -367,22 +368,48 @@ def day_chains(days: QuerySet[Day]) -> Iterator[DayChained]:
         yield DayChained(day_id, number, stored, head, entries, hashes, problems)
 
 
+def export_meta(day: Day) -> dict[str, Any]:
+    """What each hand's ``meta`` names of its day: the event (its identity, from
+    ``brag-day/3`` on; its name before) and the day's number."""
+    event = str(day.event.uid) if day.record_version >= 3 else day.event.name
+    return {"event": event, "day": day.number}
+
+
 def day_export_line(day: Day, heads: Iterable[tuple[int, int, str]]) -> dict[str, Any]:
-    """The last line of a day's export (``brag-day/2``): its own chain's records as stored
-    (content and stored ``hash``), its stored head, and the root — the one published at the
-    close, or before it the root of the stored heads as they are now (``published`` says
-    which)."""
+    """The last line of a day's export, in the version its root is published with
+    (``brag-day/3`` for a day closed since roots name their event and day): its own chain's
+    records as stored (content and stored ``hash``), its stored head, the money record as it
+    stood at the close (``brag-day/3``), and the root — the one published at the close, or
+    before it the root of the stored heads and the money record as they are now
+    (``published`` says which)."""
     heads = list(heads)
     (own,) = day_chains(Day.objects.filter(pk=day.pk))
     entries = [{**content, "hash": digest} for _d, _s, content, digest in own.entries]
-    root = day.record_root or chain.record_root(heads, own.published_head)
+    meta = export_meta(day)
+    money: chain.MoneyHead | None = None
+    if day.record_version >= 3:
+        if day.record_root:
+            money = chain.MoneyHead(day.record_money_seq or 0, day.record_money_head)
+        else:
+            record = MoneyRecord.objects.filter(event_id=day.event_id).first()
+            if record is not None:
+                money = chain.MoneyHead(record.next_seq - 1, record.head)
+        root = day.record_root or chain.record_root_v3(
+            heads, own.published_head, event=meta["event"], day=day.number, money=money
+        )
+        fmt = chain.DAY_FORMAT
+    else:
+        root = day.record_root or chain.record_root(heads, own.published_head)
+        fmt = chain.DAY_FORMAT_2
     line = chain.day_line(
-        event=day.event.name,
+        event=meta["event"],
         day=day.number,
         hands=len(heads),
         root=root,
         entries=entries,
         head=own.published_head,
+        money=money,
+        format=fmt,
     )
     line["published"] = bool(day.record_root)
     return line

@@ -17,11 +17,13 @@ from django.db import DataError, OperationalError, connection, transaction
 from django.db.models import F, Q, QuerySet
 
 from brag_event.core import sql
+from brag_event.engine import chain
 from brag_event.events.models import Day, Event
 from brag_event.players.models import Player
 from brag_event.tables.models import Seat, Table
 
 from .models import Account, Transfer
+from .record import recompute
 
 # A hand's fingerprint (the ``AuditedHand`` columns, in this order): the periodic check replays
 # only the hands whose fingerprint changed since they last replayed cleanly.
@@ -55,6 +57,10 @@ class AuditReport:
     day_entries: dict[int, int] = field(default_factory=dict)
     # The hands whose records were checked when only changed hands are (None: all of them).
     checked_ids: list[int] | None = None
+    # The event's money record recomputed (ledger.record): its seq and hash now, and each
+    # entry's hash by seq (a closed day's root took the one at its close).
+    money: chain.MoneyHead | None = None
+    money_hashes: dict[int, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -336,6 +342,22 @@ def check_pot_transfers_name_their_hand(scope: Scope, facts: TransferFacts) -> F
     return problems, f"{pots} pots"
 
 
+def check_money_record(scope: Scope, facts: BalanceFacts, report: AuditReport) -> Found:
+    """The event's money record (``ledger.record``) recomputed: every transfer outside a hand
+    and every seat taken or left is on it once, as stored; and the money issued is the money
+    issued on it."""
+    found = recompute(scope.event)
+    report.money, report.money_hashes = found.head, found.hashes
+    problems = _kept(iter(found.problems), len(found.problems))
+    issued = -facts.by_kind.get(Account.Kind.ISSUER, 0)
+    if not facts.overflow and issued != found.issued_on_record:
+        problems.append(
+            f"the ledger has {issued} issued, the record {found.issued_on_record}: money was "
+            "issued or taken back behind the services"
+        )
+    return problems, f"{found.entries} entries (transfers outside hands, seats taken and left)"
+
+
 # ------------------------------------------------------------------------------- the audit
 
 Replay = Literal["all", "changed"]
@@ -378,6 +400,7 @@ def ledger_audit(*, event: Event, day: Day | None = None, replay: Replay = "all"
     report.add(
         "pot transfers name their hand", *check_pot_transfers_name_their_hand(scope, transfers)
     )
+    report.add("money record is intact", *check_money_record(scope, balances, report))
     run = AuditRun(scope, report, balances, replay)
     for name, check in _REGISTERED:
         report.add(name, *check(run))

@@ -118,6 +118,12 @@ class Transfer(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A transfer that belongs to no hand is an entry of the event's money record
+    # (ledger.record): its seq there and its stored hash (a hand's transfers are proved by the
+    # hand's replay instead).
+    record_seq = models.PositiveIntegerField(null=True, blank=True)
+    # A database default: the benchmark seed's bulk copies of hands' transfers omit it.
+    record_hash = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["id"]
@@ -135,6 +141,24 @@ class Transfer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.amount}: {self.source} → {self.target}"
+
+
+class MoneyRecord(models.Model):
+    """The head of an event's money record (``ledger.record``): a hash chain over every
+    transfer that belongs to no hand and every seat taken or left. A row of its own, locked by
+    each entry, so that the event's row (the hot lock of docs/architecture.md, "Versions") is
+    not: only the event's off-hand money steps wait on each other, never its hands.
+
+    ``before_transfer`` and ``before_seat``: the rows written before the record existed (ids up
+    to these) are not on it; both are in the record's genesis, so moving them breaks it."""
+
+    event = models.OneToOneField(
+        Event, primary_key=True, on_delete=models.PROTECT, related_name="money_record"
+    )
+    next_seq = models.PositiveIntegerField(default=1)
+    head = models.CharField(max_length=64)
+    before_transfer = models.BigIntegerField(default=0)
+    before_seat = models.BigIntegerField(default=0)
 
 
 class LedgerCheck(models.Model):

@@ -20,6 +20,7 @@ from brag_event.players.models import Player
 from brag_event.tables.models import Seat, Table
 
 from .models import Account, Transfer
+from .record import record_extend, record_for_change, transfer_fields
 
 if TYPE_CHECKING:  # the ledger knows hands by id only (see [tool.importlinter])
     from brag_event.hands.models import Hand, HandAction
@@ -115,14 +116,43 @@ def transfers_post(
     action_ref: sql.Statement | None = ("%s", [action.pk]) if action is not None else None
     if not legs:
         return []
+    reverses_id = reverses.pk if reverses is not None else None
+    if reversed_ids is not None and len(reversed_ids) != len(legs):
+        raise ValueError("reversed_ids names one transfer per leg")
+    leg_reverses = list(reversed_ids) if reversed_ids is not None else [reverses_id] * len(legs)
+    records: list[tuple[int, str]] | None = None
+    for _kind, source, target, amount in legs:
+        _check_leg(source, target, amount)  # before anything is chained
+    if hand is None:
+        # Money outside a hand goes onto the event's money record (a hand's is proved by its
+        # replay): the record's row is locked last, after the caller's own locks.
+        record = record_for_change(legs[0][1].event_id)
+        created_by = _created_by(by)
+        records = record_extend(
+            record,
+            "transfer",
+            [
+                transfer_fields(
+                    kind=kind,
+                    source=source,
+                    target=target,
+                    amount=amount,
+                    reverses=leg_reverses[index],
+                    memo=memo,
+                    by=created_by,
+                )
+                for index, (kind, source, target, amount) in enumerate(legs)
+            ],
+        )
     insert, *updates = transfers_statements(
         legs=legs,
         by=by,
         hand_id=hand.pk if hand else None,
         action=action_ref,
         memo=memo,
-        reverses_id=reverses.pk if reverses is not None else None,
+        reverses_id=reverses_id,
         reversed_ids=reversed_ids,
+        records=records,
     )
     query, params = insert
     rows, *_ = sql.run_batch([(f"{query} RETURNING {sql.qn('id')}", params), *updates])
@@ -141,7 +171,13 @@ _TRANSFER_COLUMNS = (
     "created_at",
     "action_id",
     "reverses_id",
+    "record_seq",
+    "record_hash",
 )
+
+
+def _created_by(by: Actor | None) -> int | None:
+    return by.user.pk if by is not None and getattr(by.user, "pk", None) else None
 
 
 def transfers_statements(
@@ -153,6 +189,7 @@ def transfers_statements(
     memo: str,
     reverses_id: int | None = None,
     reversed_ids: Sequence[int] | None = None,
+    records: list[tuple[int, str]] | None = None,
 ) -> list[sql.Statement]:
     """The statements that post ``legs``: one INSERT for the transfers, and one UPDATE of the
     cached balances per cache and changed amount. ``action`` is SQL for the id of the hand
@@ -161,10 +198,11 @@ def transfers_statements(
     The one way transfers are posted (``transfer_post`` and ``transfers_post`` run these). It is
     written out as SQL, not through the ORM, because the action path sends these statements in
     its one batch with the action's own rows and COMMIT (``hands.services``; ``core.sql`` says
-    why the ORM is too slow there)."""
+    why the ORM is too slow there). ``records``: each leg's ``(seq, hash)`` on the event's
+    money record (``transfers_post`` chains the transfers that belong to no hand)."""
     if not legs:
         return []
-    created_by = by.user.pk if by is not None and getattr(by.user, "pk", None) else None
+    created_by = _created_by(by)
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     action_sql, action_params = action if action is not None else ("NULL", [])
     values: list[Any] = []
@@ -175,12 +213,13 @@ def transfers_statements(
         _check_leg(source, target, amount)
         reversed_id = reversed_ids[index] if reversed_ids is not None else reverses_id
         values += [source.event_id, kind, source.pk, target.pk, amount, hand_id, memo[:200]]
-        values += [created_by, now, *action_params, reversed_id]
+        record_seq, record_hash = records[index] if records is not None else (None, "")
+        values += [created_by, now, *action_params, reversed_id, record_seq, record_hash]
         for account, delta in ((source, -amount), (target, amount)):
             cache = _cache_key(account)
             if cache is not None:
                 deltas[cache] = deltas.get(cache, 0) + delta
-    one = "(" + ", ".join(["%s"] * (len(_TRANSFER_COLUMNS) - 2) + [action_sql, "%s"]) + ")"
+    one = "(" + ", ".join(["%s"] * (len(_TRANSFER_COLUMNS) - 4) + [action_sql] + ["%s"] * 3) + ")"
     statements: list[sql.Statement] = [
         (
             f"INSERT INTO {sql.table(Transfer)} "  # nosec B608

@@ -43,7 +43,7 @@ from brag_event.events.models import Day, Event
 from brag_event.events.services import day_open, day_set_qualification
 from brag_event.events.states import day_before, refuse_until_day_before_closed
 from brag_event.events.zones import zone
-from brag_event.hands.chain import chains, day_export_line, export_document
+from brag_event.hands.chain import chains, day_export_line, export_document, export_meta
 from brag_event.hands.models import Hand
 from brag_event.ledger.checks import ledger_check_if_due, ledger_check_run
 from brag_event.ledger.models import Transfer
@@ -477,7 +477,7 @@ def export_ledger(request: HttpRequest, event_id: int) -> StreamingHttpResponse:
 @organiser_only
 def export_hands(request: HttpRequest, day_id: int) -> StreamingHttpResponse:
     """The day's hands as ``brag-hh/1`` JSON Lines with their record (each action's hash, each
-    hand's head), and last the day's ``brag-day/2`` line with its own chain (the records that
+    hand's head), and last the day's ``brag-day/3`` line with its own chain (the records that
     belong to no hand) and its root: the root published at the close, or, before it, the root
     of the heads as they are now."""
     day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
@@ -485,7 +485,7 @@ def export_hands(request: HttpRequest, day_id: int) -> StreamingHttpResponse:
 
     def lines() -> Iterator[str]:
         heads = []
-        meta = {"event": day.event.name, "day": day.number}
+        meta = export_meta(day)
         for hand in chains(hands):
             heads.append((hand.table, hand.number, hand.stored_head))
             doc = export_document(hand, meta)

@@ -56,6 +56,12 @@ class Seat(LedgerCachedModel):
     sitting_out = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
+    # The seat taken and left on the event's money record (ledger.record): the entries' seq and
+    # stored hash. A seat never changes table, number or player: the record says who sat where.
+    sit_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    sit_hash = models.CharField(max_length=64, blank=True, editable=False)
+    leave_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    leave_hash = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         ordering = ["table", "number"]

@@ -36,6 +36,7 @@ from brag_event.events.states import (
 )
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
+from brag_event.ledger.record import seat_record_sit
 from brag_event.ledger.services import account_player, account_stack, transfer_post
 from brag_event.players.models import Player
 
@@ -366,6 +367,7 @@ def seat_move(*, seat: Seat, to_table: Table, to_seat: int, by: Actor | None) ->
         buy_in=seat.buy_in,
         sitting_out=seat.sitting_out,
     )
+    seat_record_sit(new, day.event_id)
     if amount:
         transfer_post(
             kind=Transfer.Kind.BUY_IN,

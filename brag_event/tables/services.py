@@ -19,6 +19,7 @@ from brag_event.events.states import day_for_change, day_for_play, refuse_unless
 from brag_event.floor.selectors import is_disqualified
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
+from brag_event.ledger.record import seat_record_leave, seat_record_sit
 from brag_event.ledger.services import (
     account_house,
     account_player,
@@ -161,6 +162,7 @@ def seat_buy_in(
     # Not seated anywhere: the balance is all the player holds as the day (re)starts.
     ensure_started(day_id=day.pk, player_id=player.pk, total=player.balance)
     seat = Seat.objects.create(table=table, number=seat_number, player=player, buy_in=amount)
+    seat_record_sit(seat, day.event_id)
     _pay_in(seat, player, amount, fee, Transfer.Kind.BUY_IN, by)
     versions.table_changed(table.pk, standings=True)
     audit_record(
@@ -288,8 +290,9 @@ def seat_vacate(*, seat: Seat, table: Table, player: Player, by: Actor | None, m
         table.carried_seat = None
         table.save(update_fields=["carried_seat"])
     seat.refresh_from_db()
+    seat_record_leave(seat, table.day.event_id)
     seat.left_at = timezone.now()
-    seat.save(update_fields=["left_at"])
+    seat.save(update_fields=["left_at", "leave_seq", "leave_hash"])
     return returned
 
 

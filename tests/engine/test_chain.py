@@ -14,7 +14,10 @@ from hypothesis import strategies as st
 
 from brag_event.engine import replay
 from brag_event.engine.chain import (
+    DAY_FORMAT,
+    DAY_FORMAT_2,
     ZERO,
+    MoneyHead,
     Tampered,
     action_content,
     canonical,
@@ -24,6 +27,7 @@ from brag_event.engine.chain import (
     genesis,
     link,
     record_root,
+    record_root_v3,
     seal,
     verify_day,
     verify_hand,
@@ -68,7 +72,9 @@ def day() -> list[dict[str, Any]]:
 def lines(hands: list[dict[str, Any]], root: str | None = None) -> list[str]:
     root = root or day_root((h["meta"]["table"], h["meta"]["hand"], h["head"]) for h in hands)
     out = [json.dumps(h) for h in hands]
-    out.append(json.dumps(day_line(event="TEST", day=1, hands=len(hands), root=root)))
+    out.append(
+        json.dumps(day_line(event="TEST", day=1, hands=len(hands), root=root, format=DAY_FORMAT_2))
+    )
     return out
 
 
@@ -244,7 +250,26 @@ def test_the_command_line_verifies_a_day_and_names_the_first_bad_action() -> Non
     root = published(hands)
     ok = cli("verify", "-", "--root", root, stdin="\n".join(lines(hands)) + "\n")
     assert ok.returncode == 0, ok.stdout
-    assert json.loads(ok.stdout) == {"verified": True, "hands": 4, "day_entries": 0, "root": root}
+    assert json.loads(ok.stdout) == {
+        "verified": True,
+        "format": "brag-day/2",
+        "hands": 4,
+        "day_entries": 0,
+        "root": root,
+    }
+    # brag-day/3: the event and the day it names are printed, checked by the root.
+    good = v3_lines(day())
+    done = verify_day(good, None)
+    v3 = cli("verify", "-", "--root", done.root, stdin="\n".join(good) + "\n")
+    assert json.loads(v3.stdout) == {
+        "verified": True,
+        "format": "brag-day/3",
+        "event": EVENT,
+        "day": 1,
+        "hands": 4,
+        "day_entries": 0,
+        "root": done.root,
+    }
     hands[3]["actions"][1]["amount"] += 1
     bad = cli("verify", "-", "--root", root, stdin="\n".join(lines(hands, root)) + "\n")
     assert bad.returncode == 1
@@ -294,7 +319,15 @@ def own_lines(hands: list[dict[str, Any]], entries: list[dict[str, Any]]) -> lis
     head = entries[-1]["hash"] if entries else None
     heads = [(h["meta"]["table"], h["meta"]["hand"], h["head"]) for h in hands]
     root = record_root(heads, head)
-    line = day_line(event="TEST", day=1, hands=len(hands), root=root, entries=entries, head=head)
+    line = day_line(
+        event="TEST",
+        day=1,
+        hands=len(hands),
+        root=root,
+        entries=entries,
+        head=head,
+        format=DAY_FORMAT_2,
+    )
     return [*(json.dumps(h) for h in hands), json.dumps(line)]
 
 
@@ -354,3 +387,89 @@ def test_a_day_entry_dropped_or_its_line_removed_fails_against_the_published_roo
         verify_day([*good[:-1], json.dumps(wrong)], root)
     with pytest.raises(Tampered, match="second day line"):
         verify_day([*good, good[-1]], root)
+
+
+# ------------------------------------------------------------------------------ brag-day/3
+
+EVENT = "5f0c7d2e-0000-4000-8000-00000000abcd"
+MONEY = MoneyHead(7, "ab" * 32)
+
+
+def v3_lines(hands: list[dict[str, Any]], *, day_number: int = 1) -> list[str]:
+    """The day as a brag-day/3 export: every hand's meta names the event (its UUID) and day."""
+    hands = copy.deepcopy(hands)
+    for h in hands:
+        h["meta"] = h["meta"] | {"event": EVENT, "day": day_number}
+    heads = [(h["meta"]["table"], h["meta"]["hand"], h["head"]) for h in hands]
+    root = record_root_v3(heads, None, event=EVENT, day=day_number, money=MONEY)
+    line = day_line(event=EVENT, day=day_number, hands=len(hands), root=root, money=MONEY)
+    return [*(json.dumps(h) for h in hands), json.dumps(line)]
+
+
+def test_a_v3_root_names_its_event_its_day_and_the_money_record() -> None:
+    good = v3_lines(day())
+    done = verify_day(good, None)
+    assert (done.format, done.event, done.day, done.hands) == (DAY_FORMAT, EVENT, 1, 4)
+    assert json.loads(good[-1])["format"] == "brag-day/3"
+    # Two days without hands no longer share a root; nor two events.
+    empty = [verify_day(v3_lines([], day_number=n), None).root for n in (1, 2)]
+    assert empty[0] != empty[1]
+    assert record_root_v3([], None, event=EVENT, day=1, money=None) != record_root_v3(
+        [], None, event=EVENT.replace("a", "b"), day=1, money=None
+    )
+    # The day line's event, day or money record changed: the published root fails.
+    for field, value in (
+        ("event", "another"),
+        ("day", 2),
+        ("money", {"seq": 6, "head": "ab" * 32}),
+    ):
+        line = json.loads(good[-1]) | {field: value}
+        with pytest.raises(Tampered):
+            verify_day([*good[:-1], json.dumps(line)], done.root)
+
+
+def test_a_v3_hand_must_name_the_day_lines_event_and_day() -> None:
+    good = v3_lines(day())
+    root = verify_day(good, None).root
+    for field, value in (("event", "another"), ("day", 2)):
+        doc = json.loads(good[0])
+        doc["meta"][field] = value
+        with pytest.raises(Tampered, match="the hand names event") as err:
+            verify_day([json.dumps(doc), *good[1:]], root)
+        assert (err.value.problem.line, err.value.problem.table) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["top", "meta", "seat", "action", "carried", "day line", "voided action"],
+)
+def test_a_v3_export_refuses_a_field_nothing_checks(where: str) -> None:
+    good = v3_lines(day())
+    root = verify_day(good, None).root
+    docs = [json.loads(line) for line in good]
+    target = {
+        "top": docs[0],
+        "meta": docs[0]["meta"],
+        "seat": docs[0]["seats"][0],
+        "action": docs[0]["actions"][0],
+        "carried": docs[0]["carried"],
+        "day line": docs[-1],
+        "voided action": docs[1]["others"][0],
+    }[where]
+    target["winner"] = "seat 2"
+    with pytest.raises(Tampered, match=r"a field no export writes: .*winner"):
+        verify_day([json.dumps(d) for d in docs], root)
+
+
+def test_a_v3_day_line_counts_its_hands_and_comes_last() -> None:
+    good = v3_lines(day())
+    root = verify_day(good, None).root
+    with pytest.raises(Tampered, match="counts 4 hands, the file has 3"):
+        verify_day(good[1:], root)
+    with pytest.raises(Tampered, match="a line after the day line"):
+        verify_day([*good, good[0]], root)
+    # A v2 line cannot stand in for the v3 one: its root is computed the old way.
+    old = json.loads(good[-1]) | {"format": DAY_FORMAT_2}
+    del old["money"]
+    with pytest.raises(Tampered, match="published root"):
+        verify_day([*good[:-1], json.dumps(old)], root)

@@ -22,6 +22,7 @@ from brag_event.events.services import (
 )
 from brag_event.hands.models import Hand
 from brag_event.hands.services import hand_start, hand_void_last_action
+from brag_event.ledger.record import seat_record_sit
 from brag_event.players.models import Player, Qualification, StandingSnapshot
 from brag_event.players.selectors import current_day
 from brag_event.players.services import player_register
@@ -255,8 +256,9 @@ def test_a_close_never_leaves_a_seated_player_on_a_closed_day(
     real = closing._progress
 
     def progress(close: DayClose, percent: int, step: str, **fields: Any) -> None:
-        if percent == 75:  # the stacks are back: a row no service would write appears
-            Seat.objects.create(table=w.table, number=6, player=stray, buy_in=0)
+        if percent == 75:  # the stacks are back: a seat no service would give now appears
+            seat = Seat.objects.create(table=w.table, number=6, player=stray, buy_in=0)
+            seat_record_sit(seat, w.event.pk)  # on the money record: else the audit refuses
         real(close, percent, step, **fields)
 
     monkeypatch.setattr(closing, "_progress", progress)

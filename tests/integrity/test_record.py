@@ -194,15 +194,18 @@ def test_an_exported_day_verifies_against_its_published_root_and_fails_when_alte
     day, lines = played_closed_exported(w, django_capture_on_commit_callbacks)
     last = json.loads(lines[-1])
     assert last == {
-        "format": "brag-day/2",
-        "event": w.event.name,
+        "format": "brag-day/3",
+        "event": str(w.event.uid),  # the event's identity: no organiser's edit changes it
         "day": 1,
         "hands": 2,
-        "entries": [],  # no ruling or lift off the hands: the root is the hands' root
+        "entries": [],  # no ruling or lift off the hands
         "head": None,
+        # the event's money record (buy-ins, fees, leaves, seats) as it stood at the close
+        "money": {"seq": day.record_money_seq, "head": day.record_money_head},
         "root": day.record_root,
         "published": True,
     }
+    assert day.record_money_seq and day.record_version == 3
     for line in lines[:-1]:
         assert replay(json.loads(line)).outcome is not None  # still brag-hh/1
     second = json.loads(lines[1])

@@ -139,14 +139,16 @@ def test_a_ruling_while_the_day_closes_is_chained_before_the_root_and_refused_on
     assert close.status == DayClose.Status.DONE, close.report
     day = Day.objects.get(pk=w.day.pk)
     heads = [(w.table.number, h.number, h.chain_head) for h in (first, second)]
-    hands_root = engine_chain.day_root(heads)
-    assert day.record_root == engine_chain.record_root(heads, late.hash) != hands_root
+    money = engine_chain.MoneyHead(day.record_money_seq or 0, day.record_money_head)
+    at_day = {"event": str(w.event.uid), "day": day.number, "money": money}
+    hands_root = engine_chain.record_root_v3(heads, None, **at_day)
+    assert day.record_root == engine_chain.record_root_v3(heads, late.hash, **at_day) != hands_root
     assert close.report["record_root"] == day.record_root
     assert close.report["record_day_entries"] == 1
     # The export carries the entry; verify checks it, the root it published included.
     lines = _export(day)
     last = json.loads(lines[-1])
-    assert last["format"] == "brag-day/2" and last["head"] == late.hash
+    assert last["format"] == "brag-day/3" and last["head"] == late.hash
     assert [e["decision"] for e in last["entries"]] == ["a warning, given at the close"]
     done = verify_day(lines, day.record_root)
     assert (done.hands, done.entries) == (2, 1)
@@ -295,15 +297,27 @@ def test_an_old_day_line_without_its_own_chain_still_verifies(
     chain existed: its export written the old way (``brag-day/1``) verifies against it."""
     w = world(3)
     day, lines = played_closed_exported(w, django_capture_on_commit_callbacks)
+    # A day published before roots named their event and day (brag-day/1 and /2).
+    heads = [
+        (h["meta"]["table"], h["meta"]["hand"], h["head"]) for h in map(json.loads, lines[:-1])
+    ]
+    old_root = engine_chain.record_root(heads, None)
     new = json.loads(lines[-1])
-    old = {k: new[k] for k in ("event", "day", "hands", "root", "published")}
+    old = {k: new[k] for k in ("event", "day", "hands", "published")} | {"root": old_root}
     old["format"] = "brag-day/1"
-    assert verify_day([*lines[:-1], json.dumps(old)], day.record_root).hands == 2
+    assert verify_day([*lines[:-1], json.dumps(old)], old_root).hands == 2
+    assert (
+        verify_day([*lines[:-1], json.dumps(old | {"format": "brag-day/2"})], old_root).hands == 2
+    )
+    # Not against the day's brag-day/3 root: the old way never gives it.
+    with pytest.raises(Tampered, match="published root"):
+        verify_day([*lines[:-1], json.dumps(old)], day.record_root)
+    day.record_root = old_root
     # A brag-day/1 line cannot smuggle entries in.
     with pytest.raises(Tampered, match="brag-day/1"):
         verify_day(
             [*lines[:-1], json.dumps(old | {"entries": [{"kind": "ruling", "seq": 1}]})],
-            day.record_root,
+            old_root,
         )
 
 

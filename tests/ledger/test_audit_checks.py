@@ -55,6 +55,7 @@ def test_every_check_is_named_and_passes_on_honest_money() -> None:
         "money is conserved",
         "cached balances match",
         "pot transfers name their hand",
+        "money record is intact",
         "settled hands' pots are empty",
         "hands replay to their transfers",
         "hand records are intact",

@@ -354,6 +354,6 @@ def test_an_organiser_runs_a_three_day_flash_event_through_the_console(
     assert len(hands) == Hand.objects.filter(table__day=day3).count()
     # The last line is the day's record: the root the close published (issue 20).
     day3.refresh_from_db()
-    assert lines[-1]["format"] == "brag-day/2" and lines[-1]["root"] == day3.record_root
+    assert lines[-1]["format"] == "brag-day/3" and lines[-1]["root"] == day3.record_root
     assert_audit_ok(event)
     page.context.close()

@@ -163,6 +163,6 @@ def test_exports(settings: Any) -> None:
     docs = [json.loads(x) for x in streamed(hands).splitlines()]
     # One hand, then the day's line with its root (tests/integrity/test_record.py verifies it)
     assert len(docs) == 2 and docs[0]["format"].startswith("brag-hh/1")
-    assert docs[1]["format"] == "brag-day/2" and docs[1]["published"] is False
+    assert docs[1]["format"] == "brag-day/3" and docs[1]["published"] is False
     state = replay(docs[0])
     assert state.outcome is not None and state.outcome.pots[0].winners == [2]

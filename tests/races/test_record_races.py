@@ -93,7 +93,10 @@ def test_a_ruling_chained_while_the_close_takes_its_snapshot_makes_the_close_run
     ruling = Ruling.objects.get(pk=outcomes[0].value)
     day = Day.objects.get(pk=day_id)
     assert (ruling.chain_day_id, day.status) == (day_id, Day.Status.CLOSED)
-    assert day.record_root == engine_chain.record_root([], ruling.hash)
+    money = engine_chain.MoneyHead(day.record_money_seq or 0, day.record_money_head)
+    assert day.record_root == engine_chain.record_root_v3(
+        [], ruling.hash, event=str(f.event.uid), day=day.number, money=money
+    )
     assert any("serialize" in r.getMessage() for r in caplog.records), caplog.text
 
 
