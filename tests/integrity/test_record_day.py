@@ -140,9 +140,14 @@ def test_a_ruling_while_the_day_closes_is_chained_before_the_root_and_refused_on
     day = Day.objects.get(pk=w.day.pk)
     heads = [(w.table.number, h.number, h.chain_head) for h in (first, second)]
     money = engine_chain.MoneyHead(day.record_money_seq or 0, day.record_money_head)
-    at_day = {"event": str(w.event.uid), "day": day.number, "money": money}
-    hands_root = engine_chain.record_root_v3(heads, None, **at_day)
-    assert day.record_root == engine_chain.record_root_v3(heads, late.hash, **at_day) != hands_root
+    event_uid = str(w.event.uid)
+    hands_root = engine_chain.record_root_v3(
+        heads, None, event=event_uid, day=day.number, money=money
+    )
+    root = engine_chain.record_root_v3(
+        heads, late.hash, event=event_uid, day=day.number, money=money
+    )
+    assert day.record_root == root != hands_root
     assert close.report["record_root"] == day.record_root
     assert close.report["record_day_entries"] == 1
     # The export carries the entry; verify checks it, the root it published included.
