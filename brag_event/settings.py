@@ -88,7 +88,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # The time zone of the event a page belongs to (events.zones).
-    "brag_event.events.zones.EventTimeZoneMiddleware",
+    "brag_event.events.middleware.EventTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: turns a login that django-axes refused into the lockout answer (core.security).

@@ -20,6 +20,7 @@ from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.engine import EngineError
 from brag_event.hands.models import Hand
@@ -74,10 +75,6 @@ def records_refusals(view: Callable[..., Response]) -> Callable[..., Response]:
 
 
 def _record(request: Request, kwargs: dict[str, Any], code: str, status: int, message: str) -> None:
-    # The API's own Actor (device token name, address, agent), imported late: the API's views
-    # import this module.
-    from .views import actor
-
     hand_id = kwargs.get("hand_id")
     table_id = kwargs.get("table_id")
     try:
@@ -101,7 +98,7 @@ def _record(request: Request, kwargs: dict[str, Any], code: str, status: int, me
                 code=code,
                 status=status,
                 message=message,
-                by=actor(request),
+                by=Actor.from_request(request),
             )
     except (DatabaseError, exceptions.ParseError) as err:  # the refusal is answered anyway
         log.warning("could not keep a refused entry (%s): %s", code, err)

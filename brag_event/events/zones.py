@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import functools
 import zoneinfo
-from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 
@@ -49,58 +47,6 @@ def zone(name: str) -> zoneinfo.ZoneInfo:
 
 # The URL parameters that name something of one event, and how to reach its event from it (the
 # reverse relations' names: events imports none of the apps that play on a day).
-_EVENT_BY: dict[str, str] = {
-    "event_id": "pk",
-    "day_id": "days",
-    "table_id": "days__tables",
-    "hand_id": "days__tables__hands",
-    "player_id": "players",
-    "call_id": "floor_calls",
-    "penalty_id": "penalties",
-}
-
-
-def event_zone_for(kwargs: dict[str, Any]) -> str | None:
-    """The time zone of the event a page's URL parameters name, or None (no event, or none
-    found: the page answers 404 itself)."""
-    from .models import Event
-
-    for key, lookup in _EVENT_BY.items():
-        if key in kwargs:
-            found = Event.objects.filter(**{lookup: kwargs[key]}).values_list("time_zone")[:1]
-            row = next(iter(found), None)
-            return row[0] if row else None
-    return None
-
-
-class EventTimeZoneMiddleware:
-    """Activates the zone of the event a page belongs to (by its URL: ``_EVENT_BY``) for the
-    request, so that every time on the page, in its template and in a CSV it streams is the
-    event's local time. Pages named otherwise (a player's signed link) activate it themselves
-    (``activate_for``). The API answers in ISO 8601 with offsets and is left alone."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        timezone.deactivate()  # whatever an earlier request of this thread left
-        response = self.get_response(request)
-        # A streamed body (a CSV) is written after this returns, still in the event's zone; the
-        # thread's next request starts from the default again (above).
-        if not response.streaming:
-            timezone.deactivate()
-        return response
-
-    def process_view(
-        self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]
-    ) -> None:
-        if request.path_info.startswith("/api/"):
-            return
-        name = event_zone_for(kwargs)
-        if name:
-            timezone.activate(zone(name))
-
-
 def activate_for(event: Any) -> None:
     """Show this request's times in ``event``'s zone (for pages whose URL names no event)."""
     timezone.activate(zone(event.time_zone))
