@@ -98,6 +98,7 @@ EVENT_OF: dict[str, tuple[str, str]] = {
     "player_id": ("players.Player", "event_id"),
     "call_id": ("floor.FloorCall", "table__day__event_id"),
     "penalty_id": ("floor.Penalty", "event_id"),
+    "batch_id": ("players.ImportBatch", "event_id"),
 }
 
 

@@ -24,6 +24,7 @@ from brag_event.events.services import event_create_flash
 from brag_event.floor.services import floor_call_open
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
+from brag_event.players.imports import players_import_preview
 from brag_event.players.models import Player
 from tests.factories import disqualify, start, user_in, world
 
@@ -81,6 +82,10 @@ NEEDS: dict[str, set[str] | None] = {
     "organiser:seating_sheets": EVENT,
     "organiser:seating_balance": EVENT,
     "organiser:seating_dealers": EVENT,
+    "organiser:day_rules_copy": EVENT,
+    "organiser:requalify": EVENT,
+    "organiser:import_batch": EVENT,
+    "organiser:hall": EVENT,
     "integrity:overview": FLOOR,
     "integrity:run": FLOOR,
     "integrity:hand": FLOOR,
@@ -148,6 +153,9 @@ def state() -> dict[str, Any]:
         "hand_id": hand.pk,
         "call_id": call.pk,
         "penalty_id": penalty.pk,
+        "batch_id": players_import_preview(
+            event=w.event, data=b"name,money\nNew Player,100\n", by=None
+        ).pk,
     }
     return {"w": w, "users": users, "kwargs": kwargs}
 
@@ -162,6 +170,7 @@ def url_of(name: str, kwargs: dict[str, Any]) -> str:
         {"hand_id": kwargs["hand_id"]},
         {"call_id": kwargs["call_id"]},
         {"penalty_id": kwargs["penalty_id"]},
+        {"batch_id": kwargs["batch_id"]},
     ):
         try:
             return reverse(name, kwargs=wanted)

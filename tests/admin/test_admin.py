@@ -297,7 +297,7 @@ def test_editing_a_seat_sits_out_through_the_service(admin_client: Client, data:
     before = seat.stack
     seat.refresh_from_db()
     assert seat.sitting_out and seat.stack == before
-    assert AuditEntry.objects.filter(verb="seat.sit_out", target=str(seat)).exists()
+    assert AuditEntry.objects.filter(verb="seat.sit_out", target=f"{seat}, day 1").exists()
 
 
 def test_the_leave_action_returns_the_stack(admin_client: Client, data: Data) -> None:

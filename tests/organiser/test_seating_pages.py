@@ -177,7 +177,9 @@ def test_sheets_print_the_public_base_url_and_whole_pixel_codes(
     module with its 4-module quiet zone (tests/organiser/test_sheets_browser.py decodes them)."""
     settings.BRAG_PUBLIC_BASE_URL = "https://hall.example.org:8443"
     organiser.post(url(day), {"form": "draw", "seed": "sheets"})
-    organiser.post(url(day), {"form": "apply", "draw": SeatingDraw.objects.get().pk})
+    organiser.post(
+        url(day), {"form": "apply", "draw": SeatingDraw.objects.get().pk, "confirm": "yes"}
+    )
     page = organiser.get(url(day, "sheets/")).content.decode()
     links = re.findall(r'<div class="link">([^<]+)</div>', page)
     assert len(links) == 8

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from brag_event.core.demo import demo_remove
+from brag_event.demo.services import demo_remove
 
 
 class Command(BaseCommand):
