@@ -217,14 +217,15 @@ SPECTACULAR_SETTINGS = {
 # when BRAG_CACHE_URL is set (production requires it), else a table of the database (created by
 # `migrate`, see core.apps).
 BRAG_CACHE_URL = _CACHE_URL = os.environ.get("BRAG_CACHE_URL", "").strip()
+CACHE_TIMEOUT = float(os.environ.get("BRAG_CACHE_TIMEOUT", "1"))
 CACHES: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": _CACHE_URL,
         "KEY_PREFIX": "brag",
-        # A Redis that does not answer is given up on in a second: every use of the cache
-        # treats an error as a miss (docs/operations.md, "When Redis is down").
-        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        # A Redis that does not answer is given up on in a second (BRAG_CACHE_TIMEOUT): every
+        # use of the cache treats an error as a miss (docs/operations.md, "When Redis is down").
+        "OPTIONS": {"socket_connect_timeout": CACHE_TIMEOUT, "socket_timeout": CACHE_TIMEOUT},
     }
     if _CACHE_URL
     else {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "brag_cache"}

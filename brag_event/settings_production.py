@@ -13,7 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 from brag_event.core.public_urls import public_base_url_checked
 
 from .settings import *  # noqa: F403
-from .settings import BRAG_PUBLIC_BASE_URL, DATABASES, LOGGING
+from .settings import BRAG_PUBLIC_BASE_URL, CACHE_TIMEOUT, DATABASES, LOGGING
 
 
 def _required(name: str) -> str:
@@ -62,9 +62,9 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": _CACHE,
         "KEY_PREFIX": "brag",
-        # A Redis that does not answer is given up on in a second: every use of the cache
-        # treats an error as a miss (docs/operations.md, "When Redis is down").
-        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        # A Redis that does not answer is given up on in a second (BRAG_CACHE_TIMEOUT): every
+        # use of the cache treats an error as a miss (docs/operations.md, "When Redis is down").
+        "OPTIONS": {"socket_connect_timeout": CACHE_TIMEOUT, "socket_timeout": CACHE_TIMEOUT},
     }
 }
 CACHES["throttle"] = CACHES["default"]  # the write throttle's counts, shared by every worker

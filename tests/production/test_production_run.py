@@ -206,7 +206,7 @@ def organiser_setup(run: Run) -> tuple[Browser, list[dict[str, Any]]]:
         status, _, body = browser.request(
             "POST",
             f"/organiser/days/{day}/seating/dealers/",
-            form={"table": table["id"], "dealers": [dealer]},
+            form={"form": "table", "table": table["id"], "dealers": [dealer]},
         )
         assert status == 302, (status, body[:500])
         key = f"token-table-{table['number']}"
