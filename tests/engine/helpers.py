@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from brag_event.engine import Action, HandState, IllegalAction, Rules, SeatSetup
+from brag_event.engine import SHOWING, Action, HandState, IllegalAction, Rules, SeatSetup
 
 R = Rules(ante=5, min_bet=5, max_bet=20, max_raise=20)
 NAMES = ["Andy", "Bill", "Chris", "Dan", "Eddie", "Fred"]
@@ -97,3 +97,20 @@ def settled_total(state: HandState) -> int:
 
 def start_total(state: HandState) -> int:
     return sum(s.stack for s in state.seats) + state.carried_in
+
+
+def seen_two_way() -> HandState:
+    """Andy bets 5 open, Bill (open) sees him for 10: Andy's hand is shown first."""
+    state = everyone_looks(table(2))
+    state.bet(1, 5).see(2, 10)
+    assert state.phase == SHOWING and state.cards_needed == [1, 2]
+    return state
+
+
+def covered_three_way() -> HandState:
+    """Bill covers pot 0 (37); Andy and Chris bet on in pot 1; Chris sees Andy."""
+    state = everyone_looks(table(4, stacks=[100, 12, 100, 100], dealer=4))
+    state.bet(1, 10).cover(2)
+    state.bet(3, 10).fold(4).bet(1, 10).see(3, 20)
+    assert state.cards_needed == [1, 3, 2]
+    return state

@@ -16,29 +16,21 @@ from brag_event.engine import (
     replay,
 )
 
-from .helpers import cli, everyone_looks, rejects, settled_total, start_total, table
+from .helpers import (
+    cli,
+    covered_three_way,
+    everyone_looks,
+    rejects,
+    seen_two_way,
+    settled_total,
+    start_total,
+    table,
+)
 
 
 def allowed(state: HandState, kind: str) -> list[int | None]:
     """The seats for which ``legal_actions()`` offers ``kind`` as allowed."""
     return [la.seat for la in state.legal_actions() if la.allowed and la.action == kind]
-
-
-def seen_two_way() -> HandState:
-    """Andy bets 5 open, Bill (open) sees him for 10: Andy's hand is shown first."""
-    state = everyone_looks(table(2))
-    state.bet(1, 5).see(2, 10)
-    assert state.phase == SHOWING and state.cards_needed == [1, 2]
-    return state
-
-
-def covered_three_way() -> HandState:
-    """Bill covers pot 0 (37); Andy and Chris bet on in pot 1; Chris sees Andy."""
-    state = everyone_looks(table(4, stacks=[100, 12, 100, 100], dealer=4))
-    state.bet(1, 10).cover(2)
-    state.bet(3, 10).fold(4).bet(1, 10).see(3, 20)
-    assert state.cards_needed == [1, 3, 2]
-    return state
 
 
 # ---------------------------------------------------------------- a see

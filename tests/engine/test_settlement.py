@@ -5,32 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from brag_event.engine import SHOWING, HandState, IllegalAction, parse_cards, strength3
+from brag_event.engine import IllegalAction, parse_cards, strength3
 from brag_event.engine.model import GAVE_UP
 from brag_event.engine.settlement import conceding_against, decisions
 
-from .helpers import everyone_looks, table
+from .helpers import covered_three_way, seen_two_way
 
 PAIR_OF_KINGS = strength3(*parse_cards("Kh Kd 4c", 3))
 NINE_HIGH = strength3(*parse_cards("2c 7d 9h", 3))
 PRIAL = strength3(*parse_cards("5s 5h 5d", 3))
-
-
-def seen_two_way() -> HandState:
-    """Andy bets 5 open, Bill (open) sees him for 10."""
-    state = everyone_looks(table(2))
-    state.bet(1, 5).see(2, 10)
-    assert state.phase == SHOWING
-    return state
-
-
-def covered_three_way() -> HandState:
-    """Bill covers pot 0; Andy and Chris bet on in pot 1; Chris sees Andy."""
-    state = everyone_looks(table(4, stacks=[100, 12, 100, 100], dealer=4))
-    state.bet(1, 10).cover(2)
-    state.bet(3, 10).fold(4).bet(1, 10).see(3, 20)
-    assert state.cards_needed == [1, 3, 2]
-    return state
 
 
 def test_a_see_is_decided_only_once_both_hands_are_known() -> None:
