@@ -307,3 +307,23 @@ def suppress_all() -> Iterator[None]:
         yield
     except Exception as err:  # pragma: no cover - reported, not raised
         print(f"teardown: {type(err).__name__}: {err}", file=sys.stderr)
+
+
+def stop_everything(
+    *, worker: Any, server: Any, redis: PrivateRedis, pg: PrivatePostgres, root: Path
+) -> None:
+    """Tear a private site down in order (worker, gunicorn, Redis, PostgreSQL, the files), each
+    step whatever the others did."""
+    if worker is not None:
+        with suppress_all():
+            worker.stop()
+    if server is not None:
+        with suppress_all():
+            server.stop()
+        with suppress_all():
+            server.cleanup()
+    with suppress_all():
+        redis.stop()
+    with suppress_all():
+        pg.stop()
+    shutil.rmtree(root, ignore_errors=True)

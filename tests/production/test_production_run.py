@@ -27,7 +27,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 import signal
 import subprocess
 import sys
@@ -55,7 +54,7 @@ from tests.production.services import (
     holder,
     missing,
     socket_inode,
-    suppress_all,
+    stop_everything,
     tail,
 )
 
@@ -157,19 +156,7 @@ def run() -> Iterator[Run]:
         worker.start()
         yield Run(root, pg, redis, env, server, worker, seeded)
     finally:
-        if worker is not None:
-            with suppress_all():
-                worker.stop()
-        if server is not None:
-            with suppress_all():
-                server.stop()
-            with suppress_all():
-                server.cleanup()
-        with suppress_all():
-            redis.stop()
-        with suppress_all():
-            pg.stop()
-        shutil.rmtree(root, ignore_errors=True)
+        stop_everything(worker=worker, server=server, redis=redis, pg=pg, root=root)
 
 
 # --------------------------------------------------------------------------------------------

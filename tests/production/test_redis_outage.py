@@ -15,7 +15,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,7 +37,7 @@ from tests.production.services import (
     PrivatePostgres,
     PrivateRedis,
     missing,
-    suppress_all,
+    stop_everything,
     tail,
 )
 
@@ -147,19 +146,7 @@ def site() -> Iterator[Site]:
         worker.start()
         yield Site(root, pg, redis, server, worker, seeded)
     finally:
-        if worker is not None:
-            with suppress_all():
-                worker.stop()
-        if server is not None:
-            with suppress_all():
-                server.stop()
-            with suppress_all():
-                server.cleanup()
-        with suppress_all():
-            redis.stop()
-        with suppress_all():
-            pg.stop()
-        shutil.rmtree(root, ignore_errors=True)
+        stop_everything(worker=worker, server=server, redis=redis, pg=pg, root=root)
 
 
 def console_sign_in(site: Site) -> SecureBrowser:
