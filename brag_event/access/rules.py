@@ -46,6 +46,8 @@ PERMISSIONS: dict[str, Permission] = {
     "floor.view": Permission(SUPERVISOR),
     "floor.rule": Permission(SUPERVISOR),
     "hand.correct": Permission(SUPERVISOR),
+    # A large pot's second confirmation (floor.services.hand_award_confirm): never its dealer.
+    "hand.award_confirm": Permission(SUPERVISOR),
     "seat.rebuy": Permission(SUPERVISOR),
     "integrity.view": Permission(SUPERVISOR),
     "integrity.run": Permission(SUPERVISOR),

@@ -213,6 +213,25 @@ class ActionOut(S.Serializer):
     cards = S.CharField(required=False)
 
 
+class AwardPotOut(S.Serializer):
+    pot = S.IntegerField()
+    amount = S.IntegerField(help_text="Paid out of the pot (after any rake)")
+    seats = S.ListField(child=S.IntegerField())
+    players = S.ListField(child=S.CharField())
+
+
+class AwardOut(S.Serializer):
+    """A large pot's second confirmation (the day's ``award_confirm_from``)."""
+
+    status = S.ChoiceField(choices=["waiting", "confirmed"])
+    amount = S.IntegerField(help_text="The largest pot at or above the day's amount")
+    threshold = S.IntegerField(help_text="The day's amount when the hand settled")
+    awards = AwardPotOut(many=True)
+    message = S.CharField(help_text="In words, for the tablet's banner")
+    confirmed_by = S.CharField(allow_null=True)
+    confirmed_at = S.DateTimeField(allow_null=True)
+
+
 class HandOut(S.Serializer):
     """A hand's live state, straight from the engine: everything to draw the table and the
     action bar."""
@@ -239,6 +258,10 @@ class HandOut(S.Serializer):
         child=S.JSONField(), allow_null=True, help_text="The settlement (see brag-hh/1 replay)"
     )
     actions = ActionOut(many=True, help_text="The live log (voided actions left out)")
+    award = AwardOut(
+        allow_null=True,
+        help_text="A settled hand's large pot and its second confirmation (null: none asked)",
+    )
 
 
 class VoidOut(S.Serializer):
@@ -296,6 +319,11 @@ class ActionAcceptedOut(S.Serializer):
 
 
 class HandStateOut(S.Serializer):
+    hand = HandOut()
+
+
+class AwardConfirmedOut(S.Serializer):
+    award = AwardOut()
     hand = HandOut()
 
 

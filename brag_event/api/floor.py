@@ -7,29 +7,38 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import authenticate
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from brag_event.access.rules import can, event_of
-from brag_event.core.errors import NotFound
+from brag_event.core.actors import Actor
+from brag_event.core.errors import NotFound, ServiceError
+from brag_event.core.security import LOCKED_CODE, lockout_message
 from brag_event.events.models import Event
+from brag_event.floor.awards import award_view
 from brag_event.floor.models import FloorCall, Penalty, Ruling
 from brag_event.floor.selectors import open_calls, player_penalties
 from brag_event.floor.services import (
     floor_call_open,
     floor_call_take,
+    hand_award_confirm,
     hand_misdeal,
     penalty_lift,
     ruling_record,
 )
+from brag_event.hands.models import Hand
 from brag_event.players.models import Player
 
 from . import contract as c
+from . import roles
 from .idempotency import idempotent
+from .presenters import hand_view
 from .serializers import WholeNumberField
 from .views import OrganiserOnly, StaffOnly, SupervisorOnly, actor, hand_corrected, table_for, valid
 
@@ -55,6 +64,14 @@ class RulingIn(serializers.Serializer):
     players = serializers.ListField(child=WholeNumberField(min_value=1), max_length=6, default=list)
     penalty = serializers.ChoiceField(choices=[("", "none"), *Penalty.Kind.choices], default="")
     missed_hands = WholeNumberField(min_value=1, max_value=50, required=False)
+
+
+class AwardConfirmIn(serializers.Serializer):
+    """Empty from the confirmer's own device; on the table's tablet, the confirmer signs in
+    (their username and password, never the dealer's)."""
+
+    username = serializers.CharField(max_length=150, required=False)
+    password = serializers.CharField(max_length=128, required=False, trim_whitespace=False)
 
 
 class LiftIn(serializers.Serializer):
@@ -119,6 +136,80 @@ class HandMisdeal(APIView):
     @idempotent
     def post(self, request: Request, hand_id: int) -> Response:
         return hand_corrected(request, hand_id, MisdealIn, hand_misdeal)
+
+
+class HandAwardConfirm(APIView):
+    """A large pot's second confirmation: by the caller (a supervisor or organiser on their own
+    device), or — with ``username`` and ``password`` — by the member of staff who signs in on
+    the table's tablet (checked by Django's ``authenticate``, counted by the login lockout).
+    The service decides who may: never someone who entered the hand."""
+
+    permission_classes = [StaffOnly]
+
+    @extend_schema(
+        request=AwardConfirmIn,
+        responses={
+            200: c.AwardConfirmedOut,
+            400: OpenApiResponse(
+                c.ErrorOut,
+                description="The confirmer's username and password do not match "
+                "(confirmer_not_recognised), or only one of them was sent",
+            ),
+            403: OpenApiResponse(
+                c.ErrorOut,
+                description="Not a supervisor or organiser of the event (forbidden), or the "
+                "confirmer entered the hand (award_confirm_own_hand)",
+            ),
+            409: OpenApiResponse(
+                c.ErrorOut,
+                description="Nothing waits (no_award_waiting), or it was confirmed already "
+                "(award_already_confirmed)",
+            ),
+        },
+        summary="Confirm a large pot as a second member of staff",
+    )
+    @idempotent
+    def post(self, request: Request, hand_id: int) -> Response:
+        data = valid(AwardConfirmIn, request)
+        by, where = actor(request), "floor"
+        if "username" in data or "password" in data:
+            by, where = _signed_in_confirmer(request, data), "tablet"
+        award = hand_award_confirm(
+            hand=hand_id, by=by, where=where, access=roles.TableAccess(request.user)
+        )
+        hand = Hand.objects.select_related("table__day").get(pk=award.hand_id)
+        return Response({"award": award_view(award), "hand": hand_view(hand)})
+
+
+def _signed_in_confirmer(request: Request, data: dict[str, Any]) -> Actor:
+    """The member of staff who signed in on the tablet to confirm, acting from the tablet's
+    device; refused in words if the username and password do not match."""
+    username, password = data.get("username", ""), data.get("password", "")
+    if not username or not password:
+        raise ServiceError(
+            "confirmer_not_recognised",
+            "Type the confirming supervisor's username and password.",
+            details={"field": "username" if not username else "password"},
+        )
+    # Django's request, not DRF's: django-axes counts the attempt and locks out a guesser.
+    http = request._request
+    user = authenticate(http, username=username, password=password)
+    if getattr(http, "axes_locked_out", False):
+        raise ServiceError(
+            LOCKED_CODE,
+            lockout_message(),
+            details={"retry_after": int(settings.AXES_COOLOFF_TIME.total_seconds())},
+            status=429,
+        )
+    if user is None:
+        raise ServiceError(
+            "confirmer_not_recognised",
+            "That username and password do not match a member of staff: the confirming "
+            "supervisor types their own.",
+            details={"field": "password"},
+        )
+    device = actor(request)
+    return Actor(user, f"{device.device} (signed in on the tablet)", device.token_id)
 
 
 class TableFloorCalls(APIView):

@@ -9,6 +9,7 @@ from brag_event.audit.models import AuditEntry
 from brag_event.engine import HandState
 from brag_event.engine.tablet import hand_live
 from brag_event.events.models import Day, Event
+from brag_event.floor.awards import award_of, award_view
 from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import next_dealer_seat
@@ -78,6 +79,8 @@ def hand_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
         **{key: live[key] for key in LIVE_KEYS},
         "result": hand.result,
         "actions": live["actions"],
+        # A large pot's second confirmation (floor.awards): read only once the hand settled.
+        "award": award_view(award_of(hand)) if hand.status == Hand.Status.SETTLED else None,
     }
 
 

@@ -25,6 +25,7 @@ v1 = [
     path("seats/<int:seat_id>/leave/", views.SeatLeave.as_view()),
     # The floor (RULES §4b): brag_event/api/floor.py.
     path("hands/<int:hand_id>/misdeal/", floor.HandMisdeal.as_view()),
+    path("hands/<int:hand_id>/award-confirm/", floor.HandAwardConfirm.as_view()),
     path("tables/<int:table_id>/floor-calls/", floor.TableFloorCalls.as_view()),
     path("events/<int:event_id>/floor-calls/", floor.EventFloorCalls.as_view()),
     path("floor-calls/<int:call_id>/take/", floor.FloorCallTake.as_view()),

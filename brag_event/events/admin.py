@@ -25,7 +25,7 @@ from brag_event.core.errors import ServiceError
 from brag_event.tables import versions
 
 from .forms import DayForm
-from .models import RULE_AMOUNTS, RULE_FIELDS, Day, DayRulesChange, Event
+from .models import DAY_SETTINGS, RULE_AMOUNTS, Day, DayRulesChange, Event
 from .services import day_open, day_update_rules
 
 
@@ -127,6 +127,8 @@ class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             },
         ),
         ("Rake", {"fields": ("rake_percent", "rake_cap")}),
+        # A floor procedure, not a rule of the game: the engine never sees it (events.models).
+        ("The floor", {"fields": ("award_confirm_from",)}),
     )
 
     actions = ("open_days",)
@@ -137,7 +139,7 @@ class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             return ("status",)
         if obj.status in (Day.Status.CLOSING, Day.Status.CLOSED):
             # A closing or closed day's rules are final (day_update_rules refuses them).
-            return ("event", "number", "status", *RULE_FIELDS)
+            return ("event", "number", "status", *DAY_SETTINGS)
         if obj.status == Day.Status.OPEN:
             # Once open, the day's number is in its record (its own chain's genesis, its root):
             # renumbering it would break them (the database refuses it too).
@@ -168,12 +170,12 @@ class DayAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             )
             return
         changes = {
-            name: form.cleaned_data[name] for name in form.changed_data if name in RULE_FIELDS
+            name: form.cleaned_data[name] for name in form.changed_data if name in DAY_SETTINGS
         }
         if changes:
             # Logged: a DayRulesChange and an audit entry. Raises ServiceError if refused.
             day_update_rules(day=obj, changes=changes, reason="changed in admin", by=actor)
-        others = [name for name in form.changed_data if name not in RULE_FIELDS]
+        others = [name for name in form.changed_data if name not in DAY_SETTINGS]
         if others:
             obj.save(update_fields=others)
             versions.event_changed(obj.event_id, tables=True)  # a day's status is shown

@@ -7,10 +7,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 
-from brag_event.engine import Rules
+from brag_event.engine import MONEY_MAX, Rules
 
 from .zones import default_time_zone, validate_time_zone
 
@@ -28,6 +29,11 @@ RULE_FIELDS = (
     "rebuy_needs_consent",
     "rebuy_pays_fee",
 )
+# The day's floor procedures, set and copied with its rules but not the engine's: they say how
+# the staff work, not how a hand is played, so they are not frozen onto a hand nor replayed
+# (the engine stays the rules of the game; ``floor.awards`` reads them from the day).
+FLOOR_FIELDS = ("award_confirm_from",)
+DAY_SETTINGS = (*RULE_FIELDS, *FLOOR_FIELDS)
 
 
 class Event(models.Model):
@@ -112,6 +118,16 @@ class Day(models.Model):
     cover_allowed = models.BooleanField(default=True)
     rebuy_needs_consent = models.BooleanField(default=True)
     rebuy_pays_fee = models.BooleanField(default=True)
+    award_confirm_from = models.PositiveBigIntegerField(
+        null=True,
+        blank=True,
+        validators=[
+            MinValueValidator(1, "At least 1 (or leave it empty: never)."),
+            MaxValueValidator(MONEY_MAX, f"At most {MONEY_MAX:,}: no amount may be larger."),
+        ],
+        help_text="A pot of this amount or more waits for a second member of staff to "
+        "confirm it before the next hand (empty: never)",
+    )
     qualify_rule = models.CharField(
         max_length=10,
         choices=[("afford", "everyone who can afford the next day"), ("top", "the top N")],
@@ -155,6 +171,10 @@ class Day(models.Model):
                 condition=Q(seats__gte=2) & Q(seats__lte=10), name="day_seats_range"
             ),
             models.CheckConstraint(condition=Q(rake_percent__lte=100), name="day_rake_le_100"),
+            models.CheckConstraint(
+                condition=Q(award_confirm_from__isnull=True) | Q(award_confirm_from__gte=1),
+                name="day_award_confirm_from_positive",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -162,6 +182,11 @@ class Day(models.Model):
 
     def rules_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in RULE_FIELDS}
+
+    def settings_dict(self) -> dict[str, Any]:
+        """The rules and the floor's settings (``DAY_SETTINGS``): what the console sets, logs
+        and copies to the days after."""
+        return {name: getattr(self, name) for name in DAY_SETTINGS}
 
     def clean_fields(self, exclude: Any = None) -> None:
         # The rules are checked by the engine in ``clean`` (every field, one sentence a

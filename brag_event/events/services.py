@@ -15,18 +15,35 @@ from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.engine import FLASH_DAYS, MONEY_MAX, EngineError, Rules
 
-from .models import Day, DayRulesChange, Event
+from .models import FLOOR_FIELDS, Day, DayRulesChange, Event
 from .states import day_for_change, refuse_once_closing, refuse_until_day_before_closed
 from .zones import default_time_zone, validate_time_zone
 
 
 def rules_validate(values: dict[str, Any]) -> Rules:
     """A full set of day rules checked by the engine (``Rules.validate``, the one check); a
-    problem is ``invalid_rules`` with ``details.field`` naming the field."""
+    problem is ``invalid_rules`` with ``details.field`` naming the field. The floor's settings
+    among ``values`` (``FLOOR_FIELDS``) are checked here, not by the engine."""
+    floor_settings_check(values)
     try:
-        return Rules.validate(values)
+        return Rules.validate({k: v for k, v in values.items() if k not in FLOOR_FIELDS})
     except EngineError as err:
         raise ServiceError.from_engine(err) from None
+
+
+def floor_settings_check(values: dict[str, Any]) -> None:
+    """The day's floor settings: ``award_confirm_from`` is ``None`` (never) or a whole amount
+    from 1 to the money bound; else ``invalid_rules`` on that field."""
+    amount = values.get("award_confirm_from")
+    if amount is None:
+        return
+    if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= MONEY_MAX:
+        raise ServiceError(
+            "invalid_rules",
+            "The pot that needs a second confirmation is a whole amount from 1 to "
+            f"{MONEY_MAX:,}, or empty for never.",
+            details={"field": "award_confirm_from"},
+        )
 
 
 def time_zone_checked(name: str | None) -> str:
@@ -125,7 +142,7 @@ def day_update_rules(
     logged."""
     day = day_for_change(day.pk)
     refuse_once_closing(day, "its rules")
-    before = day.rules_dict()
+    before = day.settings_dict()
     after = {**before, **changes}
     rules_validate(after)
     if after == before:

@@ -22,7 +22,7 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
 
-from .models import RULE_FIELDS, Day, DayRulesChange, Event
+from .models import DAY_SETTINGS, Day, DayRulesChange, Event
 from .services import (
     FLASH_DAYS,
     check_starting_money,
@@ -56,13 +56,14 @@ RULE_LABELS: dict[str, str] = {
     "cover_allowed": "Cover allowed",
     "rebuy_needs_consent": "Re-buy needs the table's consent",
     "rebuy_pays_fee": "Re-buy pays the house fee",
+    "award_confirm_from": "Second confirmation for pots from",
     "date": "Date",
 }
 
 
 def flash_preset() -> list[dict[str, Any]]:
     """The FLASH event sheet's days (``events.services.FLASH_DAYS``), as full rule sets."""
-    defaults = Day().rules_dict()  # the model's defaults (its options)
+    defaults = Day().settings_dict()  # the model's defaults (its options)
     return [
         {**defaults, **{k: getattr(spec, k) for k in defaults if hasattr(spec, k)}}
         for spec in FLASH_DAYS
@@ -213,12 +214,12 @@ def day_setup_change(
     is logged (rules: ``DayRulesChange`` and ``day.rules``; the date: ``day.date``)."""
     day = day_for_change(day.pk)
     _refuse_unless_scheduled(day)
-    unknown = sorted(set(changes) - set(RULE_FIELDS))
+    unknown = sorted(set(changes) - set(DAY_SETTINGS))
     if unknown:
         raise ServiceError(
             "invalid_rules", f"Unknown rule {unknown[0]!r}.", details={"field": unknown[0]}
         )
-    rules_validate({**day.rules_dict(), **changes})
+    rules_validate({**day.settings_dict(), **changes})
     _check_date(day, date)
     reason = " ".join(str(reason).split())[:200]
     changed = {k: v for k, v in changes.items() if getattr(day, k) != v}
@@ -270,7 +271,7 @@ def day_rules_copy(*, day: Day, by: Actor | None) -> list[Day]:
             "its rules to (a day's rules freeze when it opens).",
             details={"day": source.number},
         )
-    rules = source.rules_dict()
+    rules = source.settings_dict()
     copied: list[Day] = []
     for target in targets:
         copied.append(
@@ -321,7 +322,7 @@ def day_setup_log(day: Day) -> list[LogEntry]:
         before, after = change.before or {}, change.after or {}
         what = [
             (RULE_LABELS.get(k, k), _shown(before.get(k)), _shown(after.get(k)))
-            for k in RULE_FIELDS
+            for k in DAY_SETTINGS
             if k in after and before.get(k) != after.get(k)
         ]
         entries.append(LogEntry(change.changed_at, _who(change.changed_by), what, change.reason))

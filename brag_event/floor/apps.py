@@ -10,8 +10,9 @@ class FloorConfig(AppConfig):
     def ready(self) -> None:
         from brag_event.hands import chain
 
-        from .record import day_rulings_source, lifts_source, rulings_source
+        from .record import awards_source, day_rulings_source, lifts_source, rulings_source
 
         chain.register_source(rulings_source())
+        chain.register_source(awards_source())
         chain.register_day_source(day_rulings_source())
         chain.register_day_source(lifts_source())

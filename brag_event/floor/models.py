@@ -158,3 +158,68 @@ class CarriedSplit(models.Model):
 
     def __str__(self) -> str:
         return f"Carried pot of {self.table} shared"
+
+
+class AwardConfirmation(models.Model):
+    """A large pot's second confirmation (the day's ``award_confirm_from``): a hand that settled
+    with a pot of that amount or more to a winner waits here until a second member of staff —
+    a supervisor or organiser of the event who did not enter the hand — confirms it; the
+    table's next hand cannot start until then.
+
+    The money moved when the hand settled (the ledger follows the engine, ``hands.money``): the
+    confirmation is a check of the award, not a payment. A wrong award is corrected as any
+    settled hand is, by a supervisor's undo (reversing entries), which withdraws the request.
+    The confirmation is chained onto the hand's record (kind ``award_confirm``)."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for a second member of staff"
+        CONFIRMED = "confirmed", "Confirmed"
+        WITHDRAWN = "withdrawn", "Withdrawn (the settlement was undone)"
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="award_confirmations")
+    settled_seq = models.PositiveIntegerField(help_text="The seq of the entry that settled it")
+    awards = models.JSONField(
+        help_text="The pots at or above the amount: [{pot, amount, seats, players}]"
+    )
+    amount = models.BigIntegerField(help_text="The largest of those pots")
+    threshold = models.BigIntegerField(help_text="The day's amount when the hand settled")
+    entered_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    asked_at = models.DateTimeField(auto_now_add=True)
+    confirmed_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    where = models.CharField(
+        max_length=12, blank=True, help_text="floor (the confirmer's own device) or tablet"
+    )
+    device = models.CharField(max_length=200, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # Its entry in the hand's tamper-evident record (hands.chain), once confirmed.
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    hash = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["asked_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["hand"],
+                condition=Q(status="waiting"),
+                name="one_award_waiting_per_hand",
+            ),
+        ]
+        indexes = [models.Index(fields=["table", "status"], name="award_waiting_at_table")]
+
+    def __str__(self) -> str:
+        return f"Award of {self.hand}: {self.status}"
+
+    @property
+    def words(self) -> str:
+        """ "Pot of 640 to Anna Bell" (each pot at or above the amount, in words)."""
+        return "; ".join(
+            f"Pot of {a['amount']:,} to {' and '.join(a['players'])}" for a in self.awards
+        )

@@ -17,7 +17,7 @@ from brag_event.events.models import Day
 from brag_event.hands import chain
 from brag_event.hands.models import Hand
 
-from .models import Penalty, Ruling
+from .models import AwardConfirmation, Penalty, Ruling
 
 KIND = "ruling"
 LIFT = "lift"
@@ -129,3 +129,40 @@ def _lifts(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
 def lifts_source() -> chain.DaySource:
     """The disqualifications lifted, on the chain of the day they were given on."""
     return chain.DaySource("lifts", _lifts)
+
+
+_AWARD_COLUMNS = ("settled_seq", "awards", "confirmed_by_id", "confirmed_at", "where")
+AWARD = "award_confirm"
+
+
+def award_content(row: dict[str, Any]) -> dict[str, Any]:
+    """A large pot's confirmation as chained (``floor.services.award_fields`` writes the same
+    from the row it saves): which entry settled the hand, the pots, who confirmed, when, how."""
+    at = row["confirmed_at"]
+    return {
+        "settled_by": row["settled_seq"],
+        "awards": row["awards"],
+        "confirmed_by": row["confirmed_by_id"],
+        "confirmed_at": at.isoformat() if at is not None else None,
+        "where": row["where"],
+    }
+
+
+def _awards(hands: QuerySet[Hand]) -> Iterator[chain.Entry]:
+    # On the record once confirmed: a confirmation has a seq or a hash (one waiting, or
+    # withdrawn before it was confirmed, is outside the record).
+    qs = (
+        AwardConfirmation.objects.filter(hand__in=hands.order_by().values("id"))
+        .filter(Q(seq__isnull=False) | ~Q(hash=""))
+        .order_by("hand_id", "seq")
+        .values("hand_id", "seq", "hash", *_AWARD_COLUMNS)
+    )
+    for row in qs.iterator(chunk_size=2000):
+        seq = row["seq"] if row["seq"] is not None else 0
+        content = engine_chain.entry_content(AWARD, seq, award_content(row))
+        yield row["hand_id"], seq, content, row["hash"]
+
+
+def awards_source() -> chain.Source:
+    """The large pots' confirmations, on their hands' records."""
+    return chain.Source("award confirmations", _awards)

@@ -11,11 +11,12 @@ from typing import Any
 from django.db.models import F
 from django.utils import timezone
 
+from brag_event.access.rules import can
 from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core import sql
 from brag_event.core.actors import Actor
-from brag_event.core.errors import Conflict, NotFound, ServiceError, StaleHand
+from brag_event.core.errors import Conflict, Forbidden, NotFound, ServiceError, StaleHand
 from brag_event.core.transactions import service_transaction
 from brag_event.engine import Action, EngineError, HandState
 from brag_event.engine.history import outcome_dict
@@ -39,7 +40,7 @@ from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_leave
 
 from . import record
-from .models import CarriedSplit, FloorCall, Misdeal, Penalty, Ruling
+from .models import AwardConfirmation, CarriedSplit, FloorCall, Misdeal, Penalty, Ruling
 
 TEXT_MAX = 500
 MISSED_HANDS_MAX = 50
@@ -621,3 +622,103 @@ def carried_pots_share(*, day: Day | int, by: Actor | None = None) -> list[Carri
             data={"amount": sum(s["amount"] for s in shares), "shares": shares},
         )
     return out
+
+
+# ----------------------------------------------------------------------------- large pots
+
+AWARD = "award_confirm"  # its kind in the hand's record
+
+
+def award_fields(award: AwardConfirmation) -> dict[str, Any]:
+    """A confirmation's own fields as chained onto its hand's record: what the audit reads
+    back from its stored row (``record.award_content``)."""
+    return record.award_content(
+        {
+            "settled_seq": award.settled_seq,
+            "awards": award.awards,
+            "confirmed_by_id": award.confirmed_by_id,
+            "confirmed_at": award.confirmed_at,
+            "where": award.where,
+        }
+    )
+
+
+@service_transaction
+def hand_award_confirm(
+    *,
+    hand: Hand | int,
+    by: Actor | None,
+    where: str = "floor",
+    access: statements.Access | None = None,
+) -> AwardConfirmation:
+    """A second member of staff confirms a large pot's award (the day's ``award_confirm_from``)
+    so that the table's next hand can start: a supervisor or organiser of the event
+    (``hand.award_confirm``) who entered none of the hand. The confirmation and its confirmer
+    go onto the hand's record and into the audit log. ``where`` says how: on their own device
+    (``floor``) or signed in on the table's tablet (``tablet``); ``access`` limits the hands
+    to the tables the calling device operates (another is ``not_found``). The money moved when
+    the hand settled: nothing moves here."""
+    hand_id = hand if isinstance(hand, int) else hand.pk
+    lock_day_of_hand(hand_id)
+    found = statements.lock_hand(hand_id, access) if sql.possible_id(hand_id) else None
+    if found is None:
+        raise NotFound("not_found", "Not found, or not yours to see.")
+    locked, _log = found
+    day = locked.table.day
+    if not can(by, "hand.award_confirm", day.event_id):
+        raise Forbidden(
+            "forbidden",
+            "Only a supervisor or an organiser of this event can confirm a large pot.",
+        )
+    awards = AwardConfirmation.objects.filter(hand=locked).select_related("confirmed_by")
+    award = awards.filter(status=AwardConfirmation.Status.WAITING).first()
+    if award is None:
+        done = awards.filter(status=AwardConfirmation.Status.CONFIRMED).order_by("-id").first()
+        if done is not None:
+            who = done.confirmed_by.get_username() if done.confirmed_by else "the system"
+            raise Conflict(
+                "award_already_confirmed",
+                f"Hand {locked.number}'s pot was already confirmed by {who}: nothing more to "
+                "do, the table can play on.",
+                details={"confirmed_by": who},
+            )
+        raise Conflict(
+            "no_award_waiting",
+            f"Hand {locked.number} has no pot waiting for a second confirmation.",
+        )
+    entered = set(
+        HandAction.objects.filter(hand=locked, entered_by__isnull=False).values_list(
+            "entered_by_id", flat=True
+        )
+    ) | {u for u in (locked.started_by_id, award.entered_by_id) if u is not None}
+    if by is None or by.user_id in entered:
+        raise Forbidden(
+            "award_confirm_own_hand",
+            "You entered this hand: a large pot needs a second member of staff, one who did "
+            "not deal it, to confirm it. Ask a supervisor.",
+        )
+    award.status = AwardConfirmation.Status.CONFIRMED
+    award.confirmed_by = by.user
+    award.confirmed_at = timezone.now()
+    award.where = "tablet" if where == "tablet" else "floor"
+    award.device = by.device[:200]
+    award.seq, award.hash = chain.chain_append(hand=locked, kind=AWARD, fields=award_fields(award))
+    award.save(
+        update_fields=["status", "confirmed_by", "confirmed_at", "where", "device", "seq", "hash"]
+    )
+    locked.save(update_fields=["next_seq", "chain_head"])
+    versions.table_changed(locked.table_id)
+    audit_record(
+        by=by,
+        event_id=day.event_id,
+        verb=Verb.HAND_AWARD_CONFIRM,
+        subject=locked,
+        day=day.pk,
+        data={
+            "awards": award.awards,
+            "entered_by": award.entered_by_id,
+            "where": award.where,
+            "seq": award.seq,
+        },
+    )
+    return award

@@ -29,6 +29,7 @@ from brag_event.engine import (
 from brag_event.engine.history import outcome_dict
 from brag_event.engine.tablet import first_dealer
 from brag_event.events.states import day_for_play, refuse_unless_open
+from brag_event.floor.awards import award_ask, award_waiting, award_withdraw
 from brag_event.floor.deal import missed_hand_seats, missed_hands_count_deal
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import (
@@ -209,6 +210,15 @@ def hand_start(
     last = table.hands.order_by("-number").values_list("number", "status").first()
     if last is not None and last[1] == Hand.Status.IN_PROGRESS:
         raise Conflict("hand_in_progress", "Finish the hand in progress before starting another.")
+    waiting = award_waiting(table.pk)
+    if waiting is not None:
+        raise Conflict(
+            "award_unconfirmed",
+            f"Hand {waiting.hand.number}: {waiting.words} waits for a second member of staff. "
+            "The next hand starts once a supervisor who did not deal it has confirmed it, on "
+            "the floor board or by signing in on this tablet.",
+            details={"hand": waiting.hand_id, "amount": waiting.amount},
+        )
     seats = list(
         Seat.objects.filter(table=table, left_at__isnull=True)
         .select_related("player")
@@ -420,6 +430,8 @@ def _append(
         hand.result = outcome_dict(state)
         hand.settled_at = timezone.now()
         fields += ["status", "result", "settled_at"]
+        if not state.misdealt:
+            _ask_award(hand, seq, by)
     # The writes: the action, its transfers (naming the action by its (hand, seq)), the cached
     # stacks, the hand's sequence; what the table's readers see changed (and the standings,
     # when the hand ended).
@@ -456,6 +468,22 @@ def _append(
     row.pk = _write(batch, hand_id=hand.pk, seq=seq)
     row._state.adding = False
     return row, state
+
+
+def _ask_award(hand: Hand, seq: int, by: Actor | None) -> None:
+    """A large pot (the day's ``award_confirm_from``) waits for a second member of staff: asked
+    here, as the hand settles, and said in the audit log. Nothing happens on a day that asks
+    for none."""
+    award = award_ask(hand=hand, settled_seq=seq, entered_by_id=by.user_id if by else None)
+    if award is not None:
+        audit_record(
+            by=by,
+            event_id=hand.table.day.event_id,
+            verb=Verb.HAND_AWARD_WAITS,
+            subject=hand,
+            day=hand.table.day_id,
+            data={"awards": award.awards, "threshold": award.threshold},
+        )
 
 
 def _write(batch: list[sql.Statement], *, hand_id: int, seq: int) -> int:
@@ -662,6 +690,7 @@ def _void_last(
         transfer_reverse(transfer=transfer, by=by, memo=f"void of action {last.seq}: {reason}")
     fields = ["next_seq", "chain_head"]  # chain_append moved both on
     if hand.status == Hand.Status.SETTLED:
+        award_withdraw(hand.pk)  # the award undone with the settlement; asked again if due
         winners = _winners(hand)
         if winners:
             sql.run_batch([won_statement(day_id=table.day_id, player_ids=winners, delta=-1)])

@@ -156,6 +156,28 @@ def _misdeal(d: dict[str, Any], _n: Names) -> str:
     return f"Misdeal declared; paid back {paid or 'nothing'}.{because(d)}"
 
 
+def _pots(d: dict[str, Any]) -> str:
+    """ "the pot of 640 to Anna Bell" for each pot of a large award, joined."""
+    awards = d.get("awards") if isinstance(d.get("awards"), list) else []
+    return and_list(
+        f"the pot of {plain(a.get('amount'))} to {and_list(str(p) for p in a.get('players', []))}"
+        for a in awards or []
+        if isinstance(a, dict)
+    )
+
+
+def _award_waits(d: dict[str, Any], _n: Names) -> str:
+    return (
+        f"Settled with {_pots(d) or 'a large pot'}, at or above the day's "
+        f"{plain(d.get('threshold'))}: it waits for a second member of staff to confirm it."
+    )
+
+
+def _award_confirm(d: dict[str, Any], _n: Names) -> str:
+    how = "signing in on the table's tablet" if d.get("where") == "tablet" else "on the floor board"
+    return f"Confirmed {_pots(d) or 'the large pot'} as second member of staff, {how}."
+
+
 def _ruling(d: dict[str, Any], n: Names) -> str:
     players = d.get("players") if isinstance(d.get("players"), list) else []
     who = and_list(n.of(p) for p in players or []) or "nobody named"
@@ -255,6 +277,8 @@ WORDS: dict[str, Words] = {
         f"Action {plain(d.get('seq'))} ({plain(d.get('action'))}) voided.{because(d)}"
     ),
     Verb.HAND_MISDEAL: _misdeal,
+    Verb.HAND_AWARD_WAITS: _award_waits,
+    Verb.HAND_AWARD_CONFIRM: _award_confirm,
     Verb.FLOOR_CALL: lambda d, n: (
         "Floor called" + (f": {plain(d['note'])}." if d.get("note") else ".")
     ),

@@ -153,7 +153,7 @@ def days_openable(event: Event) -> list[Day]:
 def day_rules_shown(day: Day) -> list[tuple[str, str]]:
     """The day's rules in words, in the order the set-up page shows them: (label, value)."""
     out = []
-    for name, value in day.rules_dict().items():
+    for name, value in day.settings_dict().items():
         if value is None:
             shown = "—"
         elif isinstance(value, bool):

@@ -9,8 +9,8 @@ from typing import Any
 from django import forms
 
 from brag_event.core.forms import WholeNumberField
-from brag_event.engine import Rules
-from brag_event.events.models import RULE_FIELDS
+from brag_event.engine import MONEY_MAX, Rules
+from brag_event.events.models import DAY_SETTINGS, RULE_FIELDS
 from brag_event.events.setup import CURRENCY_MAX, DAYS_MAX, NAME_MAX, RULE_LABELS
 from brag_event.events.zones import default_time_zone, zone_choices
 
@@ -24,6 +24,7 @@ RULE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("The table", ("table_min", "table_max", "house_fee", "seats")),
     ("Re-buys", ("rebuy_needs_consent", "rebuy_pays_fee")),
     ("Options", ("blind_allowed", "cover_allowed", "rake_percent", "rake_cap")),
+    ("The floor", ("award_confirm_from",)),
 )
 
 HELP = {
@@ -35,6 +36,8 @@ HELP = {
     "table_min": "Least a player sits down with (after the fee).",
     "table_max": "Most a player sits down with (after the fee).",
     "rake_cap": "Empty: no cap.",
+    "award_confirm_from": "A pot of this amount or more waits for a second member of staff "
+    "(a supervisor who did not deal it) before the next hand. Empty: never.",
 }
 
 
@@ -68,6 +71,17 @@ class RulesFields(forms.Form):
     cover_allowed = forms.BooleanField(label=RULE_LABELS["cover_allowed"], required=False)
     rake_percent = WholeNumberField(label=RULE_LABELS["rake_percent"], min_value=0, max_value=100)
     rake_cap = _money("rake_cap", required=False)
+    award_confirm_from = WholeNumberField(
+        label=RULE_LABELS["award_confirm_from"],
+        min_value=1,
+        max_value=MONEY_MAX,
+        required=False,
+        help_text=HELP["award_confirm_from"],
+        error_messages={
+            "min_value": "At least 1 (or leave it empty: never).",
+            "max_value": f"At most {MONEY_MAX:,}: no amount may be larger.",
+        },
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -75,13 +89,18 @@ class RulesFields(forms.Form):
         for name in ("ante", "min_bet", "max_bet", "max_raise", "house_fee"):
             self.fields[name].initial = None
 
+    def clean_award_confirm_from(self) -> int | None:
+        value = self.cleaned_data.get("award_confirm_from")
+        return None if value is None else int(value)
+
     def clean_rake_cap(self) -> int | None:
         value = self.cleaned_data.get("rake_cap")
         return None if value is None else int(value)
 
     def rules(self) -> dict[str, Any]:
-        """The rules as the services take them (after ``is_valid()``)."""
-        return {name: self.cleaned_data[name] for name in RULE_FIELDS}
+        """The rules and the floor's settings as the services take them (after
+        ``is_valid()``)."""
+        return {name: self.cleaned_data[name] for name in DAY_SETTINGS}
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

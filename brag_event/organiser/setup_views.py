@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from brag_event.access.web import requires
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
-from brag_event.events.models import RULE_FIELDS, Day, Event
+from brag_event.events.models import DAY_SETTINGS, Day, Event
 from brag_event.events.services import event_set_starting_money
 from brag_event.events.setup import (
     day_rules_copy,
@@ -114,7 +114,7 @@ def event_setup(request: HttpRequest, event_id: int) -> HttpResponse:
 @organiser_only
 def day_setup(request: HttpRequest, day_id: int) -> HttpResponse:
     day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
-    form = DaySetupForm(initial={**day.rules_dict(), "date": day.date})
+    form = DaySetupForm(initial={**day.settings_dict(), "date": day.date})
     status = 200
     if request.method == "POST":
         form = DaySetupForm(request.POST)
@@ -148,7 +148,7 @@ def _day_setup_page(
         "event": day.event,
         "day": day,
         "form": form,
-        "rules": [(form[name].label, day.rules_dict()[name]) for name in RULE_FIELDS],
+        "rules": [(form[name].label, day.settings_dict()[name]) for name in DAY_SETTINGS],
         "editable": day.status == Day.Status.SCHEDULED,
         "log": day_setup_log(day),
         "copy_to": days_to_copy_to(day),
@@ -169,7 +169,7 @@ def day_rules_copy_view(request: HttpRequest, day_id: int) -> HttpResponse:
     copy = DayRulesCopyForm(request.POST)
     if not copy.is_valid():
         return bad_request(request, copy)
-    form = DaySetupForm(initial={**day.rules_dict(), "date": day.date})
+    form = DaySetupForm(initial={**day.settings_dict(), "date": day.date})
     if not copy.cleaned_data["confirm"]:
         return _day_setup_page(request, day, form, status=200, copy_asking=True)
     try:

@@ -1,0 +1,110 @@
+"""A large pot's second confirmation, at the table's side (``AwardConfirmation``): asked for
+when a hand settles, in the way of the next hand until it is confirmed, withdrawn when the
+settlement is undone. Called inside ``hands.services``' transactions; imports only the floor's
+models (as ``floor.deal``), so the hands' services can import it. The confirmation itself is
+``floor.services.hand_award_confirm``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from .models import AwardConfirmation
+
+
+def awards_at_or_above(hand: Any, threshold: int) -> list[dict[str, Any]]:
+    """The pots of a settled hand (``hand.result``) paid to a winner with ``threshold`` or
+    more: [{pot, amount, seats, players}], what was paid out (after any rake). A carried pot
+    and a misdeal pay nobody: never an award."""
+    names = {s["seat"]: s["player"] for s in hand.seats}
+    out = []
+    for pot in (hand.result or {}).get("pots", []):
+        shares = {int(seat): share for seat, share in pot.get("shares", {}).items() if share}
+        paid = sum(shares.values())
+        if shares and paid >= threshold:
+            seats = sorted(shares)
+            out.append(
+                {
+                    "pot": pot.get("index", 0),
+                    "amount": paid,
+                    "seats": seats,
+                    "players": [names.get(s, f"seat {s}") for s in seats],
+                }
+            )
+    return out
+
+
+def award_ask(
+    *, hand: Any, settled_seq: int, entered_by_id: int | None
+) -> AwardConfirmation | None:
+    """A hand has just settled (``hand.result`` written, not yet saved): if its day asks for a
+    second confirmation and a pot paid at least that much, the award waits. Nothing is read or
+    written when the day asks for none."""
+    day = hand.table.day
+    threshold = day.award_confirm_from
+    if threshold is None:
+        return None
+    awards = awards_at_or_above(hand, threshold)
+    if not awards:
+        return None
+    return AwardConfirmation.objects.create(
+        event_id=day.event_id,
+        table_id=hand.table_id,
+        hand=hand,
+        settled_seq=settled_seq,
+        awards=awards,
+        amount=max(a["amount"] for a in awards),
+        threshold=threshold,
+        entered_by_id=entered_by_id,
+    )
+
+
+def award_waiting(table_id: int) -> AwardConfirmation | None:
+    """The award at the table still waiting for its second confirmation, if any."""
+    return (
+        AwardConfirmation.objects.filter(table_id=table_id, status=AwardConfirmation.Status.WAITING)
+        .select_related("hand")
+        .first()
+    )
+
+
+def award_withdraw(hand_id: int) -> int:
+    """The hand's settlement was undone (its money reversed): its waiting award goes with it.
+    A confirmed one stays (it is on the hand's record); the hand, settled again, asks again."""
+    return AwardConfirmation.objects.filter(
+        hand_id=hand_id, status=AwardConfirmation.Status.WAITING
+    ).update(status=AwardConfirmation.Status.WITHDRAWN, withdrawn_at=timezone.now())
+
+
+def award_of(hand: Any) -> AwardConfirmation | None:
+    """The hand's latest award confirmation that counts (waiting or confirmed), if any."""
+    return (
+        AwardConfirmation.objects.filter(hand_id=hand.pk)
+        .exclude(status=AwardConfirmation.Status.WITHDRAWN)
+        .select_related("confirmed_by")
+        .order_by("-id")
+        .first()
+    )
+
+
+def award_view(award: AwardConfirmation | None) -> dict[str, Any] | None:
+    """An award's state as the tablet and the API show it."""
+    if award is None:
+        return None
+    waiting = award.status == AwardConfirmation.Status.WAITING
+    who = award.confirmed_by.get_username() if award.confirmed_by else None
+    message = (
+        f"{award.words} waits for a second member of staff."
+        if waiting
+        else f"{award.words}: confirmed by {who}."
+    )
+    return {
+        "status": award.status,
+        "amount": award.amount,
+        "threshold": award.threshold,
+        "awards": award.awards,
+        "message": message,
+        "confirmed_by": who,
+        "confirmed_at": award.confirmed_at.isoformat() if award.confirmed_at else None,
+    }
