@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 
 from brag_event.events.models import Event
 
-from .models import FloorCall, Penalty
+from .models import AwardConfirmation, FloorCall, Penalty
 
 Kind = Penalty.Kind
 
@@ -45,3 +45,16 @@ def player_penalties(player_id: int) -> QuerySet[Penalty]:
         .select_related("ruling", "seat__table")
         .order_by("-created_at", "-id")
     )
+
+
+def awards_of(event: Event | int) -> tuple[list[AwardConfirmation], list[AwardConfirmation]]:
+    """The event's large pots waiting for a second member of staff (oldest first), and the last
+    ten confirmed (newest first), for the floor board."""
+    rows = AwardConfirmation.objects.filter(event=event).select_related(
+        "table__day", "hand", "entered_by", "confirmed_by"
+    )
+    waiting = list(rows.filter(status=AwardConfirmation.Status.WAITING).order_by("asked_at", "id"))
+    confirmed = list(
+        rows.filter(status=AwardConfirmation.Status.CONFIRMED).order_by("-confirmed_at")[:10]
+    )
+    return waiting, confirmed

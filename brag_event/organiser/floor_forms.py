@@ -36,5 +36,12 @@ class RulingForm(forms.Form):
         self.fields["players"].choices = [(str(p.pk), p.name) for p in players]  # type: ignore[attr-defined]
 
 
+class AwardConfirmForm(forms.Form):
+    """A large pot's second confirmation: the first post asks, the button of the question
+    ("Yes, confirm …", which sends ``confirm``) confirms."""
+
+    confirm = forms.BooleanField(required=False)
+
+
 class LiftForm(forms.Form):
     reason = forms.CharField(label="Why is it lifted?", max_length=200)

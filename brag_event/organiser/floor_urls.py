@@ -8,4 +8,5 @@ urlpatterns = [
     path("events/<int:event_id>/floor/", views.board, name="board"),
     path("floor/calls/<int:call_id>/", views.call, name="call"),
     path("floor/penalties/<int:penalty_id>/lift/", views.lift, name="lift"),
+    path("floor/hands/<int:hand_id>/confirm-award/", views.award_confirm, name="award_confirm"),
 ]

@@ -8,18 +8,25 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
 from brag_event.access.rules import can
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import Event
 from brag_event.floor.models import FloorCall, Penalty, Ruling
-from brag_event.floor.selectors import open_calls
-from brag_event.floor.services import floor_call_take, hand_misdeal, penalty_lift, ruling_record
+from brag_event.floor.selectors import awards_of, open_calls
+from brag_event.floor.services import (
+    floor_call_take,
+    hand_award_confirm,
+    hand_misdeal,
+    penalty_lift,
+    ruling_record,
+)
 from brag_event.hands.models import Hand
 from brag_event.integrity.views import floor_only
 
-from .floor_forms import LiftForm, MisdealForm, RulingForm, TakeForm
+from .floor_forms import AwardConfirmForm, LiftForm, MisdealForm, RulingForm, TakeForm
 from .views import actor
 
 CALL_FORMS: dict[str, type[Any]] = {"take": TakeForm, "ruling": RulingForm, "misdeal": MisdealForm}
@@ -29,6 +36,13 @@ CALL_FORMS: dict[str, type[Any]] = {"take": TakeForm, "ruling": RulingForm, "mis
 @floor_only
 def board(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
+    return _board(request, event)
+
+
+def _board(
+    request: HttpRequest, event: Event, *, asking: int | None = None, status: int = 200
+) -> HttpResponse:
+    """The floor board; ``asking``: the hand whose large pot the page asks to confirm."""
     rulings = (
         Ruling.objects.filter(event=event)
         .select_related("table", "hand", "ruled_by")
@@ -40,14 +54,44 @@ def board(request: HttpRequest, event_id: int) -> HttpResponse:
         .select_related("player", "day")
         .order_by("-created_at")
     )
+    waiting, confirmed = awards_of(event)
     context = {
         "event": event,
         "calls": open_calls(event),
+        "awards_waiting": waiting,
+        "awards_confirmed": confirmed,
+        "asking": asking,
         "rulings": rulings,
         "disqualified": disqualified,
         "lift_form": LiftForm(),
     }
-    return render(request, "floor/board.html", context)
+    return render(request, "floor/board.html", context, status=status)
+
+
+@takes(post=AwardConfirmForm)
+@floor_only
+@require_POST
+def award_confirm(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """A large pot's second confirmation, asked once: the first post shows which pot and asks;
+    only the confirmation's button ("Yes, confirm …") confirms it."""
+    hand = get_object_or_404(Hand.objects.select_related("table__day__event"), pk=hand_id)
+    event = hand.table.day.event
+    form = AwardConfirmForm(request.POST)
+    if not form.is_valid():
+        return bad_request(request, form)
+    if not form.cleaned_data["confirm"]:
+        return _board(request, event, asking=hand.pk)
+    try:
+        award = hand_award_confirm(hand=hand, by=actor(request))
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return _board(request, event, status=err.status)
+    messages.success(
+        request,
+        f"Confirmed: {award.words} (table {hand.table.number}, hand {hand.number}). "
+        "The table can deal its next hand.",
+    )
+    return redirect("floor:board", event.pk)
 
 
 @takes(post=CALL_FORMS)

@@ -81,6 +81,28 @@ export function takeBack(T) {
   });
 }
 
+/* A large pot's second confirmation on this tablet: the confirming supervisor signs in here
+ * with their own username and password (never the dealer's: the server refuses whoever
+ * entered the hand). Nothing is kept on the tablet: the session stays the dealer's. */
+export function confirmHere(T) {
+  var h = hand(T);
+  if (!h || !h.award) return;
+  var user = el("input", { name: "username", required: true, autocomplete: "off", autocapitalize: "none", spellcheck: "false" });
+  var pass = el("input", { name: "password", type: "password", required: true, autocomplete: "off" });
+  dialog("Confirm the pot", [
+    el("p", { text: h.award.message }),
+    el("p", { class: "muted", text: "A supervisor who did not deal this hand checks it and signs in here." }),
+    el("label", null, "Supervisor's username ", user),
+    el("label", null, "Password ", pass)
+  ], "Confirm the pot", function () {
+    if (!user.value.trim() || !pass.value) return "Type the supervisor's username and password.";
+    var who = user.value.trim();
+    var body = { username: who, password: pass.value };
+    pass.value = "";
+    return write(T, "/hands/" + h.id + "/award-confirm/", body, "Confirmed by " + who + ": start the next hand.", true);
+  });
+}
+
 export function buyIn(T, number) {
   var rules = (hand(T) && hand(T).rules) || null;
   api("GET", "/events/" + T.table.event.id + "/standings/").then(function (res) {

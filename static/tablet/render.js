@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { hand, view, isSupervisor } from "./state.js";
 import { enqueue, startHand, renderQueue } from "./queue.js";
 import { write } from "./server.js";
-import { undo, takeBack, buyIn, leave, rebuy, runOut } from "./dialogs.js";
+import { undo, takeBack, buyIn, leave, rebuy, runOut, confirmHere } from "./dialogs.js";
 import { syncWake } from "./wake.js";
 
 /* The whole table page drawn from T: the state is never changed here but for what the dealer
@@ -406,6 +406,16 @@ function renderBetween(T) {
     next.appendChild(el("p", { class: "muted", text: "The hand is settled on the tablet; the next hand starts once the queued actions are sent." }));
     return;
   }
+  if (h && h.award && h.award.status === "waiting") {
+    // A large pot (the day's second confirmation): no next hand until another member of staff
+    // confirms it — on the floor board, or signing in here (floor.awards on the server).
+    next.appendChild(el("div", { class: "award-wait", role: "alert", id: "award-wait" },
+      el("h2", { text: h.award.message }),
+      el("p", { text: "The next hand starts once a supervisor who did not deal this hand confirms it: on the floor board, or by signing in on this tablet." }),
+      el("button", { type: "button", class: "primary", id: "confirm-here", text: "Confirm here\u2026", onclick: function () { confirmHere(T); } })));
+    return;
+  }
+  if (h && h.award && h.award.status === "confirmed") next.appendChild(el("p", { class: "muted award-done", text: h.award.message }));
   if (t.shuffle_next) next.appendChild(el("p", { class: "reminder", role: "note", text: "Shuffle the deck before dealing this hand." }));
   if (t.carried && t.carried.pot) next.appendChild(el("p", { class: "muted", text: "Carried to the next hand: a pot of " + t.carried.pot + "." }));
   next.appendChild(el("button", { type: "button", class: "primary", id: "start-hand", text: "Start the next hand", onclick: function () { startHand(T); } }));

@@ -19,6 +19,7 @@ from brag_event.api.urls import v1
 from brag_event.audit.models import AuditEntry
 from brag_event.core.actors import Actor
 from brag_event.events.models import Day
+from brag_event.events.services import day_update_rules
 from brag_event.floor.models import Ruling
 from brag_event.floor.services import floor_call_open, ruling_record
 from brag_event.hands.models import ActionVoid, Hand, HandAction
@@ -154,6 +155,20 @@ def rebuy_request(api: Api) -> tuple[str, Any]:
 def misdeal_request(api: Api) -> tuple[str, Any]:
     hand = start(api.world)
     return f"/api/v1/hands/{hand.pk}/misdeal/", {"reason": "cards exposed", "expected_seq": 1}
+
+
+def award_request(api: Api) -> tuple[str, Any]:
+    """A pot of the antes, at or above the day's amount (1): it waits for a second member of
+    staff. Entered by the system: a member of staff who may confirm it did not enter it."""
+    w = api.world
+    day_update_rules(day=w.day, changes={"award_confirm_from": 1}, by=None)
+    hand = start(w)
+    first = hand_state(hand).to_act
+    act(hand, seat=first, action="look")  # a blind player folded to keeps the pot carried
+    hand, _state = act(hand, seat=first, action="bet", amount=w.day.min_bet)
+    while not hand_state(hand).is_settled:
+        hand, _state = act(hand, seat=hand_state(hand).to_act, action="fold")
+    return f"/api/v1/hands/{hand.pk}/award-confirm/", {}
 
 
 def take_request(api: Api) -> tuple[str, Any]:
@@ -363,6 +378,12 @@ MATRIX: list[Row] = [
         "hands/<int:hand_id>/misdeal/",
         url_body(misdeal_request),
         (401, 403, 403, 403, 200, 200),
+    ),
+    Row(
+        "POST",
+        "hands/<int:hand_id>/award-confirm/",
+        url_body(award_request),
+        (401, 403, 403, 404, 200, 200),
     ),
     Row(
         "POST",
@@ -633,6 +654,7 @@ AWAY: dict[tuple[str, str], tuple[int, int, int]] = {
     ("POST", "seats/<int:seat_id>/sit-out/"): (403, 403, 403),
     ("POST", "seats/<int:seat_id>/leave/"): (403, 403, 403),
     ("POST", "hands/<int:hand_id>/misdeal/"): (403, 403, 403),
+    ("POST", "hands/<int:hand_id>/award-confirm/"): (403, 403, 403),
     ("POST", "tables/<int:table_id>/floor-calls/"): (403, 403, 403),
     ("GET", "events/<int:event_id>/floor-calls/"): (403, 403, 403),
     ("POST", "floor-calls/<int:call_id>/take/"): (403, 403, 403),
