@@ -413,6 +413,7 @@ function renderBetween(T) {
       el("h2", { text: h.award.message }),
       el("p", { text: "The next hand starts once a supervisor who did not deal this hand confirms it: on the floor board, or by signing in on this tablet." }),
       el("button", { type: "button", class: "primary", id: "confirm-here", text: "Confirm here\u2026", onclick: function () { confirmHere(T); } })));
+    box.hidden = true; // no seat changes either: the pot stays at the table until confirmed
     return;
   }
   if (h && h.award && h.award.status === "confirmed") next.appendChild(el("p", { class: "muted award-done", text: h.award.message }));

@@ -74,7 +74,7 @@ def test_an_event_from_scratch_has_the_days_and_rules_asked_for() -> None:
         name="Club night", currency="chips", start=None, days=[RULES, RULES], by=None
     )
     assert event.currency == "chips"
-    assert [d.rules_dict() for d in event.days.order_by("number")] == [RULES, RULES]
+    assert [d.settings_dict() for d in event.days.order_by("number")] == [RULES, RULES]
     assert AuditEntry.objects.filter(event=event, verb="event.create").count() == 1
 
 

@@ -128,6 +128,36 @@ def test_a_day_is_edited_until_it_opens_with_the_log(organiser: Client) -> None:
     assert Day.objects.get(pk=day1.pk).house_fee == 12
 
 
+def test_the_second_confirmation_is_set_checked_logged_and_copied_with_the_rules(
+    organiser: Client,
+) -> None:
+    organiser.post(
+        "/organiser/events/new/",
+        {"form": "flash", "name": "E", "currency": "MB", "start": "", "starting_money": "1000"},
+    )
+    day1 = Day.objects.get(number=1)
+    url = f"/organiser/days/{day1.pk}/setup/"
+    page = organiser.get(url).content.decode()
+    assert "<legend>The floor</legend>" in page and 'name="award_confirm_from"' in page
+    post = {**rules_post(), "date": "", "reason": ""}
+    bad = organiser.post(url, {**post, "award_confirm_from": "0"})
+    assert (
+        bad.status_code == 400 and "At least 1 (or leave it empty: never)." in bad.content.decode()
+    )
+    page = organiser.post(url, {**post, "award_confirm_from": "640"}, follow=True).content.decode()
+    assert "Second confirmation for pots from: — → <strong>640</strong>" in page
+    copy = f"/organiser/days/{day1.pk}/copy-rules/"
+    organiser.post(copy, {"confirm": "yes"})
+    assert list(Day.objects.order_by("number").values_list("award_confirm_from", flat=True)) == [
+        640,
+        640,
+        640,
+    ]
+    # Left empty: never (and logged as such).
+    organiser.post(url, post)
+    assert Day.objects.get(pk=day1.pk).award_confirm_from is None
+
+
 def test_the_starting_money_is_set_on_the_set_up_page(organiser: Client) -> None:
     event = Event.objects.create(name="Old")  # an event from before it was asked for
     url = f"/organiser/events/{event.pk}/setup/"
