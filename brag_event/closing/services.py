@@ -30,7 +30,7 @@ from brag_event.core.transactions import (
 from brag_event.events.models import Day, DayClose
 from brag_event.events.signals import day_closed
 from brag_event.events.states import day_for_change
-from brag_event.floor.models import CarriedSplit
+from brag_event.floor.models import AwardConfirmation, CarriedSplit
 from brag_event.floor.services import carried_pots_share
 from brag_event.hands.models import Hand
 from brag_event.ledger.audit import ledger_audit
@@ -60,6 +60,20 @@ def _take_out_of_play(day: Day) -> None:
             + ", ".join(str(n) for n in live)
             + ". Finish it (or void it), then close the day again.",
             details={"tables": live},
+        )
+    waiting = sorted(
+        AwardConfirmation.objects.filter(
+            hand__table__day=day, status=AwardConfirmation.Status.WAITING
+        ).values_list("table__number", flat=True)
+    )
+    if waiting:
+        raise ServiceError(
+            "award_unconfirmed",
+            f"Day {day.number} stays open: a large pot at table "
+            + ", ".join(str(n) for n in waiting)
+            + " waits for a second member of staff. Confirm it on the floor board, then close "
+            "the day again.",
+            details={"tables": waiting},
         )
     day.status = Day.Status.CLOSING
     day.save(update_fields=["status"])

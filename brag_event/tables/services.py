@@ -16,6 +16,7 @@ from brag_event.core.transactions import service_transaction
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day
 from brag_event.events.states import day_for_change, day_for_play, refuse_unless_open
+from brag_event.floor.awards import award_waiting
 from brag_event.floor.selectors import is_disqualified
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
@@ -315,6 +316,16 @@ def seat_leave(*, seat: Seat, by: Actor | None, folded_out: bool = False) -> Sea
     if not folded_out and _in_live_hand(seat):
         raise Conflict(
             "player_in_hand", f"{seat.player} is in the hand being played; leave after it."
+        )
+    waiting = award_waiting(table.pk)
+    if waiting is not None:
+        # The pot stays at the table until it is confirmed: were it wrong, its undo reverses
+        # what it paid, which a player who has left took with them.
+        raise Conflict(
+            "award_unconfirmed",
+            f"Hand {waiting.hand.number}: {waiting.words} waits for a second member of staff. "
+            "Nobody leaves the table until a supervisor who did not deal it has confirmed it.",
+            details={"hand": waiting.hand_id, "amount": waiting.amount},
         )
     returned = seat_vacate(
         seat=seat, table=table, player=seat.player, by=by, memo=f"left table {table.number}"

@@ -12,8 +12,10 @@ from django.contrib.auth.models import User
 
 from brag_event.access.models import StaffRole
 from brag_event.audit.models import AuditEntry, Verb
+from brag_event.closing.services import day_close_request
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
+from brag_event.events.models import Day
 from brag_event.events.services import day_update_rules, event_create_flash
 from brag_event.events.setup import day_rules_copy
 from brag_event.floor.models import AwardConfirmation
@@ -24,6 +26,7 @@ from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_start, hand_void_last_action
 from brag_event.ledger.audit import ledger_audit
 from brag_event.organiser.audit_words import Names, audit_sentence
+from brag_event.tables.services import seat_leave
 from tests.factories import World, act, assert_audit_ok, refused, user_in, world
 from tests.integrity.test_record import RECORDS, _insider, failed
 
@@ -64,6 +67,12 @@ def test_a_pot_above_the_amount_waits_and_the_next_hand_is_refused_until_it_is_c
     err = refused("award_unconfirmed", lambda: hand_start(table=w.table, by=dealer))
     assert "Pot of 25 to Bill waits for a second member of staff" in err.message
     assert err.status == 409 and err.details == {"hand": hand.pk, "amount": 25}
+    # The pot stays at the table: nobody leaves, and the day does not close.
+    gone = refused("award_unconfirmed", lambda: seat_leave(seat=w.seat(2), by=dealer))
+    assert "Nobody leaves the table until" in gone.message
+    closing = refused("award_unconfirmed", lambda: day_close_request(day=w.day, by=None))
+    assert closing.details == {"tables": [w.table.number]}
+    assert Day.objects.get(pk=w.day.pk).status == Day.Status.OPEN
 
     confirmed = hand_award_confirm(hand=hand, by=supervisor)
     assert confirmed.status == "confirmed" and confirmed.confirmed_by_id == supervisor.user_id
