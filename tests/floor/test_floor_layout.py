@@ -1,11 +1,12 @@
-"""The floor's pages measured in headless Chromium at the sizes their users have: a
-supervisor's phone (390×844), a 10-inch tablet both ways (820×1180, 1180×820) and the
-organiser's console (1366×768). The floor's screen (open calls, rulings, disqualifications with
-the organiser's lift), a call (take it, misdeal, the ruling form), the organiser's dashboard with
-its call alert, a player's page with warnings and penalties, and the public standings with a
-disqualified player: no page wider than the screen, no two controls or headings overlapping,
-every control and every link a supervisor taps at least 44 px high, and long names and notes
-wrapped, never cut. With ``BRAG_DOCS_SHOTS=1`` the screenshots go to ``docs/screenshots/``."""
+"""The floor's pages measured in headless Chromium at the sizes their users have: a supervisor's
+phone (390×844), a 10-inch tablet both ways (820×1180, 1180×820) and the organiser's console
+(1366×768). The floor's screen (open calls, a large pot to confirm and the question it asks,
+rulings, disqualifications with the organiser's lift), a call (take it, misdeal, the ruling
+form), the organiser's dashboard with its call alert, a player's page with warnings and
+penalties, and the public standings with a disqualified player: no page wider than the screen,
+no two controls or headings overlapping, every control and every link a supervisor taps at least
+44 px high, and long names and notes wrapped, never cut. With ``BRAG_DOCS_SHOTS=1`` the
+screenshots go to ``docs/screenshots/``."""
 
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.core.cache import cache
 
-from brag_event.events.services import day_open, event_create_flash
+from brag_event.events.services import day_open, day_update_rules, event_create_flash
 from brag_event.floor.models import FloorCall, Penalty
 from brag_event.floor.services import floor_call_open, penalty_lift, ruling_record
+from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_start
 from brag_event.players.links import player_path
 from brag_event.players.models import Player
@@ -103,6 +105,17 @@ def busy_floor() -> Floor:
     penalty_lift(
         penalty=Penalty.objects.get(ruling=lifted), reason="appeal upheld by the organiser", by=None
     )
+    # A large pot waiting for a second member of staff at a second table (issue 31).
+    day_update_rules(day=day, changes={"award_confirm_from": 10}, by=None)
+    other = table_create(day=day, by=None)
+    for number, name in enumerate((LONG_NAMES[5], "Bartholomew Okafor-K"), start=1):
+        player = player_register(event=event, name=name, starting_money=1000, by=None)
+        seat_buy_in(table=other, seat_number=number, player=player, amount=200, by=None)
+    big = hand_start(table=other, by=None)
+    first = hand_state(big).to_act
+    act(big, seat=first, action="look")
+    act(big, seat=first, action="bet", amount=10)
+    act(big, seat=hand_state(big).to_act, action="fold")
     taken = floor_call_open(table=table, hand=hand, note="A card was dealt face up", by=None)
     FloorCall.objects.filter(pk=taken.pk).update(status=FloorCall.Status.TAKEN)
     call = floor_call_open(table=table, hand=hand, note=LONG_NOTE, by=None)
@@ -194,8 +207,13 @@ def test_the_floor_pages_hold_their_layout(
         page.goto(f"{url}/organiser/events/{f.event_id}/floor/")
         assert page.locator(".calls li").count() == 2
         assert page.locator("form.lift").count() == 1  # the one still standing
+        assert page.locator(".awards li").count() == 1  # the large pot at table 2
         check(page, width)
         save(page, f"floor-board-{size}")
+        page.get_by_role("button", name="Confirm… the pot at table 2").click()
+        page.get_by_role("button", name="Yes, confirm the pot of 20").wait_for()
+        check(page, width)  # the question, in place
+        save(page, f"floor-board-award-{size}")
         page.goto(f"{url}/organiser/floor/calls/{f.call_id}/")
         assert page.get_by_role("button", name="Take this call").is_visible()
         assert page.get_by_role("button", name="Declare a misdeal").is_visible()
