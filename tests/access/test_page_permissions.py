@@ -92,6 +92,7 @@ NEEDS: dict[str, set[str] | None] = {
     "floor:board": FLOOR,
     "floor:call": FLOOR,
     "floor:lift": FLOOR,
+    "floor:award_confirm": FLOOR,
 }
 
 
