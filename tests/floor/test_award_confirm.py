@@ -5,6 +5,7 @@ and the ledger audit passing in every state."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from brag_event.audit.models import AuditEntry, Verb
 from brag_event.closing.services import day_close_request
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
+from brag_event.engine.chain import Tampered, verify_day
 from brag_event.events.models import Day
 from brag_event.events.services import day_update_rules, event_create_flash
 from brag_event.events.setup import day_rules_copy
@@ -28,7 +30,7 @@ from brag_event.ledger.audit import ledger_audit
 from brag_event.organiser.audit_words import Names, audit_sentence
 from brag_event.tables.services import seat_leave
 from tests.factories import World, act, assert_audit_ok, refused, user_in, world
-from tests.integrity.test_record import RECORDS, _insider, failed
+from tests.integrity.test_record import RECORDS, _export, _insider, failed
 
 pytestmark = pytest.mark.django_db
 
@@ -215,3 +217,23 @@ def test_the_amount_is_checked_and_copied_to_the_days_after_with_the_rules() -> 
     assert "award_confirm_from" not in day2.rules().to_dict()
     with pytest.raises(ServiceError):
         day_update_rules(day=day1, changes={"award_confirm_from": True}, by=None)
+
+
+def test_a_closed_days_export_carries_the_confirmation_and_verify_catches_it_altered(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    w, dealer, supervisor = _with_threshold(20)
+    hand = _play(w, dealer)
+    award = hand_award_confirm(hand=hand, by=supervisor)
+    with django_capture_on_commit_callbacks(execute=True):
+        day_close_request(day=w.day, by=None)
+    day = Day.objects.get(pk=w.day.pk)
+    assert day.status == Day.Status.CLOSED
+    lines = _export(day)
+    assert verify_day(lines, day.record_root).hands == 1
+    doc = json.loads(lines[0])
+    (entry,) = [o for o in doc["others"] if o["kind"] == "award_confirm"]
+    assert entry["seq"] == award.seq and entry["confirmed_by"] == supervisor.user_id
+    entry["confirmed_by"] = dealer.user_id  # as if the dealer had confirmed their own pot
+    with pytest.raises(Tampered):
+        verify_day([json.dumps(doc), *lines[1:]], day.record_root)
