@@ -168,7 +168,7 @@ class HandAwardConfirm(APIView):
         },
         summary="Confirm a large pot as a second member of staff",
     )
-    @idempotent
+    @idempotent(secret=True)  # the confirmer's password may be in the body
     def post(self, request: Request, hand_id: int) -> Response:
         data = valid(AwardConfirmIn, request)
         by, where = actor(request), "floor"

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,19 +25,32 @@ HEADER = "Idempotency-Key"
 REPLAY_HEADER = "Idempotent-Replayed"
 
 
-def _fingerprint(request: Request) -> str:
-    """The request as sent: method, path and the body's bytes (a retry sends the same bytes)."""
-    digest = hashlib.sha256(f"{request.method} {request.path}\n".encode())
+def _fingerprint(request: Request, secret: bool = False) -> str:
+    """The request as sent: method, path and the body's bytes (a retry sends the same bytes).
+    A body with a secret in it (a password) is fingerprinted with a key (HMAC with the site's
+    SECRET_KEY), so that the stored fingerprint cannot be used to guess it."""
+    head = f"{request.method} {request.path}\n".encode()
+    if secret:
+        keyed = hmac.new(settings.SECRET_KEY.encode(), head, hashlib.sha256)
+        keyed.update(request._request.body)
+        return keyed.hexdigest()
+    digest = hashlib.sha256(head)
     digest.update(request._request.body)
     return digest.hexdigest()
 
 
-def idempotent(view: Callable[..., Response] | None = None, *, redact: tuple[str, ...] = ()) -> Any:
+def idempotent(
+    view: Callable[..., Response] | None = None,
+    *,
+    redact: tuple[str, ...] = (),
+    secret: bool = False,
+) -> Any:
     """Make a write view idempotent. Fields named in ``redact`` (secrets shown only once) are not
-    stored: a replay answers with them set to ``null``."""
+    stored: a replay answers with them set to ``null``. ``secret``: the request's body may hold
+    a password, fingerprinted with a key (``_fingerprint``)."""
     if view is None:
-        return functools.partial(idempotent, redact=redact)
-    return _idempotent(view, redact)
+        return functools.partial(idempotent, redact=redact, secret=secret)
+    return _idempotent(view, redact, secret)
 
 
 def _stored(data: Any, redact: tuple[str, ...]) -> Any:
@@ -48,7 +63,9 @@ class _Taken(Exception):
     """The key was already used: everything this attempt did is rolled back."""
 
 
-def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Callable[..., Response]:
+def _idempotent(
+    view: Callable[..., Response], redact: tuple[str, ...], secret: bool = False
+) -> Callable[..., Response]:
     @functools.wraps(view)
     def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get(HEADER)
@@ -63,7 +80,7 @@ def _idempotent(view: Callable[..., Response], redact: tuple[str, ...]) -> Calla
                 ),
                 status=400,
             )
-        fingerprint = _fingerprint(request)
+        fingerprint = _fingerprint(request, secret)
         user: Any = request.user
         # Optimistic: run the write, then claim the key with the answer in the same transaction.
         # A retry (or a twin racing it) fails the claim on the unique (user, key) constraint —

@@ -4,10 +4,14 @@ supervisor signing in on the dealer's tablet — never by the dealer who entered
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from typing import Any
 
 import pytest
+from django.conf import settings
 
+from brag_event.api.models import IdempotencyRecord
 from brag_event.events.services import day_update_rules
 from brag_event.floor.models import AwardConfirmation
 from brag_event.hands.models import Hand
@@ -80,6 +84,13 @@ def test_a_supervisor_signs_in_on_the_dealers_tablet_and_the_table_moves_on(api:
     award = AwardConfirmation.objects.get(hand_id=hand["id"])
     assert award.where == "tablet" and award.confirmed_by == api.users["supervisor"]
     assert award.device.endswith("(signed in on the tablet)") and "dealer tablet" in award.device
+    # The answer is kept under the key with a fingerprint of the request keyed with the site's
+    # secret: what is stored cannot be used to guess the password.
+    sent = b'{"username":"supervisor","password":"supervisor-pw"}'
+    head = f"POST {url}\n".encode()
+    stored = IdempotencyRecord.objects.get(key="k1").fingerprint
+    assert stored == hmac.new(settings.SECRET_KEY.encode(), head + sent, hashlib.sha256).hexdigest()
+    assert stored != hashlib.sha256(head + sent).hexdigest()
     # The same request again (a retry) answers the same, and nothing more is written.
     again = post(dealer, url, {"username": "supervisor", "password": "supervisor-pw"}, key="k1")
     assert again.status_code == 200 and again["Idempotent-Replayed"] == "true"
