@@ -147,6 +147,22 @@ def test_a_valid_day_change_is_logged(admin_client: Client, data: Data) -> None:
     assert data.hand.rules["max_bet"] == 20
 
 
+def test_the_second_confirmation_is_set_checked_and_logged_in_the_admin(
+    admin_client: Client, data: Data
+) -> None:
+    bad = post_day(admin_client, data.day, award_confirm_from=0)
+    assert bad.status_code == 200
+    assert bad.context["adminform"].form.errors["award_confirm_from"] == [
+        "At least 1 (or leave it empty: never)."
+    ]
+    assert post_day(admin_client, data.day, award_confirm_from=640).status_code == 302
+    data.day.refresh_from_db()
+    assert data.day.award_confirm_from == 640
+    change = DayRulesChange.objects.get(day=data.day)
+    assert (change.before["award_confirm_from"], change.after["award_confirm_from"]) == (None, 640)
+    assert "award_confirm_from" not in data.day.rules().to_dict()  # never the engine's
+
+
 def test_saving_a_day_unchanged_logs_nothing(admin_client: Client, data: Data) -> None:
     logged = AuditEntry.objects.filter(target=str(data.day), verb__startswith="day.")
     before = logged.count()  # its opening
