@@ -461,7 +461,8 @@ def _penalise(
         penalty.hands = penalty.hands_left = hands
     elif kind == Penalty.Kind.DISQUALIFICATION and seat is not None:
         folded_out = _fold_out(seat, by)
-        seat_leave(seat=seat, by=by, folded_out=folded_out)  # the stack back to the balance
+        # The stack back to the balance (even while a large pot at the table waits).
+        seat_leave(seat=seat, by=by, folded_out=folded_out, disqualified=True)
         penalty.seat = seat
     penalty.save()
     return penalty

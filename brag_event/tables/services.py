@@ -298,11 +298,15 @@ def seat_vacate(*, seat: Seat, table: Table, player: Player, by: Actor | None, m
 
 
 @service_transaction
-def seat_leave(*, seat: Seat, by: Actor | None, folded_out: bool = False) -> Seat:
+def seat_leave(
+    *, seat: Seat, by: Actor | None, folded_out: bool = False, disqualified: bool = False
+) -> Seat:
     """Leave the table: the stack goes back to the player's balance. Allowed while the day is
     open, and while it is closing (the close returns every stack this way). ``folded_out``:
     the floor has just folded this player out of the hand in play (a disqualification, RULES
-    §4b), so their stack is final and leaves now."""
+    §4b), so their stack is final and leaves now. ``disqualified``: the floor's ruling sends
+    the player away even while a large pot at the table waits for its second confirmation (a
+    supervisor's ruling is the floor's own look at the table); anyone else waits for it."""
     table_id = Seat.objects.values_list("table_id", flat=True).get(pk=seat.pk)
     # The table, then the seat: a hand start holds the table and then takes the seats' antes.
     table = Table.objects.select_for_update(no_key=True).get(pk=table_id)
@@ -317,7 +321,7 @@ def seat_leave(*, seat: Seat, by: Actor | None, folded_out: bool = False) -> Sea
         raise Conflict(
             "player_in_hand", f"{seat.player} is in the hand being played; leave after it."
         )
-    waiting = award_waiting(table.pk)
+    waiting = None if disqualified else award_waiting(table.pk)
     if waiting is not None:
         # The pot stays at the table until it is confirmed: were it wrong, its undo reverses
         # what it paid, which a player who has left took with them.

@@ -28,8 +28,9 @@ from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_start, hand_void_last_action
 from brag_event.ledger.audit import ledger_audit
 from brag_event.organiser.audit_words import Names, audit_sentence
+from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_leave
-from tests.factories import World, act, assert_audit_ok, refused, user_in, world
+from tests.factories import World, act, assert_audit_ok, disqualify, refused, user_in, world
 from tests.integrity.test_record import RECORDS, _export, _insider, failed
 
 pytestmark = pytest.mark.django_db
@@ -73,6 +74,9 @@ def test_a_pot_above_the_amount_waits_and_the_next_hand_is_refused_until_it_is_c
     gone = refused("award_unconfirmed", lambda: seat_leave(seat=w.seat(2), by=dealer))
     assert "Nobody leaves the table until" in gone.message
     closing = refused("award_unconfirmed", lambda: day_close_request(day=w.day, by=None))
+    # The floor's disqualification still sends a player away (Chris, who folded).
+    disqualify(w.table, w.players[2])
+    assert Seat.objects.get(pk=w.seats[2].pk).left_at is not None
     assert closing.details == {"tables": [w.table.number]}
     assert Day.objects.get(pk=w.day.pk).status == Day.Status.OPEN
 
