@@ -52,6 +52,14 @@ class Event(models.Model):
         help_text="What a player is registered with unless the organiser says otherwise "
         "(empty: none set, every registration names its amount)",
     )
+    # Whether each day's close waits for every table's chips to be counted (issue 31). On for a
+    # new event: the count is what catches a dealer's entry mistake or chips moved by hand, and
+    # skipping it is then a decision on the record (a waiver with a reason), not a default.
+    count_at_close = models.BooleanField(
+        default=True,
+        help_text="Each day's close waits until every table's chips are counted and every "
+        "difference is ruled (or the count is waived, with a reason)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveBigIntegerField(
         default=0,
@@ -265,6 +273,7 @@ class DayClose(models.Model):
     per day; running it again does nothing once it is done."""
 
     class Status(models.TextChoices):
+        COUNTING = "counting", "Waiting for the count"
         QUEUED = "queued", "Queued"
         RUNNING = "running", "Running"
         DONE = "done", "Done"
