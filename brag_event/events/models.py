@@ -211,6 +211,10 @@ class Day(models.Model):
             if before[1] == self.Status.CLOSED:
                 return f"not open yet. Day {before[0]} has closed: it can be opened now."
             return f"not open yet. It opens once day {before[0]} has closed."
+        if self.status == self.Status.CLOSING:
+            waiting = DayClose.objects.filter(day_id=self.pk, status=DayClose.Status.COUNTING)
+            if waiting.exists():
+                return "no new hands; the tables' chips are being counted before the close."
         if self.status == self.Status.CLOSED:
             later = Day.objects.filter(event_id=self.event_id, number__gt=self.number).exists()
             if not later:
