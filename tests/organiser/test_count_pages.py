@@ -33,9 +33,9 @@ def text(response: Any) -> str:
 def test_a_supervisor_counts_and_bad_input_changes_nothing(w: World) -> None:
     floor = signed_in("supervisor")
     url = f"/organiser/tables/{w.table.pk}/count/"
-    page = floor.get(url)
-    assert page.status_code == 200
-    html = text(page)
+    first = floor.get(url)
+    assert first.status_code == 200
+    html = text(first)
     assert "Seat 1 · Andy" in html and "195" not in html  # a blind count
     bad = floor.post(url, {"seat_1": "195", "seat_2": "-3"})
     assert bad.status_code == 400
@@ -46,9 +46,10 @@ def test_a_supervisor_counts_and_bad_input_changes_nothing(w: World) -> None:
     assert not TableCount.objects.exists()
     done = floor.post(url, {"seat_1": "195", "seat_2": "200", "seat_3": "195"})
     assert done.status_code == 302
-    page = text(floor.get(url))
-    assert "1 difference to rule" in page and "An organiser rules on the differences." in page
-    assert 'name="ruling"' not in page
+    counted = text(floor.get(url))
+    assert "1 difference to rule" in counted
+    assert "An organiser rules on the differences." in counted
+    assert 'name="ruling"' not in counted
     # A supervisor's ruling is refused like any page they may not use.
     row = SeatCount.objects.get(seat__number=2)
     refused = floor.post(
