@@ -55,8 +55,14 @@ def world(
     buy_in: int = 200,
     name: str = "FLASH",
     time_zone: str | None = None,
+    count: bool = False,
 ) -> World:
-    event = event_create_flash(name=name, time_zone=time_zone, starting_money=money, by=None)
+    """An event with day 1 open, one table and ``n`` players bought in. ``count``: its closes
+    wait for the end-of-day count (on for a new event; the tests of the count set it, the rest
+    close as before the count existed)."""
+    event = event_create_flash(
+        name=name, time_zone=time_zone, starting_money=money, count_at_close=count, by=None
+    )
     day = day_open(day=event.days.get(number=1), by=None)
     table = table_create(day=day, by=None)
     players = [

@@ -36,6 +36,11 @@ PERMISSIONS: dict[str, Permission] = {
     "event.manage": Permission(ORGANISER),
     "day.open": Permission(ORGANISER),
     "day.close": Permission(ORGANISER),
+    # The end-of-day count (closing.count): the floor counts the tables; only an organiser
+    # moves money on a difference or closes the day without its count.
+    "count.enter": Permission(SUPERVISOR),
+    "count.rule": Permission(ORGANISER),
+    "count.waive": Permission(ORGANISER),
     "dealers.assign": Permission(ORGANISER),
     "staff.manage": Permission(ORGANISER),
     "tokens.manage": Permission(ORGANISER),

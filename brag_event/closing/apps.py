@@ -2,8 +2,9 @@ from django.apps import AppConfig
 
 
 class ClosingConfig(AppConfig):
-    """The day close's orchestration (``closing.services``, ``closing.tasks``): no models of its
-    own — the close's row (``events.DayClose``) belongs to the day."""
+    """The day close's orchestration (``closing.services``, ``closing.tasks``) and the
+    end-of-day count (``closing.count``, its models); the close's row (``events.DayClose``)
+    belongs to the day."""
 
     name = "brag_event.closing"
     label = "closing"

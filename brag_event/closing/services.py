@@ -42,6 +42,7 @@ from brag_event.tables import versions
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_leave
 
+from .count import count_refusal, count_report, count_state
 from .signals import day_close_requested
 
 
@@ -101,8 +102,32 @@ def day_close_request(*, day: Day, by: Actor | None) -> DayClose:
     )
     if close.status == DayClose.Status.DONE:
         return close  # the day is closed: never open here
+    # The end-of-day count (closing.count): the day leaves play and the close waits for it.
+    # Asked again while it still waits: refused, the tables named.
+    waiting = None
+    if created or close.status == DayClose.Status.COUNTING:
+        waiting = count_refusal(count_state(day))
+        if waiting is not None and not created:
+            raise waiting
     if day.status == Day.Status.OPEN:
         _take_out_of_play(day)
+    if waiting is not None:
+        close.status = DayClose.Status.COUNTING
+        close.step = "waiting for the count"
+        close.save(update_fields=["status", "step"])
+        versions.event_changed(day.event_id)
+        audit_record(
+            by=by,
+            verb=Verb.DAY_CLOSE_REQUESTED,
+            subject=day,
+            data={"again": False, "count": True},
+            event_id=day.event_id,
+        )
+        return close
+    if close.status == DayClose.Status.COUNTING:
+        close.status = DayClose.Status.QUEUED
+        close.step = "queued"
+        close.save(update_fields=["status", "step"])
     if close.status == DayClose.Status.FAILED:
         close.status = DayClose.Status.QUEUED
         close.progress = 0
@@ -183,7 +208,7 @@ def day_close_run(*, close_id: int) -> DayClose:
     # the older code and one started now still exclude each other.
     with advisory_lock(RUN_LOCK, close_id):
         close = retrying(lambda: _claim(close_id))
-        if close.status != DayClose.Status.DONE:
+        if close.status not in (DayClose.Status.DONE, DayClose.Status.COUNTING):
             try:
                 close = _run(close)
             except Busy:
@@ -223,6 +248,8 @@ def _claim(close_id: int) -> DayClose:
             .select_related("day__event")
             .get(pk=close_id)
         )
+        if close.status == DayClose.Status.COUNTING:
+            return close  # its count is not done: the request queues it again once it is
         if close.status == DayClose.Status.DONE:
             # A run that died between the close's commit and its announcement (``_announce``).
             versions.event_changed(close.day.event_id, tables=True)
@@ -364,6 +391,9 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
             "carried_pots": list(
                 day.tables.filter(carried_pot__gt=0).values("number", "carried_pot")
             ),
+            # The end-of-day count: every table's counts, differences and rulings, or the
+            # organiser's waiver (closing.count).
+            "count": count_report(day),
             "carried_splits": [
                 {"table": s.table.number, "hand": s.hand.number if s.hand else None}
                 | {"amount": s.amount, "shares": s.shares}

@@ -58,6 +58,14 @@ class Event(models.Model):
         help_text="What a player is registered with unless the organiser says otherwise "
         "(empty: none set, every registration names its amount)",
     )
+    # Whether each day's close waits for every table's chips to be counted (issue 31). On for a
+    # new event: the count is what catches a dealer's entry mistake or chips moved by hand, and
+    # skipping it is then a decision on the record (a waiver with a reason), not a default.
+    count_at_close = models.BooleanField(
+        default=True,
+        help_text="Each day's close waits until every table's chips are counted and every "
+        "difference is ruled (or the count is waived, with a reason)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveBigIntegerField(
         default=0,
@@ -228,6 +236,10 @@ class Day(models.Model):
             if before[1] == self.Status.CLOSED:
                 return f"not open yet. Day {before[0]} has closed: it can be opened now."
             return f"not open yet. It opens once day {before[0]} has closed."
+        if self.status == self.Status.CLOSING:
+            waiting = DayClose.objects.filter(day_id=self.pk, status=DayClose.Status.COUNTING)
+            if waiting.exists():
+                return "no new hands; the tables' chips are being counted before the close."
         if self.status == self.Status.CLOSED:
             later = Day.objects.filter(event_id=self.event_id, number__gt=self.number).exists()
             if not later:
@@ -290,6 +302,7 @@ class DayClose(models.Model):
     per day; running it again does nothing once it is done."""
 
     class Status(models.TextChoices):
+        COUNTING = "counting", "Waiting for the count"
         QUEUED = "queued", "Queued"
         RUNNING = "running", "Running"
         DONE = "done", "Done"

@@ -70,18 +70,24 @@ def event_create_flash(
     start: dt.date | None = None,
     time_zone: str | None = None,
     starting_money: int | None = None,
+    count_at_close: bool = True,
     by: Actor | None,
 ) -> Event:
     """Create an event with the three days exactly as the FLASH event sheet sets them, all
     scheduled: day 1 opens with ``day_open``. Its times are in ``time_zone`` (default: the
     settings' TIME_ZONE); ``starting_money`` is what a player is registered with unless said
-    otherwise (``None``: every registration says)."""
+    otherwise (``None``: every registration says); ``count_at_close``: each day's close waits
+    for the end-of-day count (``closing.count``)."""
     zone_name = time_zone_checked(time_zone)
     check_starting_money(starting_money)
     try:
         with transaction.atomic():
             event = Event.objects.create(
-                name=name, currency=currency, time_zone=zone_name, starting_money=starting_money
+                name=name,
+                currency=currency,
+                time_zone=zone_name,
+                starting_money=starting_money,
+                count_at_close=count_at_close,
             )
     except IntegrityError:
         raise ServiceError("event_exists", f"An event called {name!r} already exists.") from None

@@ -295,8 +295,10 @@ def check_conservation(scope: Scope, facts: BalanceFacts) -> Found:
         (f"{Account.objects.get(pk=pk)} is negative ({balance})" for pk, balance in facts.negative),
         len(facts.negative),
     )
+    # Balances + stacks + pots + carried pots + house + the count's differences (the chips an
+    # end-of-day count set aside: closing.count) = everything issued.
     parts = ", ".join(
-        f"{k} {by_kind.get(k, 0)}" for k in ("player", "stack", "pot", "carried", "house")
+        f"{k} {by_kind.get(k, 0)}" for k in ("player", "stack", "pot", "carried", "house", "count")
     )
     return problems, f"issued {issued} = {parts}"
 

@@ -25,6 +25,10 @@ class Account(models.Model):
         POT = "pot", "Pot"
         CARRIED = "carried", "Carried pot"
         HOUSE = "house", "House"
+        # The chips the end-of-day count found missing from the stacks, less those it found
+        # over (closing.count): never below zero — a stack is raised from it only as far as
+        # it holds (or from the house).
+        COUNT = "count", "Count differences"
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="accounts")
     kind = models.CharField(max_length=8, choices=Kind.choices)
@@ -43,6 +47,9 @@ class Account(models.Model):
                 fields=["event"], condition=Q(kind="house"), name="one_house_per_event"
             ),
             models.UniqueConstraint(
+                fields=["event"], condition=Q(kind="count"), name="one_count_account_per_event"
+            ),
+            models.UniqueConstraint(
                 fields=["player"], condition=Q(kind="player"), name="one_balance_per_player"
             ),
             models.UniqueConstraint(
@@ -57,7 +64,13 @@ class Account(models.Model):
             models.CheckConstraint(
                 name="account_kind_refs",
                 condition=(
-                    Q(kind__in=["issuer", "house"], player=None, seat=None, table=None, hand=None)
+                    Q(
+                        kind__in=["issuer", "house", "count"],
+                        player=None,
+                        seat=None,
+                        table=None,
+                        hand=None,
+                    )
                     | Q(kind="player", player__isnull=False, seat=None, hand=None)
                     | Q(kind="stack", seat__isnull=False, hand=None)
                     | Q(kind="carried", table__isnull=False, hand=None)
@@ -94,6 +107,7 @@ class Transfer(models.Model):
         CARRY = "carry", "Pot carried forward"
         LEAVE = "leave", "Left the table"
         REVERSAL = "reversal", "Reversal"
+        COUNT = "count", "Count correction"
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="transfers")
     kind = models.CharField(max_length=10, choices=Kind.choices)

@@ -36,6 +36,12 @@ def account_house(event: Event) -> Account:
     return Account.objects.get_or_create(event=event, kind=Kind.HOUSE)[0]
 
 
+def account_count(event: Event) -> Account:
+    """The event's count differences (``closing.count``): chips the end-of-day count found
+    missing from a stack go here; a stack found short of its chips is raised from here."""
+    return Account.objects.get_or_create(event=event, kind=Kind.COUNT)[0]
+
+
 def account_player(player: Player) -> Account:
     return Account.objects.get_or_create(event_id=player.event_id, kind=Kind.PLAYER, player=player)[
         0

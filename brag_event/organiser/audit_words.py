@@ -104,6 +104,33 @@ def _created(d: dict[str, Any], _n: Names) -> str:
     return f"Event created from scratch with {plain(days)} days." if days else "Event created."
 
 
+def _day_count(d: dict[str, Any], n: Names) -> str:
+    differences = d.get("differences")
+    found = differences if isinstance(differences, dict) else {}
+    said = and_list(
+        f"seat {seat} {'+' if isinstance(v, int) and v > 0 else ''}{plain(v)}"
+        for seat, v in found.items()
+    )
+    return f"Table {plain(d.get('table'))}'s chips counted: " + (
+        f"differences at {said}." if found else "every stack as recorded."
+    )
+
+
+def _count_ruling(d: dict[str, Any], n: Names) -> str:
+    where = f"Table {plain(d.get('table'))}: recorded {plain(d.get('recorded'))}, counted " + (
+        f"{plain(d.get('counted'))}"
+    )
+    if d.get("ruling") == "correct":
+        source = {"count": "the count's set-aside chips", "house": "the house"}.get(
+            str(d.get("source")), "the count's set-aside chips"
+        )
+        recorded, counted = d.get("recorded"), d.get("counted")
+        lower = isinstance(recorded, int) and isinstance(counted, int) and counted < recorded
+        moved = "difference set aside" if lower else f"difference taken from {source}"
+        return f"{where}; stack corrected to the count ({moved}): {plain(d.get('reason'))}."
+    return f"{where}; the records stand: {plain(d.get('reason'))}."
+
+
 def _day_closed(d: dict[str, Any], _n: Names) -> str:
     audit = "passed" if d.get("audit_ok") else "failed"
     return (
@@ -215,9 +242,16 @@ WORDS: dict[str, Words] = {
     ),
     Verb.DAY_OPEN: lambda d, n: "Day opened: its rules are frozen.",
     Verb.DAY_CLOSE_REQUESTED: lambda d, n: (
-        "Close asked for again." if d.get("again") else "Close asked for: out of play."
+        "Close asked for again."
+        if d.get("again")
+        else "Close asked for: out of play, waiting for the chip count."
+        if d.get("count")
+        else "Close asked for: out of play."
     ),
     Verb.DAY_CLOSED: _day_closed,
+    Verb.DAY_COUNT: _day_count,
+    Verb.DAY_COUNT_RULING: _count_ruling,
+    Verb.DAY_COUNT_WAIVED: lambda d, n: f"The day's chip count waived: {plain(d.get('reason'))}.",
     Verb.DAY_CARRIED_SHARED: _carried,
     Verb.PLAYER_REGISTER: lambda d, n: f"Registered with {plain(d.get('money', 0))}.",
     Verb.PLAYER_IMPORT: lambda d, n: (

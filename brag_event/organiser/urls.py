@@ -1,6 +1,15 @@
 from django.urls import include, path
 
-from . import access, audit_views, hall_views, player_views, setup_views, staff_views, views
+from . import (
+    access,
+    audit_views,
+    count_views,
+    hall_views,
+    player_views,
+    setup_views,
+    staff_views,
+    views,
+)
 
 app_name = "organiser"
 
@@ -30,6 +39,9 @@ urlpatterns = [
     path("days/<int:day_id>/close/", views.day_close, name="day_close"),
     path("days/<int:day_id>/requalify/", views.requalify, name="requalify"),
     path("days/<int:day_id>/close/status/", views.day_close_status, name="day_close_status"),
+    path("days/<int:day_id>/count/waive/", views.count_waive, name="count_waive"),
+    path("tables/<int:table_id>/count/", count_views.table_count, name="table_count"),
+    path("tables/<int:table_id>/count/rule/", count_views.count_rule, name="count_rule"),
     path("days/<int:day_id>/hands.jsonl", views.export_hands, name="export_hands"),
     path("days/<int:day_id>/seating/", include("brag_event.organiser.seating_urls")),
 ]

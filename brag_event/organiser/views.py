@@ -31,6 +31,7 @@ from brag_event.access.selectors import staff_manageable
 from brag_event.access.web import requires, visible_events
 from brag_event.api.models import DeviceToken
 from brag_event.api.services import token_issue, token_revoke
+from brag_event.closing.count import count_state, day_count_waive
 from brag_event.closing.services import day_close_request
 from brag_event.closing.tasks import day_close_nudge
 from brag_event.core.actors import Actor
@@ -61,6 +62,7 @@ from brag_event.tables.versions import dashboard_version
 
 from .access import organiser_only
 from .closing_report import WAITING_WORDS, close_report, close_state, tables_named
+from .count_forms import CountWaiveForm
 from .forms import (
     DayCloseConfirmForm,
     DayCloseForm,
@@ -336,6 +338,29 @@ def requalify(request: HttpRequest, day_id: int) -> HttpResponse:
     return _day_close_page(request, before, blank, status=400, requalify_form=form)
 
 
+@takes(post=CountWaiveForm)
+@requires("count.waive")
+@require_POST
+def count_waive(request: HttpRequest, day_id: int) -> HttpResponse:
+    """Close the day without (the rest of) its count: the organiser's reason, confirmed."""
+    day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
+    form = CountWaiveForm(request.POST)
+    if form.is_valid():
+        try:
+            day_count_waive(day=day, reason=form.cleaned_data["reason"], by=actor(request))
+        except ServiceError as err:
+            service_error_on(form, err)
+        else:
+            messages.success(
+                request,
+                f"Day {day.number}'s count is waived; the reason is in the audit log. Close the "
+                "day now.",
+            )
+            return redirect("organiser:day_close", day.pk)
+    blank = DayCloseConfirmForm()
+    return _day_close_page(request, day, blank, status=400, waive_form=form)
+
+
 def _day_close_page(
     request: HttpRequest,
     day: Day,
@@ -345,6 +370,7 @@ def _day_close_page(
     confirm: dict[str, Any] | None = None,
     refusal: ServiceError | None = None,
     requalify_form: RequalifyForm | None = None,
+    waive_form: CountWaiveForm | None = None,
 ) -> HttpResponse:
     report = close_report(day)
     following = report.following
@@ -367,6 +393,8 @@ def _day_close_page(
         "refusal": refusal,
         "requalify_form": requalify_form if can_requalify else None,
         "refusal_tables": tables_named(day, refusal.details.get("tables")) if refusal else [],
+        "count": count_state(day),
+        "waive_form": waive_form or CountWaiveForm(),
         "in_play": Hand.objects.filter(table__day=day, status=Hand.Status.IN_PROGRESS).count(),
         "seated": Seat.objects.filter(table__day=day, left_at__isnull=True).count(),
     }

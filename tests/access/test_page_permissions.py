@@ -19,6 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from brag_event.access.models import StaffRole
 from brag_event.api.models import DeviceToken, token_hash
 from brag_event.audit.models import AuditEntry
+from brag_event.closing.models import CountWaiver, TableCount
 from brag_event.events.models import Day
 from brag_event.events.services import event_create_flash
 from brag_event.floor.services import floor_call_open
@@ -77,6 +78,9 @@ NEEDS: dict[str, set[str] | None] = {
     "organiser:day_open": EVENT,
     "organiser:day_close": EVENT,
     "organiser:day_close_status": EVENT,
+    "organiser:count_waive": EVENT,
+    "organiser:table_count": FLOOR,
+    "organiser:count_rule": EVENT,
     "organiser:export_hands": EVENT,
     "organiser:seating": EVENT,
     "organiser:seating_sheets": EVENT,
@@ -120,6 +124,8 @@ def snapshot() -> tuple[Any, ...]:
         tuple(Player.objects.order_by("pk").values_list("pk", "balance", "name")),
         tuple(DeviceToken.objects.order_by("pk").values_list("pk", "revoked_at")),
         tuple(User.objects.order_by("pk").values_list("pk", "is_active", "password")),
+        TableCount.objects.count(),
+        CountWaiver.objects.count(),
     )
 
 
@@ -152,6 +158,7 @@ def state() -> dict[str, Any]:
         "player_id": w.players[0].pk,
         "token_id": token.pk,
         "hand_id": hand.pk,
+        "table_id": w.table.pk,
         "call_id": call.pk,
         "penalty_id": penalty.pk,
         "batch_id": players_import_preview(
@@ -169,6 +176,7 @@ def url_of(name: str, kwargs: dict[str, Any]) -> str:
         {"player_id": kwargs["player_id"]},
         {"token_id": kwargs["token_id"]},
         {"hand_id": kwargs["hand_id"]},
+        {"table_id": kwargs["table_id"]},
         {"call_id": kwargs["call_id"]},
         {"penalty_id": kwargs["penalty_id"]},
         {"batch_id": kwargs["batch_id"]},

@@ -182,6 +182,30 @@ class Console:
         assert {json.dumps(h.rules["ante"]) for h in hands} == {str(day.ante)}
         assert_audit_ok(day.event)
 
+    def count_tables(self, day: Day) -> None:
+        """The end-of-day count (issue 31): every table counted on its count page, each stack
+        as recorded (nothing to rule), then the close asked for again."""
+        page = self.page
+        assert DayClose.objects.get(day=day).status == DayClose.Status.COUNTING
+        for table in day.tables.order_by("number"):
+            seats = list(
+                Seat.objects.filter(table=table, left_at__isnull=True)
+                .select_related("player")
+                .order_by("number")
+            )
+            if not seats:
+                continue
+            self.go(f"/organiser/tables/{table.pk}/count/")
+            for seat in seats:
+                label = f"Seat {seat.number} · {seat.player.name}"
+                page.get_by_label(label, exact=True).fill(str(seat.stack))
+            page.get_by_role("button", name=f"Enter the count of table {table.number}").click()
+            page.wait_for_load_state()
+            assert page.locator("#count-badge").inner_text().lower() == "counted"
+        self.go(f"/organiser/days/{day.pk}/close/")
+        page.get_by_role("button", name=f"Close day {day.number} now").click()
+        page.wait_for_load_state()
+
     def close_day(self, number: int, top: int | None) -> None:
         day = self.day(number)
         self.go(f"/organiser/days/{day.pk}/close/")
@@ -197,6 +221,8 @@ class Console:
         assert self.day(number).status == "open"
         page.get_by_role("button", name=f"Yes, close day {number}").click()
         page.wait_for_load_state()
+        if day.event.count_at_close:
+            self.count_tables(day)
         deadline = time.monotonic() + 30
         while DayClose.objects.filter(day=day, status=DayClose.Status.DONE).count() == 0:
             assert time.monotonic() < deadline, "the close did not finish"

@@ -41,7 +41,14 @@ def seed(tables: int, players: int) -> dict[str, Any]:
         )
         organiser.groups.add(organiser_group)
         by = Actor(organiser, "production run seed")
-        event = event_create_flash(name="PRODRUN", currency="MB", start=timezone.localdate(), by=by)
+        # The run tests the close on a real worker, not the count (tests/closing/test_day_count.py).
+        event = event_create_flash(
+            name="PRODRUN",
+            currency="MB",
+            start=timezone.localdate(),
+            count_at_close=False,
+            by=by,
+        )
         day = day_open(day=event.days.get(number=1), by=by)
         dealers = []
         for number in range(1, tables + 1):

@@ -152,6 +152,10 @@ def _rerun_closes(event: Event) -> list[str]:
         try:
             day_close_request(day=close.day, by=None)
         except ServiceError as err:
+            if err.code == "count_outstanding":
+                # Waiting for the end-of-day count (closing.count) is waiting for people, not a
+                # stuck state: counting, ruling or the organiser's waiver lets it go on.
+                continue
             day = Day.objects.get(pk=close.day_id)
             if day.status != "open":
                 out.append(
