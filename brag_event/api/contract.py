@@ -244,7 +244,12 @@ class HandOut(S.Serializer):
 class VoidOut(S.Serializer):
     reason = S.CharField()
     at = S.DateTimeField()
+    seq = nullable_int(help_text="The hand's sequence number the void took")
     by = S.CharField(allow_null=True)
+    by_name = S.CharField(
+        allow_null=True, help_text="Who voided it: the full name, else the user name"
+    )
+    by_role = S.CharField(allow_null=True, help_text="Who voided it: their highest role")
 
 
 class HandEntryOut(S.Serializer):
