@@ -261,6 +261,10 @@ class HandEntryOut(S.Serializer):
     cards = S.CharField(allow_null=True)
     entered_at = S.DateTimeField()
     entered_by = S.CharField(allow_null=True)
+    entered_by_name = S.CharField(
+        allow_null=True, help_text="Who entered it: the full name, else the user name"
+    )
+    entered_by_role = S.CharField(allow_null=True, help_text="Who entered it: their highest role")
     device = S.CharField(allow_blank=True)
     void = VoidOut(allow_null=True)
 

@@ -101,6 +101,8 @@ def hand_entries(hand: Hand) -> list[dict[str, Any]]:
             "cards": a.cards or None,
             "entered_at": a.entered_at.isoformat(),
             "entered_by": a.entered_by.get_username() if a.entered_by else None,
+            "entered_by_name": _person(a.entered_by),
+            "entered_by_role": role_of(a.entered_by) if a.entered_by else None,
             "device": a.device,
             "void": {
                 "reason": a.void.reason,

@@ -180,7 +180,7 @@ function doneElsewhere(handId, seen) {
       if (v && v.seq !== null && v.seq >= seen && e.seq < seen) {
         said.push(person(v.by_role, v.by_name) + " took back \u201c" + entryWords(h, e) + "\u201d \u2014 reason: " + v.reason + ".");
       } else if (e.seq >= seen && !v) {
-        said.push(person(null, e.entered_by) + " entered \u201c" + entryWords(h, e) + "\u201d.");
+        said.push(person(e.entered_by_role, e.entered_by_name) + " entered \u201c" + entryWords(h, e) + "\u201d.");
       }
     });
     return said.join(" ");
