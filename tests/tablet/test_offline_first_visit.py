@@ -384,3 +384,53 @@ def test_a_supervisors_undo_met_offline_says_who_took_back_what_and_why(
     expect(page.locator("#queue")).to_be_hidden(timeout=30_000)
     live = HandAction.objects.filter(void__isnull=True).order_by("seq")
     assert [(a.seat, a.action) for a in live] == [(2, "bet")]
+
+
+KEPT_AT = """(id) => new Promise((resolve, reject) => {
+  const open = indexedDB.open("brag-tablet");
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const db = open.result;
+    const names = [...db.objectStoreNames];
+    const get = db.transaction(names[0]).objectStore(names[0]).get("table-" + id);
+    get.onsuccess = () => resolve(get.result ? get.result.at : null);
+    get.onerror = () => reject(get.error);
+  };
+})"""
+
+
+def test_seen_at_and_log_out_stay_true(hall: Hall, browser: Any) -> None:
+    """ "seen at" is the time of the server's last answer, a 304 ("nothing changed") too; and a
+    page reloaded with no network still shows who is signed in and "Log out", which asks for
+    the network back and then logs out."""
+    page = open_table(hall, browser)
+    table = hall.world.table.pk
+    page.wait_for_function(f"() => ({KEPT_AT})({table}).then((at) => at !== null)")
+    first = page.evaluate(KEPT_AT, table)
+    with page.expect_response(lambda r: "/api/v1/tables/" in r.url and r.status == 304):
+        pass
+    page.wait_for_function(f"(t) => ({KEPT_AT})({table}).then((at) => at > t)", arg=first)
+    # The service worker keeps the page; then a reload with no network.
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=BOOT)
+    page.wait_for_function(
+        """() => caches.open("brag-pages")
+            .then((c) => c.match(location.pathname)).then((r) => !!r)""",
+        timeout=BOOT,
+        polling=250,
+    )
+    page.context.set_offline(True)
+    page.context.route("**/*", refuse)
+    response = page.reload()
+    assert response is not None and response.from_service_worker
+    expect(page.locator("#net")).to_contain_text("Offline \u2014 the table as seen at")
+    expect(page.locator("#who")).to_have_text("dealer")
+    out = page.get_by_role("button", name="Log out")
+    expect(out).to_be_visible()
+    out.click()
+    expect(page.locator("#notice")).to_have_text("No network: log out again once it is back.")
+    page.context.unroute("**/*", refuse)
+    page.context.set_offline(False)
+    out.click()
+    page.wait_for_url(f"{hall.url}/tablet/login/**")
+    page.goto(hall.table_url())
+    page.wait_for_url(f"{hall.url}/tablet/login/**")  # signed out at the server too
