@@ -434,3 +434,23 @@ def test_seen_at_and_log_out_stay_true(hall: Hall, browser: Any) -> None:
     page.wait_for_url(f"{hall.url}/tablet/login/**")
     page.goto(hall.table_url())
     page.wait_for_url(f"{hall.url}/tablet/login/**")  # signed out at the server too
+
+
+def test_no_blank_table_when_the_network_drops_before_the_table_arrives(
+    hall: Hall, browser: Any
+) -> None:
+    """The page came, the table did not (the API unreachable): no empty felt, words instead;
+    the table appears by itself once the network is back."""
+    page = hall.page(browser, size=TABLETS[0])
+    page.context.route("**/api/v1/**", refuse)
+    page.goto(hall.table_url())
+    expect(page.locator("#notice")).to_have_text(
+        "No network yet: the table appears as soon as the network is back.Dismiss"
+    )
+    expect(page.locator(".felt")).to_be_hidden()
+    expect(page.locator("#loading")).to_be_visible()
+    page.context.unroute("**/api/v1/**", refuse)
+    expect(page.get_by_role("button", name="Start the next hand")).to_be_visible(timeout=30_000)
+    expect(page.locator("#notice")).to_be_hidden()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    no_program_words(page)
