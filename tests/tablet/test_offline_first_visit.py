@@ -230,7 +230,7 @@ def test_a_drop_before_the_engine_is_ready_is_said_and_recovered_without_a_reloa
     navigations = page.evaluate("() => performance.getEntriesByType('navigation').length")
     drop(page, net)
     entry = page.locator("#engine-status")
-    expect(entry).to_have_text(NOT_READY, timeout=120_000)
+    expect(entry).to_have_text(NOT_READY, timeout=FIRST_VISIT)
     expect(entry).to_be_visible(timeout=30_000)
     expect(page.locator("#net")).to_contain_text("Offline")
     # An entry taken with no network and no engine: said in words, sent once the network is back.
@@ -405,11 +405,15 @@ def test_seen_at_and_log_out_stay_true(hall: Hall, browser: Any) -> None:
     the network back and then logs out."""
     page = open_table(hall, browser)
     table = hall.world.table.pk
-    page.wait_for_function(f"() => ({KEPT_AT})({table}).then((at) => at !== null)")
+    page.wait_for_function(f"() => ({KEPT_AT})({table}).then((at) => at !== null)", timeout=60_000)
     first = page.evaluate(KEPT_AT, table)
-    with page.expect_response(lambda r: "/api/v1/tables/" in r.url and r.status == 304):
+    with page.expect_response(
+        lambda r: "/api/v1/tables/" in r.url and r.status == 304, timeout=60_000
+    ):
         pass
-    page.wait_for_function(f"(t) => ({KEPT_AT})({table}).then((at) => at > t)", arg=first)
+    page.wait_for_function(
+        f"(t) => ({KEPT_AT})({table}).then((at) => at > t)", arg=first, timeout=60_000
+    )
     # The service worker keeps the page; then a reload with no network.
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=BOOT)
     page.wait_for_function(
