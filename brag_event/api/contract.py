@@ -267,7 +267,12 @@ class HandOut(S.Serializer):
 class VoidOut(S.Serializer):
     reason = S.CharField()
     at = S.DateTimeField()
+    seq = nullable_int(help_text="The hand's sequence number the void took")
     by = S.CharField(allow_null=True)
+    by_name = S.CharField(
+        allow_null=True, help_text="Who voided it: the full name, else the user name"
+    )
+    by_role = S.CharField(allow_null=True, help_text="Who voided it: their highest role")
 
 
 class HandEntryOut(S.Serializer):
@@ -279,6 +284,10 @@ class HandEntryOut(S.Serializer):
     cards = S.CharField(allow_null=True)
     entered_at = S.DateTimeField()
     entered_by = S.CharField(allow_null=True)
+    entered_by_name = S.CharField(
+        allow_null=True, help_text="Who entered it: the full name, else the user name"
+    )
+    entered_by_role = S.CharField(allow_null=True, help_text="Who entered it: their highest role")
     device = S.CharField(allow_blank=True)
     void = VoidOut(allow_null=True)
 

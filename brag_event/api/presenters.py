@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from brag_event.access.roles import role_of
 from brag_event.audit.models import AuditEntry
 from brag_event.engine import HandState
 from brag_event.engine.tablet import hand_live
@@ -84,6 +85,13 @@ def hand_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
     }
 
 
+def _person(user: Any) -> str | None:
+    """A user's name as people say it: the full name where it is set, else the user name."""
+    if user is None:
+        return None
+    return str(user.get_full_name() or user.get_username())
+
+
 def hand_entries(hand: Hand) -> list[dict[str, Any]]:
     """Every entry of a hand's log, voided ones too, with who entered it and when."""
     return [
@@ -96,11 +104,18 @@ def hand_entries(hand: Hand) -> list[dict[str, Any]]:
             "cards": a.cards or None,
             "entered_at": a.entered_at.isoformat(),
             "entered_by": a.entered_by.get_username() if a.entered_by else None,
+            "entered_by_name": _person(a.entered_by),
+            "entered_by_role": role_of(a.entered_by) if a.entered_by else None,
             "device": a.device,
             "void": {
                 "reason": a.void.reason,
                 "at": a.void.voided_at.isoformat(),
+                "seq": a.void.seq,
                 "by": a.void.voided_by.get_username() if a.void.voided_by else None,
+                # Who took it back, in words for the tablet's conflict notice ("The supervisor
+                # Sam Lee took back …"): the person's name, and their role.
+                "by_name": _person(a.void.voided_by),
+                "by_role": role_of(a.void.voided_by) if a.void.voided_by else None,
             }
             if hasattr(a, "void")
             else None,

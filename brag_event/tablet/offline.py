@@ -90,5 +90,16 @@ def offline_version(shell: dict[str, bytes], pyodide: str, engine: str) -> tuple
     digest = hashlib.sha256()
     for name in sorted(shell):
         digest.update(name.encode() + b"\0" + hashlib.sha256(shell[name]).digest())
-    runtime = hashlib.sha256(f"{pyodide}\0{engine}".encode()).hexdigest()[:16]
-    return digest.hexdigest()[:16], runtime
+    return digest.hexdigest()[:16], runtime_version(pyodide, engine)
+
+
+def runtime_version(pyodide: str, engine: str) -> str:
+    """The runtime cache's version: the hash of Pyodide's pinned integrity and the engine's."""
+    return hashlib.sha256(f"{pyodide}\0{engine}".encode()).hexdigest()[:16]
+
+
+def runtime_cache(pin: dict[str, object], engine: str) -> str:
+    """The name of the cache that keeps Pyodide's files and the engine's zip. The service worker
+    (/tablet/sw.js) and the table page's engine worker both use it: whichever of them fetches a
+    file first keeps it there, and the other reads it from there (each file fetched once)."""
+    return f"brag-runtime-{pin['version']}-{runtime_version(str(pin['integrity']), engine)}"

@@ -22,7 +22,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from brag_event.core.forms import takes
 
 from . import vendor
-from .offline import SHELL, engine_zip, offline_version
+from .offline import SHELL, engine_zip, offline_version, runtime_cache
 
 HOME = "/tablet/"
 
@@ -69,7 +69,12 @@ def tables(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     _data, version = engine_zip()
-    return render(request, "tablet/table.html", {"table_id": table_id, "engine_version": version})
+    context = {
+        "table_id": table_id,
+        "engine_version": version,
+        "runtime_cache": runtime_cache(vendor.lock(), version),
+    }
+    return render(request, "tablet/table.html", context)
 
 
 @takes()
@@ -97,12 +102,12 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         if isinstance(found, str):
             with open(found, "rb") as handle:
                 shell[name] = handle.read()
-    shell_version, runtime_version = offline_version(shell, pin["integrity"], engine_version)
+    shell_version, _runtime = offline_version(shell, pin["integrity"], engine_version)
     runtime = [static(f"vendor/pyodide/{name}") for name in sorted(pin["files"])]
     runtime.append(reverse("tablet:engine", args=[engine_version]))
     config = {
         "shell": f"brag-shell-{shell_version}",
-        "runtime": f"brag-runtime-{pin['version']}-{runtime_version}",
+        "runtime": runtime_cache(pin, engine_version),
         "pages": [reverse("tablet:tables")],
         "shell_files": [static(name) for name in SHELL],
         "runtime_files": runtime,

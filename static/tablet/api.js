@@ -43,17 +43,31 @@ export function toLogin() {
   window.location.href = "/tablet/login/?next=" + encodeURIComponent(window.location.pathname);
 }
 
+/* Who is signed in, and "Log out" — also for a page opened with no network, from who the
+ * tablet kept: logging out then waits for the network (a session is ended at the server), and
+ * says so rather than leaving a page the tablet cannot open. */
+export function showWho(me) {
+  if (!me) return;
+  $("#who").textContent = whoText(me);
+  var out = $("#logout");
+  out.hidden = false;
+  out.onclick = function () {
+    if (localStorage.getItem(TOKEN_KEY)) { localStorage.removeItem(TOKEN_KEY); toLogin(); return; }
+    api("POST", "/auth/logout/", {}).then(toLogin, function () {
+      var box = $("#notice");
+      if (!box) { toLogin(); return; }
+      box.hidden = false;
+      box.className = "notice error";
+      box.textContent = "No network: log out again once it is back.";
+    });
+  };
+}
+
 export function whoAmI() {
   return api("GET", "/me/").then(function (res) {
     if (res.status === 401 || res.status === 403) { toLogin(); throw new Error("not logged in"); }
     var me = res.data;
-    $("#who").textContent = whoText(me);
-    var out = $("#logout");
-    out.hidden = false;
-    out.onclick = function () {
-      if (localStorage.getItem(TOKEN_KEY)) { localStorage.removeItem(TOKEN_KEY); toLogin(); return; }
-      api("POST", "/auth/logout/", {}).then(toLogin, toLogin);
-    };
+    showWho(me);
     return me;
   });
 }

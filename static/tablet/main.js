@@ -21,7 +21,8 @@ import { tablePage } from "./table.js";
 import { registerServiceWorker } from "./offline-glue.js";
 
 var page = document.body.getAttribute("data-page");
-if (page === "table" || page === "tables") registerServiceWorker();
+// The table page registers it once the table is drawn (table.js).
+if (page === "tables") registerServiceWorker();
 if (page === "login") loginPage();
 else if (page === "tables") tablesPage();
 else if (page === "table") tablePage();

@@ -19,8 +19,12 @@ export function saveQueue(T) {
   return T.saving;
 }
 
+/* The table as last seen, and when: on every answer of the server, a 304 ("nothing changed")
+ * too, so that "seen at" stays true. */
 export function saveTable(T) {
-  if (T.table) store().set(tableKey(T), { table: T.table, etag: T.etag, at: Date.now() }).catch(function () {});
+  if (!T.table) return;
+  T.keptAt = Date.now();
+  store().set(tableKey(T), { table: T.table, etag: T.etag, at: T.keptAt }).catch(function () {});
 }
 
 /* Who is signed in, kept for a reload without the network. */
@@ -43,9 +47,19 @@ export function reproject(T, tapped, item) {
   });
 }
 
-/* Boot the engine in the browser; once it is ready, the queue (if any) is computed again. */
+/* Boot the engine in the browser; once it is ready, the queue (if any) is computed again.
+ * (A boot cut short by the network is tried again by itself: offline/offline.js.) */
 export function startEngine(T) {
-  if (window.BragOffline) window.BragOffline.start(function () { reproject(T); });
+  if (window.BragOffline) window.BragOffline.start(function () { reproject(T); showKept(); changed(T); });
+}
+
+/* What the offline copy holds, for support and the tests (#sw-status, not shown): "kept" once the
+ * service worker keeps the pages and scripts AND the engine worker has kept Pyodide and the
+ * engine (it keeps each file as it fetches it; engine-worker.js). */
+var shellKept = false;
+function showKept() {
+  var line = $("#sw-status");
+  if (line && shellKept && engineReady()) line.textContent = "Kept on this tablet for offline use.";
 }
 
 /* The server's hand, kept for the engine (its start document: one read per hand). */
@@ -107,22 +121,51 @@ export function restoreKept(T) {
  * needs a secure origin (HTTPS, or localhost): elsewhere the tablet still works online. The
  * browser checks the worker's script at most once a day (updateViaCache "all": its HTTP cache
  * of one day); a new release brings new cache names. */
+/* Register the service worker and wait until it is active: resolves with its registration;
+ * rejects when the script cannot be fetched or its install is cut short (the network dropped
+ * while it kept the shell — the files it kept already stay kept). */
+function registerOnce() {
+  return navigator.serviceWorker.register("/tablet/sw.js", { scope: "/tablet/", updateViaCache: "all" }).then(function (reg) {
+    var w = reg.installing || reg.waiting;
+    if (reg.active || !w) return reg;
+    return new Promise(function (resolve, reject) {
+      w.addEventListener("statechange", function () {
+        if (w.state === "activated") resolve(reg);
+        else if (w.state === "redundant") reject(new Error("the service worker's install was cut short"));
+      });
+    });
+  });
+}
+
+var swTries = 0;
+var swRetry = null;
+// Whether the service worker saw this page's own request (else it is asked to keep the page).
+var controlledAtLoad = !!(navigator.serviceWorker && navigator.serviceWorker.controller);
+
 export function registerServiceWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
   var line = $("#sw-status"); // not shown: the dealer sees only "offline entry ready" (offline.js)
-  navigator.serviceWorker.addEventListener("message", function (event) {
-    var msg = event.data || {};
-    if (msg.type !== "sw-progress" || !line) return;
-    var done = msg.done >= msg.total;
-    line.textContent = done ? "Kept on this tablet for offline use." : "Keeping for offline use: " + msg.done + " of " + msg.total + " files…";
-  });
-  navigator.serviceWorker.register("/tablet/sw.js", { scope: "/tablet/", updateViaCache: "all" }).then(function () {
-    return navigator.serviceWorker.ready;
-  }).then(function (reg) {
-    if (line && navigator.serviceWorker.controller && !line.textContent) line.textContent = "Kept on this tablet for offline use.";
+  if (!swTries && !swRetry) {
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      var msg = event.data || {};
+      if (msg.type !== "sw-progress" || !line) return;
+      if (msg.done >= msg.total) { shellKept = true; showKept(); }
+      else if (!shellKept) line.textContent = "Keeping for offline use: " + msg.done + " of " + msg.total + " files\u2026";
+    });
+    navigator.serviceWorker.addEventListener("controllerchange", function () { shellKept = true; showKept(); });
+    window.addEventListener("online", function () {
+      if (swRetry) { clearTimeout(swRetry); swRetry = null; registerServiceWorker(); }
+    });
+  }
+  registerOnce().then(function (reg) {
+    shellKept = true;
+    showKept();
     // The first visit is not seen by the worker: ask it to keep this page for next time.
-    if (!navigator.serviceWorker.controller && reg.active) reg.active.postMessage({ type: "keep-page", url: window.location.pathname });
-  }).catch(function (err) {
-    if (line) line.textContent = "Offline start-up unavailable: " + (err && err.message || err);
+    if (!controlledAtLoad && reg.active) reg.active.postMessage({ type: "keep-page", url: window.location.pathname });
+  }, function (err) {
+    // Tried again by itself (2, 4, 8 … up to 60 s, or at once when the network is back).
+    swTries += 1;
+    if (line) line.textContent = "Offline copy not kept yet (" + (err && err.message || err) + "): trying again.";
+    swRetry = setTimeout(function () { swRetry = null; registerServiceWorker(); }, Math.min(60000, 2000 * Math.pow(2, Math.min(swTries - 1, 5))));
   });
 }

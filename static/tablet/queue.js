@@ -5,11 +5,11 @@
  *
  * sendQueue(T) is the one place an entry goes to the server and its answer is handled
  * (taken, refused, the server busy, no network); retryLater(T) is when it tries again. */
-import { $, el, clear, announce, newKey, notice, setNet } from "./dom.js";
+import { $, el, clear, announce, newKey, notice, setNet, seatLabel } from "./dom.js";
 import { api, errorOf, toLogin } from "./api.js";
 import { hand, view, changed } from "./state.js";
 import { applyHand, refresh } from "./server.js";
-import { saveQueue, reproject, differs, describe, rename, engineReady } from "./offline-glue.js";
+import { saveQueue, reproject, differs, rename, engineReady } from "./offline-glue.js";
 
 /* A tap on an action: queued, drawn at once (from the tablet's engine when entries wait), sent. */
 export function enqueue(T, kind, payload, label) {
@@ -142,12 +142,18 @@ export function sendQueue(T) {
     saveQueue(T);
     var rest = dropped.slice(1).map(function (d) { return d.label; });
     var tail = rest.length ? " Not sent after it: " + rest.join(", ") + "." : "";
-    var had = T.projected ? " The tablet had: " + describe(T.projected.hand) + "." : "";
     T.projected = null;
     if (err.code === "stale_sequence") {
-      notice("Another device moved the hand on: \u201c" + item.label + "\u201d was not entered." + tail + had + " The screen shows the hand now.", "warn");
+      // What the tablet had seen of the hand: whatever the server has beyond it was done
+      // elsewhere meanwhile (a supervisor's undo, another tablet's entry), said with who and why.
+      var seen = T.table && T.table.hand && T.table.hand.id === item.hand ? T.table.hand.next_seq : item.body.expected_seq;
       if (err.details && err.details.hand) applyHand(T, err.details.hand);
       else refresh(T);
+      var entered = dropped.map(function (d) { return "\u201c" + d.label + "\u201d"; }).join(", ");
+      doneElsewhere(item.hand, seen).then(function (words) {
+        notice((words || "The hand was changed on another device meanwhile.") + " Not entered from this tablet: " + entered +
+          ". The screen shows the hand now: enter again from there.", "warn");
+      });
     } else {
       notice("Refused: \u201c" + item.label + "\u201d \u2014 " + err.message + tail, "error");
       refresh(T);
@@ -160,6 +166,49 @@ export function sendQueue(T) {
   });
 }
 
+/* Who did what to the hand elsewhere since the tablet last saw it (its ``next_seq`` was
+ * ``seen``), in words, from the hand's record (every entry, voids with who and why):
+ * "The supervisor Sam Lee took back “Anna (seat 4) bets 10” — reason: wrong amount." Resolves
+ * with "" when the record cannot be read (the notice then says less, never nothing). */
+function doneElsewhere(handId, seen) {
+  return api("GET", "/hands/" + handId + "/").then(function (res) {
+    var h = res.status === 200 ? res.data : null;
+    if (!h || !h.entries) return "";
+    var said = [];
+    h.entries.forEach(function (e) {
+      var v = e.void;
+      if (v && v.seq !== null && v.seq >= seen && e.seq < seen) {
+        said.push(person(v.by_role, v.by_name) + " took back \u201c" + entryWords(h, e) + "\u201d \u2014 reason: " + v.reason + ".");
+      } else if (e.seq >= seen && !v) {
+        said.push(person(e.entered_by_role, e.entered_by_name) + " entered \u201c" + entryWords(h, e) + "\u201d.");
+      }
+    });
+    return said.join(" ");
+  }, function () { return ""; });
+}
+
+var ROLE_WORDS = { supervisor: "The supervisor", organiser: "The organiser", dealer: "The dealer" };
+
+/* "The supervisor Sam Lee" (a role said once: "The supervisor" for an account named so). */
+function person(role, name) {
+  var title = ROLE_WORDS[role] || "";
+  if (!name) return title || "Someone";
+  if (!title) return name;
+  return String(name).toLowerCase() === role ? title : title + " " + name;
+}
+
+/* An entry of the hand's record as the dealer said it ("Bill (seat 2) bets 3"). */
+function entryWords(h, e) {
+  var who = e.seat ? seatLabel(h, e.seat) + " " : "";
+  var amount = e.amount !== null && e.amount !== undefined ? " " + e.amount : "";
+  var words = {
+    bet: "bets" + amount, fold: "folds", look: "looks", see: "sees for" + amount, cover: "covers for" + amount,
+    show: "shows", concede: "gives up", keep: "keeps", discard: "throws in the " + (e.hand || "") + " hand",
+    showdown: "agreed showdown"
+  };
+  return (who + (words[e.action] || e.action)).trim();
+}
+
 /* Try to send again in a while (no network, or the server busy). */
 /* Send the queue again later: after the server's Retry-After (seconds) if it gave one. */
 export function retryLater(T, seconds) {
@@ -167,14 +216,22 @@ export function retryLater(T, seconds) {
   T.retry = window.setTimeout(function () { T.retry = null; sendQueue(T); }, Math.max(1500, (seconds || 0) * 1000));
 }
 
-/* The entries waiting to be sent, in order. */
+/* The entries waiting to be sent, in order: one line under the controls (how many, and the
+ * last), the whole list folded under it — so that however many wait, the action bar, the card
+ * picker and Show stay in the first screen (tests/tablet/test_offline_first_visit.py). */
 export function renderQueue(T) {
   var box = $("#queue");
+  var n = T.queue.length;
+  box.hidden = !n;
+  if (!n) { clear(box); return; }
+  var open = box.open;
   clear(box);
-  box.hidden = !T.queue.length;
-  if (!T.queue.length) return;
-  box.appendChild(el("strong", { text: (T.sending ? "Sending" : "Queued") + " (" + T.queue.length + ")" }));
+  var last = T.queue[n - 1].label;
+  box.appendChild(el("summary", null,
+    el("strong", { text: (T.sending ? "Sending " : "Waiting to be sent: ") + n + (n === 1 ? " entry" : " entries") }),
+    " \u00b7 last: " + last));
   var list = el("ol");
   T.queue.forEach(function (q) { list.appendChild(el("li", { text: q.label })); });
   box.appendChild(list);
+  box.open = open;
 }

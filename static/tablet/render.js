@@ -8,6 +8,7 @@ import { enqueue, startHand, renderQueue } from "./queue.js";
 import { write } from "./server.js";
 import { undo, takeBack, buyIn, leave, rebuy, runOut, confirmHere } from "./dialogs.js";
 import { syncWake } from "./wake.js";
+import { engineReady } from "./offline-glue.js";
 
 /* The whole table page drawn from T: the state is never changed here but for what the dealer
  * is choosing (the cards picked, the bet amount). */
@@ -15,6 +16,7 @@ export function render(T) {
   if (!T.table) return;
   $("#day-state").hidden = true;
   $(".layout").hidden = false;
+  $("#loading").hidden = true;
   $("#title").textContent = "Table " + T.table.number + " · day " + T.table.day.number;
   renderSeats(T);
   renderCentre(T);
@@ -116,7 +118,11 @@ function renderBar(T) {
   bar.hidden = false;
   var waiting = T.queue.length > 0 && !h.offline;
   if (waiting) {
-    bar.appendChild(el("p", { class: "muted", text: "Waiting for the queued actions to be sent…" }));
+    // The next step needs the server's answer (or the tablet's engine, not loaded yet): say
+    // which, in words, and what happens next — it goes on by itself when the network is back.
+    bar.appendChild(el("p", { class: "waiting", role: "status", text: engineReady()
+      ? "Working out the next step on the tablet\u2026"
+      : "No network, and offline entry is not ready yet: what is queued is sent when the network is back, and you enter the next action then." }));
     return;
   }
   var legal = h.legal_actions || [];

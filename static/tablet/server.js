@@ -13,7 +13,7 @@ import { saveTable, rememberHand, reproject } from "./offline-glue.js";
 export function refresh(T) {
   return api("GET", "/tables/" + T.id + "/", undefined, undefined, T.etag).then(function (res) {
     if (res.status === 401) { toLogin(); return; }
-    if (res.status === 304) { T.fromStore = false; setNet("", ""); return; }
+    if (res.status === 304) { T.fromStore = false; saveTable(T); setNet("", ""); return; }
     var refused = res.status !== 200 ? errorOf(res) : null;
     if (refused && /^day_/.test(refused.code)) { dayNotOpen(T, refused); return; }
     if (refused) { notice(refused.message, "error"); return; }
@@ -36,7 +36,13 @@ export function refresh(T) {
     setNet("", "");
     if (T.queue.length) reproject(T);
     changed(T);
-  }, function () { setNet("Offline", "offline"); });
+  }, function () { setNet(offlineText(T), "offline"); });
+}
+
+/* "Offline", with when the table on the screen was last seen at the server. */
+export function offlineText(T) {
+  var when = T.keptAt ? " \u2014 the table as seen at " + new Date(T.keptAt).toTimeString().slice(0, 5) : "";
+  return "Offline" + when;
 }
 
 export function applyHand(T, h) {
@@ -91,6 +97,7 @@ export function dayNotOpen(T, err) {
   clear(box);
   box.hidden = false;
   $(".layout").hidden = true; // an empty table says nothing: the day's state is the page
+  $("#loading").hidden = true;
   box.appendChild(el("p", { class: "muted", text: "Table " + (d.table || "") + (d.day ? ", day " + d.day : "") }));
   box.appendChild(el("h2", { text: err.message }));
   if (d.status_text) box.appendChild(el("p", { text: d.status_text }));

@@ -3,7 +3,8 @@
  *
  * Who writes which field:
  *   server.js       table, etag, quiet, stopped, fromStore (the server's side)
- *   table.js        me (offline-glue.restoreKept: queue, table, etag, me, keptAt, fromStore)
+ *   table.js        me, signedIn, askingWho (offline-glue.restoreKept: queue, table, etag, me,
+ *                   keptAt, fromStore; server.js keptAt on every answer, a 304 too)
  *   queue.js        queue, sending, retry, lastEntry (dialogs.js clears it once taken back),
  *                   saving (through offline-glue.saveQueue)
  *   offline-glue.js projected, asked (the tablet's engine's answer to the queue; queue.js
@@ -24,6 +25,8 @@ export function createTableState(id) {
     table: null, // the table as the server last answered (or as kept on the tablet)
     etag: null, // the ETag of the last table read: the version the screen shows
     me: null,
+    signedIn: false, // the server said who is signed in (not only the tablet's kept copy)
+    askingWho: false,
     players: [],
     queue: [], // the entries not sent yet, in order (kept in IndexedDB: offline-glue.saveQueue)
     saving: null, // the last write of the queue to IndexedDB (a Promise)

@@ -1,18 +1,28 @@
 /* Brag Event — the table page: its state made (state.js) and handed to every module's
  * functions, what the tablet kept drawn at once, then the server's table, the queue sent and the
- * table read again every 2 seconds. */
-import { $, setNet, notice, whoText } from "./dom.js";
-import { whoAmI, NetworkError } from "./api.js";
+ * table read again every 2 seconds. The offline engine and the service worker start only once
+ * the table is drawn (or could not be read): on a slow first visit their megabytes never stand
+ * between the dealer and the table. */
+import { $, setNet, notice } from "./dom.js";
+import { whoAmI, showWho, NetworkError } from "./api.js";
 import { createTableState, hand, onChange } from "./state.js";
 import { refresh } from "./server.js";
 import { sendQueue } from "./queue.js";
 import { render } from "./render.js";
 import { watchWake } from "./wake.js";
-import { keepMe, restoreKept, startEngine } from "./offline-glue.js";
+import { keepMe, restoreKept, startEngine, registerServiceWorker } from "./offline-glue.js";
 
 // ---------------------------------------------------------------- start
 
-function showMe(T) { if (T.me) $("#who").textContent = whoText(T.me); }
+/* Who is signed in, asked of the server; with no network, who the tablet kept (and asked
+ * again on each round of the page until the server answers). */
+function signIn(T) {
+  return whoAmI().then(function (me) {
+    T.me = me;
+    T.signedIn = true;
+    keepMe(me);
+  });
+}
 
 /* The table page: what the tablet kept is drawn at once (a reload with no network keeps
  * playing), then the server's table, then the queue is sent and the table read every 2 s. */
@@ -20,27 +30,46 @@ export function tablePage() {
   var T = createTableState(Number(document.body.getAttribute("data-table")));
   onChange(render);
   watchWake(T);
-  startEngine(T);
   // The tests' window on the page.
   window.__bragOfflineLog = function () { var h = hand(T); return (h && h.actions) || []; };
   window.__bragQueue = function () { return T.queue; };
+  window.__bragUsable = null; // when the table was first drawn from the server (ms since the navigation)
 
-  restoreKept(T).then(whoAmI).then(function (me) {
-    T.me = me;
-    keepMe(me);
-    return refresh(T);
+  var background = false;
+  function startBackground() {
+    if (background) return;
+    background = true;
+    startEngine(T);
+    registerServiceWorker();
+  }
+
+  restoreKept(T).then(function () { return signIn(T); }).then(function () {
+    return refresh(T).then(function () { if (T.table && !T.fromStore) window.__bragUsable = performance.now(); });
   }, function (err) {
     if (!(err instanceof NetworkError)) throw err;
     // No network: the table as last seen, the queue as kept, the engine from the tablet's copy.
-    showMe(T);
-    var when = T.keptAt ? " — the table as seen at " + new Date(T.keptAt).toTimeString().slice(0, 5) : "";
-    setNet("Offline" + when + (T.queue.length ? " — " + T.queue.length + " queued" : ""), "offline");
-    if (!T.table) notice("No network, and this tablet has not seen this table yet: reload when connected.", "error");
+    showWho(T.me);
+    var when = T.keptAt ? " \u2014 the table as seen at " + new Date(T.keptAt).toTimeString().slice(0, 5) : "";
+    setNet("Offline" + when + (T.queue.length ? " \u2014 " + T.queue.length + " queued" : ""), "offline");
+    if (!T.table) notice("No network yet: the table appears as soon as the network is back.", "warn");
   }).then(function () {
+    startBackground();
     sendQueue(T);
     window.setInterval(function () {
-      if (!T.stopped && !T.sending && !T.queue.length && !($("#dialog") && $("#dialog").open)) refresh(T);
+      if (!T.signedIn && !T.askingWho) {
+        T.askingWho = true;
+        signIn(T).then(function () { T.askingWho = false; }, function () { T.askingWho = false; });
+      }
+      if (!T.stopped && !T.sending && !T.queue.length && !($("#dialog") && $("#dialog").open)) {
+        var first = !T.table;
+        refresh(T).then(function () {
+          if (first && T.table) {
+            notice("");
+            if (window.__bragUsable === null) window.__bragUsable = performance.now();
+          }
+        });
+      }
     }, 2000);
     window.addEventListener("online", function () { sendQueue(T); });
-  }).catch(function () { setNet("Offline", "offline"); });
+  }).catch(function () { startBackground(); setNet("Offline", "offline"); });
 }

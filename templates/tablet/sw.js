@@ -5,7 +5,12 @@
  *   - the shell: the tablet's scripts, styles and icons (cache "brag-shell-<hash of their content>");
  *   - the runtime: Pyodide's pinned files and the engine's zip (cache "brag-runtime-<Pyodide's
  *     version>-<hash of Pyodide's integrity and the engine's version>"): fetched once, used from
- *     the cache ever after, fetched again only when the version changes;
+ *     the cache ever after, fetched again only when the version changes. They are NOT fetched
+ *     at install: the table page's engine worker (static/tablet/offline/engine-worker.js) fetches
+ *     them as it boots and keeps each one in this cache, and requests that come through here
+ *     are kept here too (one download in flight per file) — so each file crosses the network
+ *     once on a first visit, not once for the page and once for this worker. At install, only
+ *     the files an older runtime cache of the same Pyodide holds are copied over;
  *   - the pages: /tablet/ and each table page as it was last opened (network first; the cached
  *     copy when the network fails or takes more than a few seconds).
  * The API (/api/) is never cached here: the tablet keeps the last table it saw, and its queue, in
@@ -63,11 +68,24 @@ function fill(name, urls, counter, prefix) {
   });
 }
 
+/* The runtime's files an older cache of the same Pyodide already holds, copied over (no
+ * network: the rest is fetched once, by whoever asks first — see the header). */
+function reuse() {
+  return caches.open(CONFIG.runtime).then(function (cache) {
+    return Promise.all(CONFIG.runtime_files.map(function (url) {
+      return cache.match(url).then(function (found) {
+        if (found) return null;
+        return kept(url, CONFIG.runtime_reuse).then(function (old) { return old ? cache.put(url, old) : null; });
+      });
+    }));
+  });
+}
+
 self.addEventListener("install", function (event) {
-  var counter = { done: 0, total: CONFIG.shell_files.length + CONFIG.runtime_files.length + CONFIG.pages.length };
+  var counter = { done: 0, total: CONFIG.shell_files.length + CONFIG.pages.length };
   event.waitUntil(
     fill(CONFIG.shell, CONFIG.shell_files, counter, null)
-      .then(function () { return fill(CONFIG.runtime, CONFIG.runtime_files, counter, CONFIG.runtime_reuse); })
+      .then(reuse)
       .then(function () { return fill(PAGES, CONFIG.pages, counter, null); })
       .then(function () { return self.skipWaiting(); })
   );
@@ -129,19 +147,37 @@ function page(request) {
     });
 }
 
+/* A runtime file (Pyodide's, the engine's zip) not kept yet: fetched once, kept in the runtime
+ * cache and answered from there; a second request while it is on its way waits for the same
+ * download (the engine worker and a page may ask together). */
+var inFlight = {};
+function runtimeFile(path) {
+  if (!inFlight[path]) {
+    inFlight[path] = fetch(path, { cache: "no-store" }).then(function (response) {
+      if (!response.ok) return response;
+      return caches.open(CONFIG.runtime).then(function (cache) {
+        return cache.put(path, response).then(function () { return cache.match(path); });
+      });
+    }).then(function (response) {
+      delete inFlight[path];
+      return response;
+    }, function (err) {
+      delete inFlight[path];
+      throw err;
+    });
+  }
+  // Each caller gets a body of its own.
+  return inFlight[path].then(function (response) { return response.clone(); });
+}
+
 /* Scripts, styles, Pyodide and the engine: the cache first (their names change with their
  * content, or their cache's name does), the network for anything not kept yet. */
 function asset(request) {
   return fromCache(request).then(function (found) {
     if (found) return found;
-    return fetch(request).then(function (response) {
-      var path = new URL(request.url).pathname;
-      if (response.ok && path.indexOf(CONFIG.engine) === 0) {
-        var copy = response.clone();
-        caches.open(CONFIG.runtime).then(function (cache) { return cache.put(request, copy); });
-      }
-      return response;
-    });
+    var path = new URL(request.url).pathname;
+    if (CONFIG.runtime_files.indexOf(path) >= 0) return runtimeFile(path);
+    return fetch(request);
   });
 }
 

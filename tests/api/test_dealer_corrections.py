@@ -105,3 +105,28 @@ def test_the_tables_dealer_rebuys_a_run_out_seat_with_everyones_consent(api: Api
     assert Seat.objects.get(pk=seat.pk).stack == seat.buy_in - w.day.ante
     others = {"consenting": [w.players[0].pk, w.players[2].pk]}
     assert_error(post(dealer, url, others), 409, "hand_in_progress")
+
+
+def test_the_hands_record_says_who_took_an_entry_back_and_why(api: Api) -> None:
+    """What the tablet's conflict notice says ("The supervisor Sam Lee took back … — reason:
+    …") comes from the hand's record: each void with its reason, the sequence number it took,
+    and who made it — their name and their role."""
+    supervisor = api.users["supervisor"]
+    supervisor.first_name, supervisor.last_name = "Sam", "Lee"
+    supervisor.save()
+    hand = start_hand(api)
+    url = f"/api/v1/hands/{hand['id']}/"
+    dealer = api.client("dealer")
+    post(dealer, url + "actions/", {"seat": 2, "action": "look", "expected_seq": 1})
+    post(api.client("supervisor"), url + "void/", {"reason": "wrong seat", "expected_seq": 2})
+    entries = dealer.get(url).json()["entries"]
+    assert [(e["seq"], e["action"]) for e in entries] == [(1, "look")]
+    assert entries[0]["entered_by_role"] == "dealer"
+    assert entries[0]["void"] | {"at": None} == {
+        "reason": "wrong seat",
+        "at": None,
+        "seq": 2,
+        "by": "supervisor",
+        "by_name": "Sam Lee",
+        "by_role": "supervisor",
+    }

@@ -1,7 +1,6 @@
 """The tablet keeps playing with the network cut: the action bar, the stake, the pots and the
 result come from the engine running in the browser (Pyodide); on reconnect the queue drains in
-order, the server's log equals the tablet's, and a table moved on by another device is shown as
-a conflict in words."""
+order, and the server's log equals the tablet's."""
 
 from __future__ import annotations
 
@@ -11,9 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from brag_event.core.actors import Actor
 from brag_event.hands.models import Hand, HandAction
-from brag_event.hands.services import hand_void_last_action
 from brag_event.tables.models import Seat
 from tests.browser import shot
 from tests.factories import assert_audit_ok
@@ -82,33 +79,4 @@ def test_a_whole_hand_offline_then_reconnected_matches_the_server(hall: Hall, br
     assert_audit_ok(hall.world.event)
 
 
-def test_a_void_from_another_device_while_offline_is_shown_as_a_conflict(
-    hall: Hall, browser: Any
-) -> None:
-    page = open_table(hall, browser)
-    engine_ready(page)
-    start_hand(page)
-    bet_least(page, "Bill (seat 2)", 3)
-    expect(page.locator(".to-act-title")).to_have_text("Chris (seat 3) to act")
-    page.context.set_offline(True)
-    page.get_by_role("button", name="Fold").click()  # Chris folds, on the tablet only
-    expect(page.locator(".to-act-title")).to_have_text("Andy (seat 1) to act")
-    # Meanwhile a supervisor voids Bill's bet from another device.
-    hand = Hand.objects.get()
-    hand_void_last_action(
-        hand=hand.pk, reason="wrong amount", by=Actor(user=hall.supervisor, device="console")
-    )
-    page.context.set_offline(False)
-    notice = page.locator("#notice")
-    expect(notice).to_contain_text("Another device moved the hand on", timeout=30_000)
-    expect(notice).to_contain_text("Chris (seat 3) folds")
-    expect(notice).to_contain_text("The tablet had: Andy (seat 1) to act")
-    shot(page, "23-offline-conflict")
-    # The dealer re-enters from the server's state: Bill to act again.
-    expect(page.locator(".to-act-title")).to_have_text("Bill (seat 2) to act")
-    bet_least(page, "Bill (seat 2)", 3)
-    expect(page.locator(".to-act-title")).to_have_text("Chris (seat 3) to act")
-    expect(page.locator("#queue")).to_be_hidden(timeout=30_000)  # sent and answered
-    live = HandAction.objects.filter(void__isnull=True).order_by("seq")
-    assert [(a.seat, a.action) for a in live] == [(2, "bet")]
-    assert_audit_ok(hall.world.event)
+# A supervisor's void met offline, said with who, what and why: test_offline_first_visit.py.

@@ -197,7 +197,9 @@ def test_a_second_tablet_moves_the_hand_on(hall: Hall, browser: Any) -> None:
     # The first tablet still shows Bill to act; its stale entry is refused and it redraws.
     first.get_by_role("button", name="Fold").click()
     notice = first.locator("#notice")
-    expect(notice).to_contain_text("Another device moved the hand on")
+    # Who moved it on, and what: from the hand's record.
+    expect(notice).to_contain_text("The supervisor entered \u201cBill (seat 2) folds\u201d.")
+    expect(notice).to_contain_text("Not entered from this tablet: \u201cBill (seat 2) folds\u201d")
     expect(first.locator(".to-act-title")).to_have_text("Chris (seat 3) to act")
     shot(first, "08-moved-on-elsewhere")
     assert list(HandAction.objects.values_list("seat", "action")) == [(2, "fold")]

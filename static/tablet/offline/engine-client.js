@@ -1,6 +1,7 @@
 /* Brag Event — the page's side of the engine worker (engine-worker.js).
  *
- *   BragEngine.boot({worker, pyodide, engine, onProgress}) → Promise of the boot times
+ *   BragEngine.boot({worker, pyodide, engine, cache, onProgress}) → Promise of the boot times
+ *     (a failed boot rejects, and may be asked again: a new worker, the kept files reused)
  *   BragEngine.ask(request) → Promise of the answer (an object, or a list for a list)
  *
  * A request is what brag_event.engine.tablet.answer takes: {op: "hand", history, queued},
@@ -28,6 +29,16 @@
     }, function () { return url; });
   }
 
+  /* A boot that failed (the network dropped while Pyodide was on its way): the worker is ended
+   * — a half-started Python is not started twice — and the next boot starts a new one, which
+   * finds in the cache the files the first one kept. */
+  function failed(reject, message) {
+    ready = null;
+    if (worker) { worker.terminate(); worker = null; }
+    Object.keys(waiting).forEach(function (id) { waiting[id].reject(new Error(message)); delete waiting[id]; });
+    reject(new Error(message));
+  }
+
   function boot(config) {
     if (ready) return ready;
     ready = script(config.worker).then(function (source) { return new Promise(function (resolve, reject) {
@@ -36,7 +47,7 @@
         var msg = event.data || {};
         if (msg.type === "progress" && config.onProgress) config.onProgress(msg.stage, msg.ms);
         else if (msg.type === "ready") { if (config.onProgress) config.onProgress("ready", msg.ms.total); resolve(msg.ms); }
-        else if (msg.type === "failed") { ready = null; reject(new Error(msg.message)); }
+        else if (msg.type === "failed") failed(reject, msg.message);
         else if (msg.type === "answer") {
           var done = waiting[msg.id];
           delete waiting[msg.id];
@@ -45,9 +56,9 @@
           else done.resolve(JSON.parse(msg.answer));
         }
       };
-      worker.onerror = function (event) { ready = null; reject(new Error(event.message || "the engine worker failed")); };
+      worker.onerror = function (event) { failed(reject, event.message || "the engine worker failed"); };
       // Absolute: a worker started from a blob has no base to resolve a path against.
-      worker.postMessage({ type: "boot", pyodide: absolute(config.pyodide), engine: absolute(config.engine) });
+      worker.postMessage({ type: "boot", pyodide: absolute(config.pyodide), engine: absolute(config.engine), cache: config.cache || null });
     }); });
     return ready;
   }

@@ -24,7 +24,7 @@
   var starts = {}; // hand id -> its brag-hh/1 start (no actions, no cards)
   var loading = {};
   var ready = false;
-  var timings = (window.__bragOffline = { boot: null, taps: [] });
+  var timings = (window.__bragOffline = { boot: null, taps: [], failures: [] });
 
   function body() { return document.body; }
 
@@ -38,24 +38,47 @@
     box.setAttribute("data-state", state);
   }
 
+  /* Boot the engine; a boot that fails (the network dropped before Pyodide and the engine were
+   * all on the tablet) is tried again by itself, after 2, 4, 8 … up to 60 s, and at once when the
+   * browser says the network is back — never a reload. The files already kept are not fetched
+   * again (engine-worker.js). */
+  var tries = 0;
+  var retry = null;
+  var booting = false;
+
   function start(onReady) {
-    if (!window.BragEngine || !body().getAttribute("data-engine")) return;
+    if (!window.BragEngine || !body().getAttribute("data-engine") || ready || booting) return;
     var t0 = performance.now();
+    booting = true;
+    if (retry) { clearTimeout(retry); retry = null; }
     status("loading", "Offline entry not ready yet");
     window.BragEngine.boot({
       worker: body().getAttribute("data-engine-worker"),
       pyodide: body().getAttribute("data-pyodide"),
-      engine: body().getAttribute("data-engine")
+      engine: body().getAttribute("data-engine"),
+      cache: body().getAttribute("data-runtime-cache")
     }).then(function (ms) {
+      booting = false;
       ready = true;
-      timings.boot = { total: performance.now() - t0, worker: ms, cached: ms.from_cache > 0 };
+      timings.boot = { total: performance.now() - t0, worker: ms, cached: ms.from_cache > 0, tries: tries + 1 };
       status("ready", "Offline entry ready");
       if (onReady) onReady();
     }, function (err) {
-      status("failed", "Offline entry not available on this tablet");
+      booting = false;
+      tries += 1;
+      timings.failures.push(String(err && err.message || err));
+      // Words for the dealer; the engine's own message is for support (the console).
+      status("failed", "Offline entry is not ready yet \u2014 it will finish loading when the network is back");
       if (window.console) console.warn("offline engine:", err && err.message);
+      var wait = Math.min(60000, 2000 * Math.pow(2, Math.min(tries - 1, 5)));
+      retry = setTimeout(function () { retry = null; start(onReady); }, wait);
+      if (!listening) {
+        listening = true;
+        window.addEventListener("online", function () { if (!ready && !booting) start(onReady); });
+      }
     });
   }
+  var listening = false;
 
   function token() { return localStorage.getItem("brag-token"); }
 
