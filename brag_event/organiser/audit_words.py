@@ -203,7 +203,9 @@ WORDS: dict[str, Words] = {
         "lines refused."
     ),
     Verb.PLAYER_ISSUE: lambda d, n: f"{plain(d.get('amount'))} issued to the player.",
-    Verb.PLAYER_UPDATE: lambda d, n: f"Player changed in the admin: {changes(d.get('changed'))}.",
+    Verb.PLAYER_UPDATE: lambda d, n: (
+        f"Player changed{'' if d.get('player') else ' in the admin'}: {changes(d.get('changed'))}."
+    ),
     Verb.PLAYER_RENAME: lambda d, n: (
         f"Name corrected from {plain(d.get('before'))} to {plain(d.get('after'))}."
     ),

@@ -19,7 +19,7 @@ from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day, Event
 from brag_event.players.csv_file import MAX_ROWS as MAX_IMPORT_ROWS
 from brag_event.players.models import Player
-from brag_event.players.names import NAME_MAX, player_name_clean
+from brag_event.players.names import GROUP_MAX, NAME_MAX, player_group_clean, player_name_clean
 from brag_event.players.roster import SEARCH_MAX
 from brag_event.tables.models import SeatingDraw, Table
 
@@ -46,9 +46,30 @@ def service_error_on(form: forms.BaseForm, err: ServiceError) -> None:
     form.add_error(name if name in form.fields else None, err.message)
 
 
+def group_field() -> forms.CharField:
+    return forms.CharField(
+        label="Club or group",
+        required=False,
+        max_length=GROUP_MAX * 3,
+        help_text="Optional. Players of one club or household are drawn to different tables.",
+    )
+
+
+def group_cleaned(form: forms.Form) -> str:
+    group = player_group_clean(form.cleaned_data.get("group") or "")
+    if len(group) > GROUP_MAX:
+        raise ValidationError(
+            f"A club or group is at most {GROUP_MAX} characters.", code="max_length"
+        )
+    return group
+
+
 class PlayerRegisterForm(forms.Form):
     name = forms.CharField(label="Name", max_length=NAME_MAX * 3)
     starting_money = money_field(label="Starting money", required=True)
+    group = group_field()
+
+    clean_group = group_cleaned
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -337,6 +358,12 @@ class PlayerRenameForm(forms.Form):
     name = forms.CharField(label="Name", max_length=NAME_MAX * 3)
 
     clean_name = PlayerRegisterForm.clean_name
+
+
+class PlayerGroupForm(forms.Form):
+    group = group_field()
+
+    clean_group = group_cleaned
 
 
 class PlayerWithdrawForm(forms.Form):

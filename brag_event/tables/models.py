@@ -108,6 +108,11 @@ class SeatingDraw(models.Model):
     seed = models.CharField(max_length=64)
     plan = models.JSONField(help_text="[{table, seats: [{seat, player, name, amount}]}]")
     excluded = models.JSONField(default=list, help_text="Players left out, with the reason")
+    apart = models.JSONField(
+        default=dict,
+        help_text="Clubs and groups kept apart: {groups: how many had two or more players, "
+        "shared: [{group, players, tables, at: [{table, names}]}] those that had to share}",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
