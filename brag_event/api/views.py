@@ -46,6 +46,7 @@ from brag_event.players.qualify import standings_marked
 from brag_event.players.selectors import current_day
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
+from brag_event.tables.shifts import shift_sign_in, shift_sign_out, shift_view
 from brag_event.tables.versions import standings_version, table_version
 
 from . import contract as c
@@ -745,5 +746,44 @@ class Logout(APIView):
 
     @extend_schema(request=None, responses={200: c.OkOut})
     def post(self, request: Request) -> Response:
+        shift_sign_out(by=actor(request))  # a dealer signing out of the tablet ends their shift
         logout(request._request)
         return Response({"ok": True})
+
+
+# ------------------------------------------------------------------ dealers' shifts
+
+
+class TableShift(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(
+        responses={200: c.ShiftOut},
+        summary="Who deals at the table, and the change of dealer the rota has due",
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        return Response(shift_view(table_for(request, table_id)))
+
+    @extend_schema(
+        request=None,
+        responses={200: c.ShiftOut},
+        summary="Sign in to deal at the table (starts a shift; relieves the dealer before)",
+    )
+    @idempotent
+    def post(self, request: Request, table_id: int) -> Response:
+        table = table_for(request, table_id)
+        shift_sign_in(table=table, by=actor(request))
+        return Response(shift_view(table))
+
+
+class TableShiftEnd(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(
+        request=None, responses={200: c.ShiftOut}, summary="Sign out of dealing at the table"
+    )
+    @idempotent
+    def post(self, request: Request, table_id: int) -> Response:
+        table = table_for(request, table_id)
+        shift_sign_out(by=actor(request), table=table)
+        return Response(shift_view(table))

@@ -97,22 +97,24 @@ def rota_change_due(
     """The change the tablet of ``table`` announces at ``now``, ``dealing`` being whoever is
     signed in there (``None``: nobody). The turn's own dealer, overdue, while someone else
     deals; else the next turn's dealer from ``warn`` before it; else none (outside the rota,
-    or the same dealer goes on)."""
+    the same dealer goes on, or the next dealer has taken over a little early)."""
     if table not in tables:
         return None
     step = timedelta(minutes=minutes)
     k = (now - starts_at) // step if now >= starts_at else -1
+    following = k + 1
+    coming = None
+    if following < changes:
+        at = starts_at + step * following
+        coming = rota_turn(tables, dealers, following)[0][table] if at - now <= warn else None
+    if coming is not None and dealing == coming:
+        return None  # the next dealer took over a little early
     if 0 <= k < changes:
         current = rota_turn(tables, dealers, k)[0][table]
         if dealing != current:
             return Change(dealer=current, at=starts_at + step * k, overdue=True)
-    following = k + 1
-    if following >= changes:
-        return None
-    at = starts_at + step * following
-    coming = rota_turn(tables, dealers, following)[0][table]
-    if at - now <= warn and coming != dealing:
-        return Change(dealer=coming, at=at, overdue=False)
+    if coming is not None:
+        return Change(dealer=coming, at=starts_at + step * following, overdue=False)
     return None
 
 

@@ -19,6 +19,7 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.events.states import refuse_unless_open
+from brag_event.events.zones import zone
 
 from .models import DealerShift, Table
 from .rota import Change, day_rota, rota_change_due
@@ -146,3 +147,29 @@ def table_change_due(table: Table, now: datetime | None = None) -> Change[User] 
     if due is None:
         return None
     return Change(dealer=users[due.dealer], at=due.at, overdue=due.overdue)
+
+
+def shift_view(table: Table, now: datetime | None = None) -> dict[str, Any]:
+    """What the tablet shows of the table's dealer: who deals, since when, and the change of
+    dealer due (in words: "Change of dealer due: Maria Lopez takes this table at 14:30")."""
+    table = Table.objects.select_related("day__event").get(pk=table.pk)
+    shift = table_shift(table)
+    change = table_change_due(table, now)
+    out: dict[str, Any] = {
+        "dealer": dealer_name(shift.dealer) if shift else None,
+        "dealer_username": shift.dealer.get_username() if shift else None,
+        "started_at": shift.started_at if shift else None,
+        "change": None,
+    }
+    if change is not None:
+        at_text = change.at.astimezone(zone(table.day.event.time_zone)).strftime("%H:%M")
+        name = dealer_name(change.dealer)
+        out["change"] = {
+            "dealer": name,
+            "at": change.at,
+            "at_text": at_text,
+            "overdue": change.overdue,
+            "message": f"Change of dealer due: {name} takes this table at {at_text}"
+            + (" (now)." if change.overdue else "."),
+        }
+    return out

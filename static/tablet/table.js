@@ -9,6 +9,7 @@ import { sendQueue } from "./queue.js";
 import { render } from "./render.js";
 import { watchWake } from "./wake.js";
 import { keepMe, restoreKept, startEngine } from "./offline-glue.js";
+import { watchShift } from "./shift.js";
 
 // ---------------------------------------------------------------- start
 
@@ -28,6 +29,7 @@ export function tablePage() {
   restoreKept(T).then(whoAmI).then(function (me) {
     T.me = me;
     keepMe(me);
+    watchShift(T.id, me);
     return refresh(T);
   }, function (err) {
     if (!(err instanceof NetworkError)) throw err;

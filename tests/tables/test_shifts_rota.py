@@ -94,6 +94,10 @@ def test_when_a_change_is_due() -> None:
     # dealer, back from the break) is announced.
     assert due(T0 + 5 * minute, "A") is None
     assert due(T0 + 20 * minute, "A") == ("C", T0 + 30 * minute, False)
+    # C takes over a little early: nothing is due.
+    assert due(T0 + 25 * minute, "C") is None
+    # Nobody signed in during A's turn: A is due, now.
+    assert due(T0 + 5 * minute, None) == ("A", T0, True)
     # The change has come and A is still there: overdue until C signs in.
     assert due(T0 + 31 * minute, "A") == ("C", T0 + 30 * minute, True)
     assert due(T0 + 31 * minute, "C") is None
