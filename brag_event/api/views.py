@@ -23,12 +23,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from brag_event.access.roles import events_where, is_global
-from brag_event.access.rules import event_of
+from brag_event.access.rules import can, event_of
 from brag_event.access.selectors import staff_manageable
 from brag_event.audit.selectors import audit_actors, audit_entries
 from brag_event.core.actors import Actor
 from brag_event.core.conditional import versioned_answer
-from brag_event.core.errors import Conflict, ServiceError
+from brag_event.core.errors import Conflict, Forbidden, ServiceError
 from brag_event.core.security import LOCKED_CODE, lockout_message
 from brag_event.engine import Action
 from brag_event.engine.history import dump
@@ -772,6 +772,8 @@ class TableShift(APIView):
     @idempotent
     def post(self, request: Request, table_id: int) -> Response:
         table = table_for(request, table_id)
+        if not can(request.user, "shift.sign", table.day.event_id):
+            raise Forbidden("forbidden", "Your role may not do this.")
         shift_sign_in(table=table, by=actor(request))
         return Response(shift_view(table))
 

@@ -377,3 +377,40 @@ class PlayerWithdrawForm(forms.Form):
 
 class PlayerReinstateForm(forms.Form):
     """Taking a withdrawal back: nothing to fill in."""
+
+
+class RotaForm(forms.Form):
+    """The dealers' rota of a day: when it starts, how long a turn lasts, how many turns, and
+    which dealers (they go round the tables in the order shown)."""
+
+    starts_at = forms.TimeField(
+        label="First turn at",
+        input_formats=["%H:%M"],
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        error_messages={"invalid": "Say the time as hours and minutes, e.g. 14:00."},
+    )
+    minutes = WholeNumberField(
+        label="Each dealer moves on every (minutes)",
+        min_value=10,
+        max_value=240,
+        initial=30,
+        error_messages={"min_value": "At least 10 minutes.", "max_value": "At most 240 minutes."},
+    )
+    changes = WholeNumberField(
+        label="Turns",
+        min_value=1,
+        max_value=48,
+        initial=16,
+        help_text="How many turns the rota covers (16 turns of 30 minutes: 8 hours).",
+        error_messages={"min_value": "At least one turn.", "max_value": "At most 48 turns."},
+    )
+    dealers = IdMultipleChoiceField(
+        label="Dealers",
+        queryset=get_user_model().objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": "Choose the dealers who deal today."},
+    )
+
+    def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["dealers"].queryset = dealers_of(day.event_id)  # type: ignore[attr-defined]

@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from brag_event.access.rules import can
 from brag_event.access.selectors import dealers_of
 from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
@@ -96,14 +97,22 @@ def shift_sign_in(*, table: Table, by: Actor) -> DealerShift:
 
 @service_transaction
 def shift_sign_out(*, by: Actor, table: Table | None = None) -> int:
-    """End ``by``'s open shift (at ``table`` only, when given): signing out of the tablet.
-    How many ended (0 or 1)."""
+    """End ``by``'s open shift (at ``table`` only, when given): signing out of the tablet. At a
+    ``table`` where ``by`` does not deal, a supervisor or organiser of its event ends whoever's
+    shift is open there (a dealer who left without signing out). How many ended (0 or 1)."""
     if by.user is None:
         return 0
     found = DealerShift.objects.select_for_update().select_related("dealer", "table", "day")
-    found = found.filter(dealer_id=by.user.pk, ended_at__isnull=True)
+    found = found.filter(ended_at__isnull=True)
     if table is not None:
+        table = Table.objects.select_related("day").get(pk=table.pk)
         found = found.filter(table_id=table.pk)
+        mine = found.filter(dealer_id=by.user.pk)
+        if not mine.exists() and can(by, "floor.rule", table.day.event_id):
+            mine = found
+        found = mine
+    else:
+        found = found.filter(dealer_id=by.user.pk)
     ended = 0
     for shift in found:
         _end(shift, DealerShift.End.SIGNED_OUT, timezone.now(), by)

@@ -82,6 +82,7 @@ NEEDS: dict[str, set[str] | None] = {
     "organiser:seating_sheets": EVENT,
     "organiser:seating_balance": EVENT,
     "organiser:seating_dealers": EVENT,
+    "organiser:rota": EVENT,
     "organiser:day_rules_copy": EVENT,
     "organiser:requalify": EVENT,
     "organiser:import_batch": EVENT,
