@@ -90,6 +90,7 @@ NEEDS: dict[str, set[str] | None] = {
     "integrity:overview": FLOOR,
     "integrity:run": FLOOR,
     "integrity:hand": FLOOR,
+    "integrity:dealers": FLOOR,
     "floor:board": FLOOR,
     "floor:call": FLOOR,
     "floor:lift": FLOOR,
