@@ -148,14 +148,16 @@ dealer's pace."""
 
 def dealer_paces(event: Event, now: datetime | None = None) -> dict[int, DealerPace]:
     """Each dealer's clock in the event: the hours signed in at a table (their shifts; an open
-    one up to ``now``) and the seconds between consecutive entries of the hands they started
-    (waits over ``GAP_MAX`` left out)."""
+    one up to ``now``, or up to its day's close) and the seconds between consecutive entries of
+    the hands they started (waits over ``GAP_MAX`` left out)."""
     now = now or timezone.now()
     hours: dict[int, float] = {}
-    for dealer, started, ended in DealerShift.objects.filter(day__event=event).values_list(
-        "dealer_id", "started_at", "ended_at"
+    for dealer, started, ended, closing in DealerShift.objects.filter(day__event=event).values_list(
+        "dealer_id", "started_at", "ended_at", "day__closing__requested_at"
     ):
-        hours[dealer] = hours.get(dealer, 0.0) + ((ended or now) - started).total_seconds() / 3600
+        # A shift left open when its day was asked to close ends there, not now.
+        end = ended or (closing if closing is not None else now)
+        hours[dealer] = hours.get(dealer, 0.0) + max(0.0, (end - started).total_seconds()) / 3600
     gaps: dict[int, list[float]] = {}
     last: tuple[int, Any] | None = None
     rows = (
