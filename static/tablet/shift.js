@@ -22,8 +22,10 @@ function read(tableId) {
   }, function () { /* offline: the banner stays as it was */ });
 }
 
-/* Start (or keep) the signed-in dealer's shift at the table, then keep the banner current. */
-export function watchShift(tableId, me) {
+/* Start (or keep) the signed-in dealer's shift at the table, then keep the banner current while
+ * ``active()`` (the table's day is open). */
+export function watchShift(tableId, me, active) {
+  if (!active()) return Promise.resolve();
   var start = me && me.role === "dealer"
     ? api("POST", "/tables/" + tableId + "/shift/", {}).then(function (res) {
         if (res.status === 200) show(res.data);
@@ -42,6 +44,6 @@ export function watchShift(tableId, me) {
       }).catch(function () {});
     }, true);
   }
-  window.setInterval(function () { read(tableId); }, EVERY);
+  window.setInterval(function () { if (active()) read(tableId); }, EVERY);
   return start;
 }

@@ -29,8 +29,10 @@ export function tablePage() {
   restoreKept(T).then(whoAmI).then(function (me) {
     T.me = me;
     keepMe(me);
-    watchShift(T.id, me);
-    return refresh(T);
+    return refresh(T).then(function () {
+      // The dealer signs in to deal once the table is there (a day not open is left alone).
+      watchShift(T.id, me, function () { return !T.stopped && !!T.table; });
+    });
   }, function (err) {
     if (!(err instanceof NetworkError)) throw err;
     // No network: the table as last seen, the queue as kept, the engine from the tablet's copy.
