@@ -42,6 +42,7 @@ PERMISSIONS: dict[str, Permission] = {
     "count.rule": Permission(ORGANISER),
     "count.waive": Permission(ORGANISER),
     "dealers.assign": Permission(ORGANISER),
+    "rota.manage": Permission(ORGANISER),
     "staff.manage": Permission(ORGANISER),
     "tokens.manage": Permission(ORGANISER),
     "ledger.read": Permission(ORGANISER),
@@ -60,6 +61,7 @@ PERMISSIONS: dict[str, Permission] = {
     # A table (its own tables only: ``api.roles.tables_for``).
     "table.operate": Permission(DEALER),
     "hand.entries": Permission(DEALER),
+    "shift.sign": Permission(DEALER),  # sign in and out of dealing at a table (tables.shifts)
     # A player's own data.
     "player.self": Permission(PLAYER),
 }

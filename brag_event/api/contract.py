@@ -543,6 +543,21 @@ class OkOut(S.Serializer):
     ok = S.BooleanField()
 
 
+class ShiftChangeOut(S.Serializer):
+    dealer = S.CharField(help_text="Who takes the table, by name")
+    at = S.DateTimeField()
+    at_text = S.CharField(help_text="The time of the change, in the event's time zone (14:30)")
+    overdue = S.BooleanField(help_text="The time has passed and someone else still deals")
+    message = S.CharField(help_text="What the tablet says, in words")
+
+
+class ShiftOut(S.Serializer):
+    dealer = S.CharField(allow_null=True, help_text="Who deals at the table now (signed in)")
+    dealer_username = S.CharField(allow_null=True)
+    started_at = S.DateTimeField(allow_null=True)
+    change = ShiftChangeOut(allow_null=True, help_text="The change of dealer the rota has due")
+
+
 class LoggedInOut(S.Serializer):
     username = S.CharField()
     role = S.ChoiceField(choices=ROLES)

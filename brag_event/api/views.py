@@ -23,12 +23,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from brag_event.access.roles import events_where, is_global
-from brag_event.access.rules import event_of
+from brag_event.access.rules import can, event_of
 from brag_event.access.selectors import staff_manageable
 from brag_event.audit.selectors import audit_actors, audit_entries
 from brag_event.core.actors import Actor
 from brag_event.core.conditional import versioned_answer
-from brag_event.core.errors import Conflict, ServiceError
+from brag_event.core.errors import Conflict, Forbidden, ServiceError
 from brag_event.core.security import LOCKED_CODE, lockout_message
 from brag_event.engine import Action
 from brag_event.engine.history import dump
@@ -46,6 +46,7 @@ from brag_event.players.qualify import standings_marked
 from brag_event.players.selectors import current_day
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
+from brag_event.tables.shifts import shift_sign_in, shift_sign_out, shift_view
 from brag_event.tables.versions import standings_version, table_version
 
 from . import contract as c
@@ -745,5 +746,46 @@ class Logout(APIView):
 
     @extend_schema(request=None, responses={200: c.OkOut})
     def post(self, request: Request) -> Response:
+        shift_sign_out(by=actor(request))  # a dealer signing out of the tablet ends their shift
         logout(request._request)
         return Response({"ok": True})
+
+
+# ------------------------------------------------------------------ dealers' shifts
+
+
+class TableShift(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(
+        responses={200: c.ShiftOut},
+        summary="Who deals at the table, and the change of dealer the rota has due",
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        return Response(shift_view(table_for(request, table_id)))
+
+    @extend_schema(
+        request=None,
+        responses={200: c.ShiftOut},
+        summary="Sign in to deal at the table (starts a shift; relieves the dealer before)",
+    )
+    @idempotent
+    def post(self, request: Request, table_id: int) -> Response:
+        table = table_for(request, table_id)
+        if not can(request.user, "shift.sign", table.day.event_id):
+            raise Forbidden("forbidden", "Your role may not do this.")
+        shift_sign_in(table=table, by=actor(request))
+        return Response(shift_view(table))
+
+
+class TableShiftEnd(APIView):
+    permission_classes = [StaffOnly]
+
+    @extend_schema(
+        request=None, responses={200: c.ShiftOut}, summary="Sign out of dealing at the table"
+    )
+    @idempotent
+    def post(self, request: Request, table_id: int) -> Response:
+        table = table_for(request, table_id)
+        shift_sign_out(by=actor(request), table=table)
+        return Response(shift_view(table))

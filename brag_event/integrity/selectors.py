@@ -5,22 +5,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from itertools import groupby
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Max, Q
+from django.utils import timezone
 
 from brag_event.events.models import Day, Event
 from brag_event.floor.models import Misdeal
 from brag_event.hands.models import ActionVoid, Hand, HandAction
 from brag_event.hands.money import log_action, state_start
 from brag_event.players.models import Player
-from brag_event.tables.models import Table
+from brag_event.tables.models import DealerShift, Table
 
 from .facts import HandFacts, hand_facts
 from .models import IntegrityFlag, IntegrityRun, RefusedEntry
-from .stats import DealerEvent
+from .stats import DealerEvent, DealerPace, dealer_figures
 
 LOG_FIELDS = ("hand_id", "seq", "seat", "action", "amount", "hand_choice", "cards")
 CHUNK = 2000
@@ -108,6 +110,14 @@ def event_data(event: Event) -> EventData:
         )
         if facts is not None:
             data.hands.append(facts)
+    data.dealer_hands, data.dealer_events = dealer_tallies(event)
+    return data
+
+
+def dealer_tallies(event: Event) -> tuple[dict[int, int], list[DealerEvent]]:
+    """Each dealer's hands (those they started) and mistakes (voids, refused entries,
+    misdeals), as ``event_data`` counts them, without replaying a hand."""
+    data = EventData()
     started = (
         Hand.objects.filter(table__day__event=event, started_by__isnull=False)
         .values("started_by_id")
@@ -128,7 +138,57 @@ def event_data(event: Event) -> EventData:
         hand__table__day__event=event, hand__started_by__isnull=False
     ).values_list("hand__started_by_id", "hand_id"):
         data.dealer_events.append(DealerEvent(dealt_by, "misdeals", hand_id))
-    return data
+    return data.dealer_hands, data.dealer_events
+
+
+GAP_MAX = 600.0
+"""Seconds: a longer wait between two entries of a hand is a floor call or a break, not the
+dealer's pace."""
+
+
+def dealer_paces(event: Event, now: datetime | None = None) -> dict[int, DealerPace]:
+    """Each dealer's clock in the event: the hours signed in at a table (their shifts; an open
+    one up to ``now``, or up to its day's close) and the seconds between consecutive entries of
+    the hands they started (waits over ``GAP_MAX`` left out)."""
+    now = now or timezone.now()
+    hours: dict[int, float] = {}
+    for dealer, started, ended, closing in DealerShift.objects.filter(day__event=event).values_list(
+        "dealer_id", "started_at", "ended_at", "day__closing__requested_at"
+    ):
+        # A shift left open when its day was asked to close ends there, not now.
+        end = ended or (closing if closing is not None else now)
+        hours[dealer] = hours.get(dealer, 0.0) + max(0.0, (end - started).total_seconds()) / 3600
+    gaps: dict[int, list[float]] = {}
+    last: tuple[int, Any] | None = None
+    rows = (
+        HandAction.objects.filter(hand__table__day__event=event, hand__started_by__isnull=False)
+        .order_by("hand_id", "seq")
+        .values_list("hand_id", "hand__started_by_id", "entered_at")
+    )
+    for hand_id, dealer, at in rows.iterator(chunk_size=5000):
+        if last is not None and last[0] == hand_id:
+            gap = (at - last[1]).total_seconds()
+            if 0 <= gap <= GAP_MAX:
+                gaps.setdefault(dealer, []).append(gap)
+        last = (hand_id, at)
+    dealers = set(hours) | set(gaps)
+    return {d: DealerPace(hours.get(d), tuple(gaps.get(d, ()))) for d in dealers}
+
+
+def dealer_figures_of(event: Event, alpha: float) -> list[dict[str, Any]]:
+    """The per-dealer page's rows: each dealer's figures and tests (``stats.dealer_figures``)
+    with their name, busiest first."""
+    hands, events = dealer_tallies(event)
+    paces = dealer_paces(event)
+    for dealer in paces:
+        hands.setdefault(dealer, 0)
+    rows = dealer_figures(hands, events, paces, alpha)
+    names = {
+        u.pk: u.get_full_name() or u.get_username()
+        for u in get_user_model().objects.filter(pk__in=list(rows))
+    }
+    out = [{"dealer": names.get(d, "an unknown dealer"), **row} for d, row in rows.items()]
+    return sorted(out, key=lambda r: (-r["hands"], r["dealer"]))
 
 
 # ---------------------------------------------------------------------------- labels

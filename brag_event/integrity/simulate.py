@@ -45,7 +45,7 @@ from brag_event.engine import (
 )
 
 from .facts import HandFacts, Recorder
-from .stats import ALPHA, DealerEvent, Finding, Report, cards_check, monitor
+from .stats import ALPHA, DealerEvent, DealerPace, Finding, Report, cards_check, monitor
 
 
 def _percentiles() -> list[float]:
@@ -102,6 +102,10 @@ class Plan:
     unshuffled: tuple[int, int] | None = None  # (day, table) whose pack is never shuffled
     sloppy_dealer: int | None = None  # a dealer with ``sloppiness`` times the error rates
     sloppiness: float = 3.0
+    slow_dealer: int | None = None  # a dealer ``slowness`` times as long over each entry
+    slowness: float = 1.5
+    seconds_per_action: float = 8.0  # the mean time between two entries of a hand
+    seconds_between_hands: float = 40.0  # gathering, shuffling and dealing
     error_rates: tuple[tuple[str, float], ...] = (
         ("voids", 0.008),
         ("refusals", 0.03),
@@ -421,6 +425,27 @@ def dealer_mistakes(plan: Plan, hands: list[HandFacts]) -> list[DealerEvent]:
             if mistakes.random() < rate * scale:
                 out.append(DealerEvent(facts.dealer, kind, facts.hand))
     return out
+
+
+def dealer_paces(plan: Plan, hands: list[HandFacts]) -> dict[Any, DealerPace]:
+    """Each dealer's clock, drawn apart from the play like the mistakes: 6 to 14 entries a hand,
+    the time between two an exponential of mean ``seconds_per_action`` (``slowness`` times it
+    for the slow dealer), and ``seconds_between_hands`` between hands; the hours signed in
+    are the sum."""
+    clock = random.Random(plan.seed * 104729 + 3)  # nosec B311
+    gaps: dict[Any, list[float]] = {}
+    seconds: dict[Any, float] = {}
+    for facts in hands:
+        mean = plan.seconds_per_action * (
+            plan.slowness if facts.dealer == plan.slow_dealer else 1.0
+        )
+        entries = clock.randint(6, 14)
+        own = [clock.expovariate(1 / mean) for _ in range(entries - 1)]
+        gaps.setdefault(facts.dealer, []).extend(own)
+        seconds[facts.dealer] = (
+            seconds.get(facts.dealer, 0.0) + sum(own) + plan.seconds_between_hands
+        )
+    return {d: DealerPace(hours=seconds[d] / 3600, gaps=tuple(gaps[d])) for d in gaps}
 
 
 def run(plan: Plan, **options: Any) -> Report:

@@ -586,3 +586,100 @@ def dealers_check(
     if findings:
         _bonferroni(findings, alpha)
     return findings
+
+
+# ---------------------------------------------------------------------------- dealers' figures
+
+
+@dataclass(frozen=True)
+class DealerPace:
+    """What a dealer's clock says: the hours they were signed in at a table (``None``: no shift
+    recorded) and the seconds between one entry and the next within their hands."""
+
+    hours: float | None
+    gaps: tuple[float, ...] = ()
+
+
+def rate_p_value(
+    count: int, exposure: float, total: int, total_exposure: float, *, low: bool
+) -> float:
+    """The exact conditional test of two Poisson rates (``dealers_check``'s): given ``total``
+    events over ``total_exposure``, the share falling to an exposure of ``exposure`` is
+    binomial with the share of the exposure. ``low``: the chance of this few or fewer (too
+    slow); else of this many or more."""
+    if total <= 0 or total_exposure <= 0 or exposure <= 0 or exposure >= total_exposure:
+        return 1.0
+    share = exposure / total_exposure
+    binom = _scipy().stats.binom
+    return float(binom.cdf(count, total, share) if low else binom.sf(count - 1, total, share))
+
+
+FIGURES = ("hands_per_hour", "seconds_per_action", "voids", "misdeals")
+
+
+def dealer_figures(
+    dealer_hands: Mapping[Any, int],
+    events: Iterable[DealerEvent],
+    paces: Mapping[Any, DealerPace],
+    alpha: float = ALPHA,
+) -> dict[Any, dict[str, Any]]:
+    """Each dealer's figures — hands per hour, the median seconds per action, voids and
+    misdeals per hundred hands — each with the test that flags an outlier against the other
+    dealers: the exact conditional test of two Poisson rates (voids and misdeals: per hand,
+    too many, ``dealers_check`` itself; hands per hour and actions per second: per hour on
+    the clock, too few), Bonferroni over the dealers tested for that figure, like every check
+    of the monitor. A dealer with fewer than ``MIN_DEALER_HANDS`` hands, or no shift on the
+    clock, is shown and not tested."""
+    out: dict[Any, dict[str, Any]] = {}
+    for dealer in sorted(dealer_hands, key=_order):
+        pace = paces.get(dealer, DealerPace(None))
+        n = dealer_hands[dealer]
+        gaps = sorted(pace.gaps)
+        out[dealer] = {
+            "hands": n,
+            "hours": round(pace.hours, 2) if pace.hours is not None else None,
+            "hands_per_hour": round(n / pace.hours, 1) if pace.hours else None,
+            "median_seconds": round(float(np.median(gaps)), 1) if gaps else None,
+            "actions": len(gaps),
+            "tests": {},
+        }
+    # Voids and misdeals per hand: the monitor's own dealers' check.
+    events = list(events)
+    for finding in dealers_check(dealer_hands, events, alpha, ("voids", "misdeals")):
+        row = out[finding.subject[1]]
+        kind = finding.numbers["kind"]
+        row["tests"][kind] = finding
+    # Every dealer's count, tested or not (too few hands, or the only dealer).
+    counted: Counter[tuple[Any, str]] = Counter((e.dealer, e.kind) for e in events)
+    for dealer, row in out.items():
+        for kind in ("voids", "misdeals"):
+            row[kind] = counted[dealer, kind]
+            n = row["hands"]
+            row[f"{kind}_per_100"] = round(100 * row[kind] / n, 2) if n else None
+    # Hands per hour and actions per second, against the other dealers' rates.
+    tested = [
+        d for d, r in out.items() if r["hands"] >= MIN_DEALER_HANDS and r["hours"] is not None
+    ]
+    for figure in ("hands_per_hour", "seconds_per_action"):
+        findings: list[Finding] = []
+        if figure == "hands_per_hour":
+            rows = [(d, out[d]["hands"], float(paces[d].hours or 0)) for d in tested]
+        else:
+            rows = [(d, len(paces[d].gaps), float(sum(paces[d].gaps))) for d in tested]
+        total = sum(count for _d, count, _e in rows)
+        exposure = sum(e for _d, _c, e in rows)
+        for dealer, count, own in rows:
+            p_value = rate_p_value(count, own, total, exposure, low=True)
+            others = exposure - own
+            numbers = {
+                "kind": figure,
+                "count": count,
+                "exposure": round(own, 1),
+                "others_rate": round((total - count) / others, 6) if others > 0 else None,
+            }
+            findings.append(Finding("dealers", ("dealer", dealer), p_value, numbers))
+        if len(findings) > 1:
+            _bonferroni(findings, alpha)
+            for f in findings:
+                out[f.subject[1]]["tests"][figure] = f
+    return out

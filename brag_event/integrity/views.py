@@ -136,3 +136,44 @@ def hand(request: HttpRequest, hand_id: int) -> HttpResponse:
         "is_organiser": can(request.user, "event.manage", found.table.day.event_id),
     }
     return render(request, "integrity/hand.html", context)
+
+
+def _one_in(p_value: float) -> str:
+    """1 / p in words, to two figures: "16,000"; "a million" past that."""
+    if p_value < 1e-6:
+        return "a million"
+    return f"{float(f'{1 / p_value:.2g}'):,.0f}"
+
+
+FIGURE_WORDS = {
+    "hands_per_hour": "fewer hands an hour than the other dealers",
+    "seconds_per_action": "slower over each entry than the other dealers",
+    "voids": "more voided entries than the other dealers",
+    "misdeals": "more misdeals than the other dealers",
+}
+
+
+@takes()
+@floor_only
+def dealers(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Each dealer's figures — hands per hour on the clock, the median seconds per entry,
+    voids and misdeals per hundred hands — with the monitor's test against the other dealers:
+    a figure honest dealing gives less than once in ``1 / alpha`` is marked unusual."""
+    event = get_object_or_404(Event, pk=event_id)
+    alpha = integrity_alpha()
+    rows = selectors.dealer_figures_of(event, alpha)
+    for row in rows:
+        row["unusual"] = {name: FIGURE_WORDS[name] for name, f in row["tests"].items() if f.flagged}
+        row["said"] = [
+            f"{FIGURE_WORDS[name]} (a dealer like the others does this less than once in "
+            f"{_one_in(f.p_value)})"
+            for name, f in row["tests"].items()
+            if f.flagged
+        ]
+    context = {
+        "event": event,
+        "rows": rows,
+        "one_in": f"{round(1 / alpha):,}",
+        "is_organiser": can(request.user, "event.manage", event),
+    }
+    return render(request, "integrity/dealers.html", context)

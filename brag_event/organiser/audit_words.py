@@ -259,7 +259,9 @@ WORDS: dict[str, Words] = {
         "lines refused."
     ),
     Verb.PLAYER_ISSUE: lambda d, n: f"{plain(d.get('amount'))} issued to the player.",
-    Verb.PLAYER_UPDATE: lambda d, n: f"Player changed in the admin: {changes(d.get('changed'))}.",
+    Verb.PLAYER_UPDATE: lambda d, n: (
+        f"Player changed{'' if d.get('player') else ' in the admin'}: {changes(d.get('changed'))}."
+    ),
     Verb.PLAYER_RENAME: lambda d, n: (
         f"Name corrected from {plain(d.get('before'))} to {plain(d.get('after'))}."
     ),
@@ -273,9 +275,29 @@ WORDS: dict[str, Words] = {
         f"Dealers: {and_list(str(x) for x in d.get('names') or []) or 'none'}."
     ),
     Verb.TABLE_BALANCE: _balance,
+    Verb.DEALER_SHIFT_START: lambda d, n: (
+        f"{plain(d.get('dealer'))} signed in to deal"
+        + (f", relieving {plain(d.get('relieved'))}." if d.get("relieved") else ".")
+    ),
+    Verb.DEALER_SHIFT_END: lambda d, n: (
+        f"{plain(d.get('dealer'))}'s shift ended after {plain(d.get('minutes'))} minutes: "
+        + {
+            "relieved": f"relieved by {plain(d.get('next'))}.",
+            "moved": f"moved to table {plain(d.get('to_table'))}.",
+        }.get(str(d.get("how")), "signed out.")
+    ),
+    Verb.DEALER_ROTA: lambda d, n: (
+        f"Dealers' rota: {plain(d.get('dealers'))} dealers at {plain(d.get('tables'))} tables, "
+        f"moving on every {plain(d.get('minutes'))} minutes for {plain(d.get('changes'))} turns."
+    ),
     Verb.SEATING_DRAW: lambda d, n: (
         f"Seating drawn with seed {plain(d.get('seed'))}: {plain(d.get('players', 0))} players "
-        f"on {plain(d.get('tables', 0))} tables, {plain(d.get('excluded', 0))} not drawn."
+        f"on {plain(d.get('tables', 0))} tables, {plain(d.get('excluded', 0))} not drawn"
+        + (
+            f"; {plain(d.get('groups_sharing'))} club(s) or group(s) had to share a table."
+            if d.get("groups_sharing")
+            else "."
+        )
     ),
     Verb.SEATING_APPLY: lambda d, n: (
         f"Draw {plain(d.get('seed'))} applied: {plain(d.get('players', 0))} players seated at "

@@ -19,7 +19,7 @@ from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day, Event
 from brag_event.players.csv_file import MAX_ROWS as MAX_IMPORT_ROWS
 from brag_event.players.models import Player
-from brag_event.players.names import NAME_MAX, player_name_clean
+from brag_event.players.names import GROUP_MAX, NAME_MAX, player_group_clean, player_name_clean
 from brag_event.players.roster import SEARCH_MAX
 from brag_event.tables.models import SeatingDraw, Table
 
@@ -46,9 +46,30 @@ def service_error_on(form: forms.BaseForm, err: ServiceError) -> None:
     form.add_error(name if name in form.fields else None, err.message)
 
 
+def group_field() -> forms.CharField:
+    return forms.CharField(
+        label="Club or group",
+        required=False,
+        max_length=GROUP_MAX * 3,
+        help_text="Optional. Players of one club or household are drawn to different tables.",
+    )
+
+
+def group_cleaned(form: forms.Form) -> str:
+    group = player_group_clean(form.cleaned_data.get("group") or "")
+    if len(group) > GROUP_MAX:
+        raise ValidationError(
+            f"A club or group is at most {GROUP_MAX} characters.", code="max_length"
+        )
+    return group
+
+
 class PlayerRegisterForm(forms.Form):
     name = forms.CharField(label="Name", max_length=NAME_MAX * 3)
     starting_money = money_field(label="Starting money", required=True)
+    group = group_field()
+
+    clean_group = group_cleaned
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -339,6 +360,12 @@ class PlayerRenameForm(forms.Form):
     clean_name = PlayerRegisterForm.clean_name
 
 
+class PlayerGroupForm(forms.Form):
+    group = group_field()
+
+    clean_group = group_cleaned
+
+
 class PlayerWithdrawForm(forms.Form):
     reason = forms.CharField(
         label="Why (for the log)",
@@ -350,3 +377,40 @@ class PlayerWithdrawForm(forms.Form):
 
 class PlayerReinstateForm(forms.Form):
     """Taking a withdrawal back: nothing to fill in."""
+
+
+class RotaForm(forms.Form):
+    """The dealers' rota of a day: when it starts, how long a turn lasts, how many turns, and
+    which dealers (they go round the tables in the order shown)."""
+
+    starts_at = forms.TimeField(
+        label="First turn at",
+        input_formats=["%H:%M"],
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        error_messages={"invalid": "Say the time as hours and minutes, e.g. 14:00."},
+    )
+    minutes = WholeNumberField(
+        label="Each dealer moves on every (minutes)",
+        min_value=10,
+        max_value=240,
+        initial=30,
+        error_messages={"min_value": "At least 10 minutes.", "max_value": "At most 240 minutes."},
+    )
+    changes = WholeNumberField(
+        label="Turns",
+        min_value=1,
+        max_value=48,
+        initial=16,
+        help_text="How many turns the rota covers (16 turns of 30 minutes: 8 hours).",
+        error_messages={"min_value": "At least one turn.", "max_value": "At most 48 turns."},
+    )
+    dealers = IdMultipleChoiceField(
+        label="Dealers",
+        queryset=get_user_model().objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": "Choose the dealers who deal today."},
+    )
+
+    def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["dealers"].queryset = dealers_of(day.event_id)  # type: ignore[attr-defined]

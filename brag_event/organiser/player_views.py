@@ -24,7 +24,7 @@ from brag_event.players.imports import (
     players_who_played,
 )
 from brag_event.players.models import ImportBatch, Player
-from brag_event.players.roster import player_rename, players_search
+from brag_event.players.roster import player_regroup, player_rename, players_search
 from brag_event.players.selectors import standings
 from brag_event.players.services import player_issue_money, player_register
 from brag_event.tables.models import Seat
@@ -36,6 +36,7 @@ from .forms import (
     ImportPageQuery,
     ImportUndoForm,
     IssueMoneyForm,
+    PlayerGroupForm,
     PlayerImportForm,
     PlayerRegisterForm,
     PlayerReinstateForm,
@@ -101,6 +102,7 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
                         event=event,
                         name=data["name"],
                         starting_money=data["starting_money"],
+                        group=data["group"],
                         by=actor(request),
                     )
                     messages.success(
@@ -115,8 +117,10 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
     withdrawn = set(
         Player.objects.filter(event=event, withdrawn_at__isnull=False).values_list("pk", flat=True)
     )
+    groups = dict(Player.objects.filter(event=event).exclude(group="").values_list("pk", "group"))
     for row in rows:
         row["withdrawn"] = row["player"] in withdrawn
+        row["group"] = groups.get(row["player"], "")
     if text:
         found = set(players_search(event=event, text=text).values_list("pk", flat=True))
         rows = [r for r in rows if r["player"] in found]
@@ -186,6 +190,7 @@ def import_batch(request: HttpRequest, batch_id: int) -> HttpResponse:
         "event": event,
         "batch": batch,
         "rows": rows,
+        "has_groups": any(r.get("group") for r in rows),
         "will": len(will),
         "refused": len(rows) - len(will),
         "money": sum(int(r["money"] or 0) for r in will),
@@ -206,6 +211,7 @@ def import_batch(request: HttpRequest, batch_id: int) -> HttpResponse:
 
 PLAYER_PAGE_FORMS: dict[str, type[forms.Form]] = {
     "rename": PlayerRenameForm,
+    "group": PlayerGroupForm,
     "withdraw": PlayerWithdrawForm,
     "reinstate": PlayerReinstateForm,
     "remove": PlayerRemoveForm,
@@ -218,6 +224,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     found = get_object_or_404(Player.objects.select_related("event"), pk=player_id)
     shown: dict[str, forms.BaseForm] = {
         "rename": PlayerRenameForm(initial={"name": found.name}),
+        "group": PlayerGroupForm(initial={"group": found.group}),
         "withdraw": PlayerWithdrawForm(),
         "reinstate": PlayerReinstateForm(),
         "remove": PlayerRemoveForm(),
@@ -239,6 +246,17 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
                     )
                     if renamed.name != before:
                         messages.success(request, f"“{before}” is now “{renamed.name}”.")
+                elif which == "group":
+                    regrouped = player_regroup(
+                        player=found, group=form.cleaned_data["group"], by=actor(request)
+                    )
+                    messages.success(
+                        request,
+                        f"{regrouped.name} is in “{regrouped.group}”: drawn apart from its other "
+                        "players."
+                        if regrouped.group
+                        else f"{regrouped.name} is in no club or group.",
+                    )
                 elif which == "withdraw":
                     player_withdraw(
                         player=found, reason=form.cleaned_data["reason"], by=actor(request)
@@ -273,6 +291,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         verb__in=(
             Verb.PLAYER_REGISTER,
             Verb.PLAYER_RENAME,
+            Verb.PLAYER_UPDATE,
             Verb.PLAYER_WITHDRAW,
             Verb.PLAYER_REINSTATE,
             Verb.PLAYER_REMOVE,

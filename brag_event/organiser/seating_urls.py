@@ -2,11 +2,12 @@
 
 from django.urls import path
 
-from . import seating_views
+from . import rota_views, seating_views
 
 urlpatterns = [
     path("", seating_views.seating, name="seating"),
     path("sheets/", seating_views.sheets, name="seating_sheets"),
     path("balance/", seating_views.balance, name="seating_balance"),
     path("dealers/", seating_views.dealers, name="seating_dealers"),
+    path("rota/", rota_views.rota, name="rota"),
 ]

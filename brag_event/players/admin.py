@@ -25,7 +25,7 @@ from .services import player_register
 class PlayerChangeForm(forms.ModelForm):
     class Meta:
         model = Player
-        fields = ("event", "name", "user")
+        fields = ("event", "name", "group", "user")
 
     def clean_name(self) -> str:
         # Stored clean (players.names); uniqueness is checked on the clean name's key.
@@ -66,10 +66,10 @@ class PlayerAddForm(PlayerChangeForm):
 
 @admin.register(Player)
 class PlayerAdmin(ServiceErrorsMixin, admin.ModelAdmin):
-    list_display = ("name", "event", "balance", "user", "registered_at")
+    list_display = ("name", "group", "event", "balance", "user", "registered_at")
     list_filter = ("event",)
     list_select_related = ("event", "user")
-    search_fields = ("name",)
+    search_fields = ("name", "group")
 
     def get_form(
         self, request: HttpRequest, obj: Player | None = None, change: bool = False, **kwargs: Any
@@ -79,8 +79,8 @@ class PlayerAdmin(ServiceErrorsMixin, admin.ModelAdmin):
 
     def get_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
         if obj is None:
-            return ("event", "name", "user", "starting_money")
-        return ("event", "name", "user", "balance", "registered_at")
+            return ("event", "name", "group", "user", "starting_money")
+        return ("event", "name", "group", "user", "balance", "registered_at")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
         if obj is None:
@@ -92,7 +92,7 @@ class PlayerAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         if change:
             # Only the edited fields: a full save would write back a stale copy of the balance,
             # which the ledger services keep up to date.
-            fields = [name for name in form.changed_data if name in ("name", "user")]
+            fields = [name for name in form.changed_data if name in ("name", "group", "user")]
             if fields:
                 obj.save(update_fields=fields)
                 versions.event_changed(obj.event_id, tables=True)  # the name is shown
@@ -102,6 +102,7 @@ class PlayerAdmin(ServiceErrorsMixin, admin.ModelAdmin):
             event=form.cleaned_data["event"],
             name=form.cleaned_data["name"],
             starting_money=form.cleaned_data.get("starting_money"),
+            group=form.cleaned_data.get("group") or "",
             by=admin_actor(request),
         )
         if obj.user_id is not None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from brag_event.engine import MONEY_MAX
 
-from .names import NAME_MAX, player_name_clean, player_name_key
+from .names import GROUP_MAX, NAME_MAX, player_group_clean, player_name_clean, player_name_key
 
 MAX_ROWS = 2000  # players per file
 SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
@@ -80,17 +80,44 @@ MONEY_HEADERS = {
 }
 
 
+GROUP_HEADERS = {
+    "club",
+    "clubname",
+    "group",
+    "groupname",
+    "team",
+    "household",
+    "family",
+    "association",
+    "clubgroup",
+    "cluborgroup",
+    # European organisers' spreadsheets.
+    "verein",
+    "gruppe",
+    "groupe",
+    "equipe",
+    "grupo",
+    "equipo",
+    "vereniging",
+    "groep",
+    "circolo",
+    "gruppo",
+}
+
+
 @dataclass(frozen=True)
 class Row:
     """A row of the file: the line it starts on, the name (clean) and the money as read, and
     why it cannot be registered ("" when it can; ``players.imports`` adds the event's own
-    reasons). ``note``: what was left out of a row that is kept."""
+    reasons). ``note``: what was left out of a row that is kept. ``group``: the player's club or
+    group, cleaned ("" for none, or when the file has no such column)."""
 
     line: int
     name: str
     money: int | None
     refused: str = ""
     note: str = ""
+    group: str = ""
 
 
 @dataclass
@@ -248,7 +275,7 @@ def file_read(data: bytes, *, currency: str = "MB") -> File:
         raise FileRefused("invalid_csv", "The file is empty.")
     separator = separator_of(lines[first])
     header_fields = next(csv.reader([lines[first]], delimiter=separator))
-    columns, name_at, first_at, last_at, money_at = _columns(header_fields, currency)
+    columns, name_at, first_at, last_at, money_at, group_at = _columns(header_fields, currency)
     if name_at is None and first_at is None:
         named = ", ".join(f"“{h.strip()[:40]}”" for h in header_fields if h.strip())
         raise FileRefused(
@@ -296,17 +323,29 @@ def file_read(data: bytes, *, currency: str = "MB") -> File:
                 money, why = money_of(raw, currency)
             else:
                 why = "no starting money on this row"
+        group = player_group_clean(_cell(fields, group_at))
         if not name:
             why = "no name on this row" + (f", and {why}" if why else "")
         elif len(name) > NAME_MAX:
             why = f"the name is longer than {NAME_MAX} characters"
+        elif len(group) > GROUP_MAX:
+            why = f"the club or group is longer than {GROUP_MAX} characters"
         if not why:
             key = player_name_key(name)
             if key in seen:
                 why = f"the same name as line {seen[key]}"
             else:
                 seen[key] = line
-        read.rows.append(Row(line=line, name=name[:200], money=money, refused=why, note=note))
+        read.rows.append(
+            Row(
+                line=line,
+                name=name[:200],
+                money=money,
+                refused=why,
+                note=note,
+                group=group[:GROUP_MAX],
+            )
+        )
         if len(read.rows) > MAX_ROWS:
             raise FileRefused(
                 "too_many_rows",
@@ -326,10 +365,11 @@ def _cell(fields: list[str], index: int | None) -> str:
 
 def _columns(
     header: list[str], currency: str
-) -> tuple[list[dict[str, str]], int | None, int | None, int | None, list[int]]:
-    """What each column is read as, and where the name, first name, last name and money are."""
+) -> tuple[list[dict[str, str]], int | None, int | None, int | None, list[int], int | None]:
+    """What each column is read as, and where the name, first name, last name, money and club
+    or group are."""
     money_names = MONEY_HEADERS | {_header_key(currency)} - {""}
-    name_at = first_at = last_at = None
+    name_at = first_at = last_at = group_at = None
     money_at: list[int] = []
     columns = []
     for i, raw in enumerate(header):
@@ -344,6 +384,8 @@ def _columns(
         elif key in money_names:
             money_at.append(i)
             what = "starting money"
+        elif key in GROUP_HEADERS and group_at is None:
+            group_at, what = i, "club or group"
         columns.append({"header": raw.strip()[:60] or f"column {i + 1}", "read_as": what})
     if name_at is not None:  # a name column wins over first and last names
         for other in (first_at, last_at):
@@ -355,4 +397,4 @@ def _columns(
         name_at = first_at if first_at is not None else last_at
         columns[name_at]["read_as"] = "name"  # type: ignore[index]
         first_at = last_at = None
-    return columns, name_at, first_at, last_at, money_at
+    return columns, name_at, first_at, last_at, money_at, group_at

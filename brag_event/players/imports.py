@@ -100,6 +100,7 @@ def players_import_preview(
                 "money": money if not refused else None,
                 "refused": refused,
                 "note": row.note,
+                "group": row.group,
             }
         )
     return ImportBatch.objects.create(
@@ -161,7 +162,13 @@ def players_import_confirm(*, batch: ImportBatch, by: Actor | None) -> list[Play
         with transaction.atomic():
             players = Player.objects.bulk_create(
                 [
-                    Player(event=event, name=r["name"], name_key=key, import_batch=batch)
+                    Player(
+                        event=event,
+                        name=r["name"],
+                        name_key=key,
+                        group=r.get("group", ""),
+                        import_batch=batch,
+                    )
                     for r, key in zip(wanted, keys, strict=True)
                 ],
                 batch_size=500,

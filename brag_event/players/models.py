@@ -10,7 +10,14 @@ from django.db import models
 from brag_event.core.models import LedgerCachedModel
 from brag_event.events.models import Event
 
-from .names import KEY_MAX, NAME_MAX, player_name_clean, player_name_key
+from .names import (
+    GROUP_MAX,
+    KEY_MAX,
+    NAME_MAX,
+    player_group_clean,
+    player_name_clean,
+    player_name_key,
+)
 
 
 class Player(LedgerCachedModel):
@@ -29,6 +36,13 @@ class Player(LedgerCachedModel):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="player",
+    )
+    group = models.CharField(
+        max_length=GROUP_MAX,
+        blank=True,
+        default="",
+        help_text="A club, household or group the player belongs to (optional): the seating "
+        "draw keeps players of one group at different tables (tables.seating)",
     )
     balance = models.BigIntegerField(
         default=0, editable=False, help_text="Cached from the ledger: money held off the table"
@@ -78,6 +92,7 @@ class Player(LedgerCachedModel):
         # follows it.
         self.name = player_name_clean(self.name)
         self.name_key = player_name_key(self.name)
+        self.group = player_group_clean(self.group)
         fields = kwargs.get("update_fields")
         if fields is not None and "name" in fields and "name_key" not in fields:
             kwargs["update_fields"] = [*fields, "name_key"]

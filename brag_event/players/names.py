@@ -45,3 +45,16 @@ def player_name_clean(name: str) -> str:
 def player_name_key(name: str) -> str:
     """What two names that look the same share: the clean name, case-folded."""
     return unicodedata.normalize("NFKC", player_name_clean(name).casefold())
+
+
+GROUP_MAX = 60
+
+
+def player_group_clean(group: str) -> str:
+    """A club or group as stored and shown: cleaned like a name."""
+    return player_name_clean(group)
+
+
+def player_group_key(group: str) -> str:
+    """What two spellings of one club share ("Rovers  CC" and "rovers cc" are one club)."""
+    return player_name_key(group)

@@ -1,5 +1,5 @@
-"""The organiser's roster: finding a player by name and correcting a name (withdrawing a player
-is ``tables.withdraw``: it may take them off a table)."""
+"""The organiser's roster: finding a player by name, correcting a name and setting a player's club
+or group (withdrawing a player is ``tables.withdraw``: it may take them off a table)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from brag_event.tables import versions
 
 from .models import Player
 from .names import NAME_MAX, player_name_key
-from .services import player_name_checked, refuse_registered
+from .services import player_group_checked, player_name_checked, refuse_registered
 
 SEARCH_MAX = 3 * NAME_MAX
 
@@ -63,6 +63,31 @@ def player_rename(*, player: Player, name: str, by: Actor | None) -> Player:
         subject=player,
         target=clean,
         data={"player": player.pk, "before": before, "after": clean},
+        event_id=player.event_id,
+    )
+    return player
+
+
+@service_transaction
+def player_regroup(*, player: Player, group: str, by: Actor | None) -> Player:
+    """Set (or clear, with "") the player's club or group: later seating draws keep the
+    group's players at different tables; tables drawn already are not changed."""
+    clean = player_group_checked(group)
+    player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+    before = player.group
+    if clean == before:
+        return player
+    player.group = clean
+    player.save(update_fields=["group"])
+    audit_record(
+        by=by,
+        verb=Verb.PLAYER_UPDATE,
+        subject=player,
+        target=player.name,
+        data={
+            "player": player.pk,
+            "changed": {"club_or_group": [before or "none", clean or "none"]},
+        },
         event_id=player.event_id,
     )
     return player

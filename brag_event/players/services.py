@@ -19,7 +19,7 @@ from brag_event.ledger.services import account_issuer, account_player, transfer_
 from brag_event.tables import versions
 
 from .models import Player
-from .names import NAME_MAX, player_name_clean, player_name_key
+from .names import GROUP_MAX, NAME_MAX, player_group_clean, player_name_clean, player_name_key
 
 
 def _check_money(amount: Any, *, what: str, field: str, minimum: int) -> int:
@@ -52,6 +52,18 @@ def player_name_checked(name: str) -> str:
     return clean
 
 
+def player_group_checked(group: str) -> str:
+    """A club or group cleaned like a name ("" for none), refused over ``GROUP_MAX``."""
+    clean = player_group_clean(str(group))
+    if len(clean) > GROUP_MAX:
+        raise ServiceError(
+            "invalid_group",
+            f"A club or group is at most {GROUP_MAX} characters.",
+            details={"field": "group"},
+        )
+    return clean
+
+
 def refuse_registered(existing: Player, clean: str) -> NoReturn:
     """Refuse a name that looks the same as ``existing``'s (a registered player of its event)."""
     same = "" if existing.name == clean else f" as “{existing.name}”"
@@ -71,11 +83,18 @@ def registered_as(event: Event, clean: str) -> Player | None:
 
 @service_transaction
 def player_register(
-    *, event: Event, name: str, starting_money: int | None = None, by: Actor | None
+    *,
+    event: Event,
+    name: str,
+    starting_money: int | None = None,
+    group: str = "",
+    by: Actor | None,
 ) -> Player:
     """Register a player with ``starting_money`` issued to them — the event's starting money
-    when it is ``None``; refused when the event has none set (never a silent 0)."""
+    when it is ``None``; refused when the event has none set (never a silent 0). ``group``: the
+    player's club or group, if any (the seating draw keeps a group's players apart)."""
     clean = player_name_checked(name)
+    group = player_group_checked(group)
     if starting_money is None:
         starting_money = event.starting_money
         if starting_money is None:
@@ -89,7 +108,7 @@ def player_register(
     if existing is None:
         try:
             with transaction.atomic():
-                player = Player.objects.create(event=event, name=clean)
+                player = Player.objects.create(event=event, name=clean, group=group)
         except IntegrityError:
             # Registered by someone else a moment ago, under a name that looks the same.
             existing = registered_as(event, clean)
@@ -105,7 +124,7 @@ def player_register(
         by=by,
         verb=Verb.PLAYER_REGISTER,
         subject=player,
-        data={"money": starting_money},
+        data={"money": starting_money, **({"group": group} if group else {})},
         event_id=event.pk,
     )
     player.refresh_from_db()

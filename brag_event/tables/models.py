@@ -108,6 +108,11 @@ class SeatingDraw(models.Model):
     seed = models.CharField(max_length=64)
     plan = models.JSONField(help_text="[{table, seats: [{seat, player, name, amount}]}]")
     excluded = models.JSONField(default=list, help_text="Players left out, with the reason")
+    apart = models.JSONField(
+        default=dict,
+        help_text="Clubs and groups kept apart: {groups: how many had two or more players, "
+        "shared: [{group, players, tables, at: [{table, names}]}] those that had to share}",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -119,3 +124,65 @@ class SeatingDraw(models.Model):
 
     def __str__(self) -> str:
         return f"Draw {self.seed} for {self.day}"
+
+
+class DealerShift(models.Model):
+    """A dealer at a table, from signing in on its tablet to signing out or being relieved
+    (another dealer signing in there, or the same dealer at another table): who dealt which
+    hands when (``tables.shifts``)."""
+
+    class End(models.TextChoices):
+        SIGNED_OUT = "signed_out", "signed out"
+        RELIEVED = "relieved", "relieved by the next dealer"
+        MOVED = "moved", "signed in at another table"
+
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dealer_shifts"
+    )
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="shifts")
+    day = models.ForeignKey(Day, on_delete=models.PROTECT, related_name="dealer_shifts")
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_how = models.CharField(max_length=12, choices=End.choices, blank=True)
+
+    class Meta:
+        ordering = ["started_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(ended_at__isnull=True), name="one_dealer_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["dealer"], condition=Q(ended_at__isnull=True), name="one_table_per_dealer"
+            ),
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True) | Q(ended_at__gte=models.F("started_at")),
+                name="shift_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.dealer} at table {self.table_id} from {self.started_at:%H:%M}"
+
+
+class DealerRota(models.Model):
+    """The dealers' rota of a day: from ``starts_at``, every ``minutes`` each dealer moves on to
+    the next table (after the last, to a break when there are more dealers than tables);
+    ``tables`` and ``dealers`` in the rota's order (ids). The plan itself is computed
+    (``tables.rota.rota_plan``), never stored twice."""
+
+    day = models.ForeignKey(Day, on_delete=models.PROTECT, related_name="rotas")
+    starts_at = models.DateTimeField()
+    minutes = models.PositiveSmallIntegerField()
+    changes = models.PositiveSmallIntegerField(help_text="How many turns the rota covers")
+    tables = models.JSONField(help_text="Table ids, in the rota's order")
+    dealers = models.JSONField(help_text="Dealer (user) ids, in the rota's order")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Rota of {self.day} from {self.starts_at:%H:%M}, every {self.minutes} min"

@@ -17,6 +17,9 @@ import json
 import math
 import random
 import secrets
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q
@@ -39,6 +42,7 @@ from brag_event.ledger.models import Transfer
 from brag_event.ledger.record import seat_record_sit
 from brag_event.ledger.services import account_player, account_stack, transfer_post
 from brag_event.players.models import Player
+from brag_event.players.names import player_group_key
 
 from . import versions
 from .models import Seat, SeatingDraw, Table
@@ -47,27 +51,114 @@ from .services import only_qualifiers, seat_buy_in, seat_vacate, table_create
 PlanEntry = tuple[int, str, int]  # (player id, name, amount)
 
 
-def seating_plan(*, players: list[PlanEntry], seats: int, seed: str) -> list[list[PlanEntry]]:
+@dataclass(frozen=True)
+class Shared:
+    """A club or group whose players had to share a table: ``at`` maps each table (its index
+    in the plan) where two or more of them sit to those players' ids."""
+
+    group: str
+    players: int
+    at: dict[int, list[int]]
+
+
+def seating_plan(
+    *,
+    players: list[PlanEntry],
+    seats: int,
+    seed: str,
+    groups: Mapping[int, str] | None = None,
+) -> list[list[PlanEntry]]:
+    """``seating_plan_apart``'s tables alone."""
+    return seating_plan_apart(players=players, seats=seats, seed=seed, groups=groups)[0]
+
+
+def seating_plan_apart(
+    *,
+    players: list[PlanEntry],
+    seats: int,
+    seed: str,
+    groups: Mapping[int, str] | None = None,
+) -> tuple[list[list[PlanEntry]], list[Shared]]:
     """Place ``players`` on ceil(n / seats) tables, at random from ``seed``: at most ``seats`` a
-    table, the table sizes differing by at most one. Pure: the same players (in any order) and the
-    same seed give the same tables."""
+    table, the table sizes differing by at most one, and no two players of one group (``groups``:
+    player id → club or group, compared as names are) at one table whenever such tables exist.
+    When none exist (a group with more players than there are tables), its players are spread
+    as evenly as the tables allow and it is returned as ``Shared``. Pure: the same players (in
+    any order), groups and seed give the same tables.
+
+    Without a group of two or more players the tables are exactly those drawn before groups
+    existed (a shuffle cut into tables), so an old seed gives its old tables. With groups, the
+    tables are filled group by group, the largest first (ties in the seed's order), each
+    player at the table with the fewest of their group, then the most seats left, then the
+    seed's order; then everyone else. Hand-written, because this greedy fill is Ryser's
+    construction and is exact: a group's players take the tables with the most room, and any
+    seating that keeps every group apart can be swapped, one player at a time, into the one it
+    builds (tests/tables/test_seating_apart.py checks it against scipy's maximum flow). A flow
+    library would find *a* separating seating, not one drawn from the seed."""
     if seats < 1:
         raise ValueError("a table has at least one seat")
     ordered = sorted(players)
     if not ordered:
-        return []
+        return [], []
     rng = random.Random(seed)  # nosec B311
     rng.shuffle(ordered)
     n = len(ordered)
     count = math.ceil(n / seats)
     base, extra = divmod(n, count)
-    tables: list[list[PlanEntry]] = []
-    start = 0
-    for k in range(count):
-        size = base + (1 if k < extra else 0)
-        tables.append(ordered[start : start + size])
-        start += size
-    return tables
+    sizes = [base + (1 if k < extra else 0) for k in range(count)]
+    members: dict[str, list[PlanEntry]] = {}
+    for entry in ordered:
+        key = player_group_key((groups or {}).get(entry[0], ""))
+        if key:
+            members.setdefault(key, []).append(entry)
+    together = [key for key, group in members.items() if len(group) > 1]
+    if not together:
+        tables: list[list[PlanEntry]] = []
+        start = 0
+        for size in sizes:
+            tables.append(ordered[start : start + size])
+            start += size
+        return tables, []
+    # Largest group first; dict order is the shuffle's, so equal sizes go in the seed's order.
+    together.sort(key=lambda key: -len(members[key]))
+    room = list(sizes)
+    at: list[list[PlanEntry]] = [[] for _ in sizes]
+    shared: list[Shared] = []
+    for key in together:
+        rank = list(range(count))
+        rng.shuffle(rank)
+        here = [0] * count
+        for entry in members[key]:
+            best = min(
+                (t for t in range(count) if room[t] > 0),
+                key=lambda t: (here[t], -room[t], rank[t]),
+            )
+            at[best].append(entry)
+            room[best] -= 1
+            here[best] += 1
+        if max(here) > 1:
+            ids = {e[0] for e in members[key]}
+            shared.append(
+                Shared(
+                    group=str((groups or {})[members[key][0][0]]),
+                    players=len(members[key]),
+                    at={
+                        t: [e[0] for e in at[t] if e[0] in ids] for t in range(count) if here[t] > 1
+                    },
+                )
+            )
+    grouped = {e[0] for key in together for e in members[key]}
+    table = 0
+    for entry in ordered:
+        if entry[0] in grouped:
+            continue
+        while room[table] == 0:
+            table += 1
+        at[table].append(entry)
+        room[table] -= 1
+    for players_at in at:
+        rng.shuffle(players_at)  # seats at random, not the grouped players first
+    return at, shared
 
 
 def seat_numbers(count: int, seats: int) -> list[int]:
@@ -105,6 +196,7 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
     fee = day.house_fee
     needed = day.table_min + fee
     eligible: list[PlanEntry] = []
+    groups = {player.pk: player.group for player in players if player.group}
     excluded: list[dict[str, Any]] = []
     for player in players:
         reason = ""
@@ -122,21 +214,47 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
             eligible.append((player.pk, player.name, min(player.balance - fee, day.table_max)))
     last = day.tables.order_by("-number").values_list("number", flat=True).first() or 0
     plan: list[dict[str, Any]] = []
-    for k, group in enumerate(seating_plan(players=eligible, seats=day.seats, seed=seed), 1):
-        numbers = seat_numbers(len(group), day.seats)
+    tables, shared = seating_plan_apart(players=eligible, seats=day.seats, seed=seed, groups=groups)
+    names = {pk: name for pk, name, _amount in eligible}
+    for k, at_table in enumerate(tables, 1):
+        numbers = seat_numbers(len(at_table), day.seats)
         plan.append(
             {
                 "table": last + k,
                 "seats": [
-                    {"seat": number, "player": pk, "name": name, "amount": amount}
-                    for number, (pk, name, amount) in zip(numbers, group, strict=True)
+                    {
+                        "seat": number,
+                        "player": pk,
+                        "name": name,
+                        "amount": amount,
+                        "group": groups.get(pk, ""),
+                    }
+                    for number, (pk, name, amount) in zip(numbers, at_table, strict=True)
                 ],
             }
         )
+    drawn = Counter(player_group_key(groups[pk]) for pk, _n, _a in eligible if pk in groups)
+    apart = {
+        # The groups with two or more players in this draw, kept apart unless listed as shared.
+        "groups": sum(1 for count in drawn.values() if count > 1),
+        "shared": [
+            {
+                "group": s.group,
+                "players": s.players,
+                "tables": len(tables),
+                "at": [
+                    {"table": last + t + 1, "names": [names[pk] for pk in ids]}
+                    for t, ids in sorted(s.at.items())
+                ],
+            }
+            for s in shared
+        ],
+    }
     draw = SeatingDraw.objects.create(
         day=day,
         seed=seed,
         plan=plan,
+        apart=apart,
         excluded=excluded,
         created_by=by.user if by is not None and by.user_id else None,
     )
@@ -150,6 +268,7 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
             "tables": len(plan),
             "players": len(eligible),
             "excluded": len(excluded),
+            "groups_sharing": len(shared),
         },
         event_id=day.event_id,
     )

@@ -65,6 +65,7 @@ MODULES = tuple(
         "dialogs",
         "wake",
         "offline-glue",
+        "shift",
     )
 )
 SHELL = (

@@ -16,7 +16,7 @@
  *
  * A module that changed what the screen shows calls changed(T): the page (table.js) watches
  * with render.js's render. So the modules import one another one way only (dom, api, state →
- * wake, offline-glue → server → queue, dialogs → render → table → main), which the hashed static
+ * wake, offline-glue, shift → server → queue, dialogs → render → table → main), which the hashed static
  * names of a release need: a module's name holds the hash of the names it imports. */
 
 export function createTableState(id) {

@@ -11,6 +11,7 @@ import { sendQueue } from "./queue.js";
 import { render } from "./render.js";
 import { watchWake } from "./wake.js";
 import { keepMe, restoreKept, startEngine, registerServiceWorker } from "./offline-glue.js";
+import { watchShift } from "./shift.js";
 
 // ---------------------------------------------------------------- start
 
@@ -42,9 +43,20 @@ export function tablePage() {
     startEngine(T);
     registerServiceWorker();
   }
+  // The dealer signs in to deal once the table is there and the server knows who is signed in
+  // (a day not open is left alone).
+  var shiftWatched = false;
+  function startShift() {
+    if (shiftWatched || !T.signedIn || !T.table) return;
+    shiftWatched = true;
+    watchShift(T.id, T.me, function () { return !T.stopped && !!T.table; });
+  }
 
   restoreKept(T).then(function () { return signIn(T); }).then(function () {
-    return refresh(T).then(function () { if (T.table && !T.fromStore) window.__bragUsable = performance.now(); });
+    return refresh(T).then(function () {
+      if (T.table && !T.fromStore) window.__bragUsable = performance.now();
+      startShift();
+    });
   }, function (err) {
     if (!(err instanceof NetworkError)) throw err;
     // No network: the table as last seen, the queue as kept, the engine from the tablet's copy.
@@ -58,13 +70,14 @@ export function tablePage() {
     window.setInterval(function () {
       if (!T.signedIn && !T.askingWho) {
         T.askingWho = true;
-        signIn(T).then(function () { T.askingWho = false; }, function () { T.askingWho = false; });
+        signIn(T).then(function () { T.askingWho = false; startShift(); }, function () { T.askingWho = false; });
       }
       if (!T.stopped && !T.sending && !T.queue.length && !($("#dialog") && $("#dialog").open)) {
         var first = !T.table;
         refresh(T).then(function () {
           if (first && T.table) {
             notice("");
+            startShift();
             if (window.__bragUsable === null) window.__bragUsable = performance.now();
           }
         });

@@ -28,8 +28,9 @@ from brag_event.hands.services import hand_start
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player
 from brag_event.players.services import player_register
-from brag_event.tables.models import Seat, Table
+from brag_event.tables.models import DealerShift, Seat, Table
 from brag_event.tables.services import seat_buy_in, seat_leave, table_create
+from brag_event.tables.shifts import shift_sign_in
 from tests.factories import act, disqualify, start
 
 from .conftest import SEEN_HAND, Api, assert_error
@@ -249,6 +250,25 @@ def tokens_check(api: Api, role: str, body: Any) -> None:
     assert all("key" not in t for t in body["tokens"])
 
 
+def shift_check(api: Api, role: str, body: Any) -> None:
+    if role.endswith("dealer"):
+        assert body["dealer_username"] == role
+    else:
+        assert body["error"]["code"] == "not_a_dealer"
+
+
+def shift_end_request(api: Api, role: str) -> tuple[str, Any]:
+    """The table's dealer (the role itself, when it deals there) is signed in."""
+    dealer = role if role in ("dealer", "here_dealer") else "dealer"
+    shift_sign_in(table=api.world.table, by=Actor(api.users[dealer], "tablet"))
+    return f"/api/v1/tables/{api.world.table.pk}/shift/end/", None
+
+
+def shift_end_check(api: Api, role: str, body: Any) -> None:
+    assert body["dealer"] is None
+    assert DealerShift.objects.get().ended_how == "signed_out"
+
+
 # ------------------------------------------------------------------ the matrix
 
 
@@ -318,6 +338,28 @@ MATRIX: list[Row] = [
         "tables/<int:table_id>/seats/",
         url_body(buy_in_request),
         (401, 403, 201, 404, 201, 201),
+    ),
+    Row(
+        "GET",
+        "tables/<int:table_id>/shift/",
+        url_body(lambda a: (f"/api/v1/tables/{a.world.table.pk}/shift/", None)),
+        (401, 403, 200, 404, 200, 200),
+    ),
+    # Signing in to deal: a dealer's own table; staff who do not deal are told so (400).
+    Row(
+        "POST",
+        "tables/<int:table_id>/shift/",
+        url_body(lambda a: (f"/api/v1/tables/{a.world.table.pk}/shift/", None)),
+        (401, 403, 200, 404, 400, 400),
+        shift_check,
+    ),
+    # Signing out: the dealer's own shift; the floor ends a shift a dealer forgot.
+    Row(
+        "POST",
+        "tables/<int:table_id>/shift/end/",
+        shift_end_request,
+        (401, 403, 200, 404, 200, 200),
+        shift_end_check,
     ),
     Row(
         "GET",
@@ -512,7 +554,7 @@ def test_permission_matrix(api: Api, row: Row, role: str, status: int) -> None:
     assert response.status_code == status, (response.status_code, response.content[:500])
     if row.check is not None:
         row.check(api, role, response.json())
-    if row.method == "POST" and row.route not in ("auth/login/", "auth/logout/"):
+    if row.method == "POST" and status < 400 and row.route not in ("auth/login/", "auth/logout/"):
         assert snapshot() != before, "an accepted write changed nothing"
 
 
@@ -658,6 +700,9 @@ AWAY: dict[tuple[str, str], tuple[int, int, int]] = {
     ("POST", "tables/<int:table_id>/floor-calls/"): (403, 403, 403),
     ("GET", "events/<int:event_id>/floor-calls/"): (403, 403, 403),
     ("POST", "floor-calls/<int:call_id>/take/"): (403, 403, 403),
+    ("GET", "tables/<int:table_id>/shift/"): (403, 403, 403),
+    ("POST", "tables/<int:table_id>/shift/"): (403, 403, 403),
+    ("POST", "tables/<int:table_id>/shift/end/"): (403, 403, 403),
     # The table is named in the body: a supervisor somewhere passes the first check, then is
     # told there is no such table (404); a dealer is refused first.
     ("POST", "rulings/"): (404, 404, 403),
@@ -709,13 +754,14 @@ def test_staff_of_one_event(api: Api, row: Row, role: str) -> None:
         assert snapshot() == before, "a refused request changed something"
         return
     if status == 400:
-        assert_error(response, 400, "unknown_user")
+        shift = row.route == "tables/<int:table_id>/shift/"
+        assert_error(response, 400, "not_a_dealer" if shift else "unknown_user")
         assert snapshot() == before
         return
     assert response.status_code == status, (response.status_code, response.content[:500])
     if row.check is not None and row.check not in (me_check, login_check, day_tables_check):
         row.check(api, role, response.json())
-    if row.method == "POST" and row.route not in ("auth/login/", "auth/logout/"):
+    if row.method == "POST" and status < 400 and row.route not in ("auth/login/", "auth/logout/"):
         assert snapshot() != before, "an accepted write changed nothing"
 
 

@@ -34,6 +34,7 @@ def pages(floor: Floor) -> dict[str, tuple[str, str]]:
         "overview": ("get", f"/organiser/events/{event}/integrity/"),
         "run": ("post", f"/organiser/events/{event}/integrity/run/"),
         "hand": ("get", f"/organiser/hands/{hand.pk}/"),
+        "dealers": ("get", f"/organiser/events/{event}/integrity/dealers/"),
     }
 
 

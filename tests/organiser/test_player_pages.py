@@ -33,9 +33,15 @@ def test_search_finds_by_name_as_names_are_compared(organiser: Client, w: World)
 
 def test_the_import_preview_lists_every_row(organiser: Client, w: World) -> None:
     url = f"/organiser/events/{w.event.pk}/players/"
-    text = "name,starting_money,club\nZoe,500,N\nAndy,100,S\nYann,abc,\n" + "L" * 100 + ",1,\n"
+    text = (
+        "name,starting_money,club,phone\nZoe,500,N,1\nAndy,100,S,2\nYann,abc,,\n"
+        + "L" * 100
+        + ",1,,\n"
+    )
     page = organiser.post(url, {"form": "import", "csv_text": text}, follow=True).content.decode()
-    assert '<strong class="wrap-anywhere">club</strong> → left out' in page
+    assert '<strong class="wrap-anywhere">club</strong> → club or group' in page
+    assert '<strong class="wrap-anywhere">phone</strong> → left out' in page
+    assert '<th scope="col">Club or group</th>' in page
     assert page.count('class="row-ok"') == 1 and page.count('class="row-refused"') == 3
     assert "because already registered" in page
     assert "is not a whole number" in page and "longer than 80 characters" in page
@@ -104,4 +110,31 @@ def test_withdrawing_is_refused_in_a_hand_then_done(organiser: Client, w: World)
     assert '<tr class="withdrawn">' in listing and "badge-withdrawn" in listing
     again = organiser.post(url, {"form": "reinstate"}, follow=True)
     assert "Chris can be drawn and seated again." in again.content.decode()
+    assert_audit_ok(w.event)
+
+
+def test_a_club_is_given_at_registration_and_changed_on_the_player_s_page(
+    organiser: Client, w: World
+) -> None:
+    players = f"/organiser/events/{w.event.pk}/players/"
+    too_long = organiser.post(
+        players, {"form": "register", "name": "Dee", "starting_money": "700", "group": "x" * 61}
+    )
+    assert too_long.status_code == 400
+    assert "A club or group is at most 60 characters." in too_long.content.decode()
+    organiser.post(
+        players,
+        {"form": "register", "name": "Dee", "starting_money": "700", "group": " Rovers\u00a0CC"},
+    )
+    dee = Player.objects.get(name="Dee")
+    assert dee.group == "Rovers CC"
+    page = organiser.get(players).content.decode()
+    assert 'title="Rovers CC">Rovers CC</span>' in page
+    url = f"/organiser/players/{dee.pk}/"
+    done = organiser.post(url, {"form": "group", "group": "Harriers"}, follow=True).content.decode()
+    assert "Dee is in “Harriers”" in done and "club or group set to “Harriers”" in done
+    dee.refresh_from_db()
+    assert dee.group == "Harriers"
+    cleared = organiser.post(url, {"form": "group", "group": ""}, follow=True).content.decode()
+    assert "Dee is in no club or group." in cleared and "club or group cleared" in cleared
     assert_audit_ok(w.event)

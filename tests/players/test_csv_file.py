@@ -110,3 +110,10 @@ def test_a_name_longer_than_the_limit_is_refused_on_its_row() -> None:
         f"the name is longer than {NAME_MAX} characters",
         "",
     ]
+
+
+@pytest.mark.parametrize("header", ["Club", "group", "Household", "Verein", "Club or group"])
+def test_a_club_or_group_column_is_read(header: str) -> None:
+    read = file_read(f"Name,{header}\nAnn,  Rovers\u00a0CC \nBob,\n".encode())
+    assert [c["read_as"] for c in read.columns] == ["name", "club or group"]
+    assert [(r.name, r.group) for r in read.rows] == [("Ann", "Rovers CC"), ("Bob", "")]

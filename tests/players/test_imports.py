@@ -293,3 +293,22 @@ def test_the_largest_file_is_registered_in_a_few_statements(
     with django_assert_max_num_queries(100):
         assert players_import_undo(batch=batch, by=None) == 2000
     assert_audit_ok(event)
+
+
+def test_a_club_column_registers_each_player_s_group() -> None:
+    event = new_event()
+    data = (
+        f"Name;Club;Starting money\nAnn Lee;Rovers  CC;1000\nBob Kay;;900\nCy Dee;{'x' * 61};900\n"
+    ).encode()
+    batch = players_import_preview(event=event, data=data, file_name="clubs.csv", by=None)
+    read_as = {c["header"]: c["read_as"] for c in batch.columns["columns"]}
+    assert read_as == {"Name": "name", "Club": "club or group", "Starting money": "starting money"}
+    assert [(r["name"], r["group"], r["refused"]) for r in batch.rows] == [
+        ("Ann Lee", "Rovers CC", ""),
+        ("Bob Kay", "", ""),
+        ("Cy Dee", "x" * 60, "the club or group is longer than 60 characters"),
+    ]
+    players_import_confirm(batch=batch, by=None)
+    groups = dict(Player.objects.filter(event=event).values_list("name", "group"))
+    assert groups == {"Ann Lee": "Rovers CC", "Bob Kay": ""}
+    assert_audit_ok(event)

@@ -1,0 +1,184 @@
+"""Dealers on the clock: a dealer signing in on a table's tablet starts a shift there
+(``DealerShift``); signing out ends it, and so does another dealer signing in at that table
+(relieved) or the same dealer signing in at another (moved). A hand's dealer is whoever
+started it (``Hand.started_by``); the shifts say who sat at each table when, between hands too.
+Each start and end is in the audit log."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from brag_event.access.rules import can
+from brag_event.access.selectors import dealers_of
+from brag_event.audit.models import Verb
+from brag_event.audit.services import audit_record
+from brag_event.core.actors import Actor
+from brag_event.core.errors import ServiceError
+from brag_event.core.transactions import service_transaction
+from brag_event.events.states import refuse_unless_open
+from brag_event.events.zones import zone
+
+from .models import DealerShift, Table
+from .rota import Change, day_rota, rota_change_due
+
+
+def _end(shift: DealerShift, how: str, at: datetime, by: Actor | None, **data: Any) -> None:
+    shift.ended_at = at
+    shift.ended_how = how
+    shift.save(update_fields=["ended_at", "ended_how"])
+    audit_record(
+        by=by,
+        verb=Verb.DEALER_SHIFT_END,
+        subject=shift.table,
+        target=f"{shift.dealer.get_username()} at table {shift.table.number}",
+        data={
+            "dealer": shift.dealer.get_username(),
+            "how": how,
+            "minutes": round((at - shift.started_at).total_seconds() / 60, 1),
+            **data,
+        },
+        event_id=shift.day.event_id,
+    )
+
+
+@service_transaction
+def shift_sign_in(*, table: Table, by: Actor) -> DealerShift:
+    """``by`` (a dealer of the table's event) starts dealing at ``table`` on an open day: the
+    dealer signed in there before is relieved, and ``by``'s own shift at another table ends.
+    Signing in again where one deals already changes nothing."""
+    table = (
+        Table.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("day")
+        .get(pk=table.pk)
+    )
+    user = by.user
+    if user is None or not dealers_of(table.day.event_id).filter(pk=user.pk).exists():
+        raise ServiceError(
+            "not_a_dealer", "Only a dealer of this event signs in to deal at a table."
+        )
+    refuse_unless_open(table.day, "dealing")
+    now = timezone.now()
+    open_here = (
+        DealerShift.objects.select_for_update()
+        .select_related("dealer", "table", "day")
+        .filter(table=table, ended_at__isnull=True)
+        .first()
+    )
+    if open_here is not None and open_here.dealer_id == user.pk:
+        return open_here
+    if open_here is not None:
+        _end(open_here, DealerShift.End.RELIEVED, now, by, next=user.get_username())
+    elsewhere = (
+        DealerShift.objects.select_for_update()
+        .select_related("dealer", "table", "day")
+        .filter(dealer=user, ended_at__isnull=True)
+        .first()
+    )
+    if elsewhere is not None:
+        _end(elsewhere, DealerShift.End.MOVED, now, by, to_table=table.number)
+    shift = DealerShift.objects.create(dealer=user, table=table, day=table.day, started_at=now)
+    audit_record(
+        by=by,
+        verb=Verb.DEALER_SHIFT_START,
+        subject=table,
+        target=f"{user.get_username()} at table {table.number}",
+        data={
+            "dealer": user.get_username(),
+            "relieved": open_here.dealer.get_username() if open_here else None,
+        },
+        event_id=table.day.event_id,
+    )
+    return shift
+
+
+@service_transaction
+def shift_sign_out(*, by: Actor, table: Table | None = None) -> int:
+    """End ``by``'s open shift (at ``table`` only, when given): signing out of the tablet. At a
+    ``table`` where ``by`` does not deal, a supervisor or organiser of its event ends whoever's
+    shift is open there (a dealer who left without signing out). How many ended (0 or 1)."""
+    if by.user is None:
+        return 0
+    found = DealerShift.objects.select_for_update().select_related("dealer", "table", "day")
+    found = found.filter(ended_at__isnull=True)
+    if table is not None:
+        table = Table.objects.select_related("day").get(pk=table.pk)
+        found = found.filter(table_id=table.pk)
+        mine = found.filter(dealer_id=by.user.pk)
+        if not mine.exists() and can(by, "floor.rule", table.day.event_id):
+            mine = found
+        found = mine
+    else:
+        found = found.filter(dealer_id=by.user.pk)
+    ended = 0
+    for shift in found:
+        _end(shift, DealerShift.End.SIGNED_OUT, timezone.now(), by)
+        ended += 1
+    return ended
+
+
+def table_shift(table: Table) -> DealerShift | None:
+    """Who deals at ``table`` now (their open shift)."""
+    return (
+        DealerShift.objects.select_related("dealer")
+        .filter(table_id=table.pk, ended_at__isnull=True)
+        .first()
+    )
+
+
+def dealer_name(user: User) -> str:
+    return user.get_full_name() or user.get_username()
+
+
+def table_change_due(table: Table, now: datetime | None = None) -> Change[User] | None:
+    """The change of dealer the day's rota has due at ``table`` (``rota_change_due``)."""
+    rota = day_rota(table.day_id)
+    if rota is None:
+        return None
+    shift = table_shift(table)
+    users = {u.pk: u for u in User.objects.filter(pk__in=rota.dealers)}
+    dealers = [users[pk] for pk in rota.dealers if pk in users]
+    if len(dealers) < len(rota.tables):
+        return None  # a dealer's account was deleted since: the rota no longer stands
+    due = rota_change_due(
+        tables=list(rota.tables),
+        dealers=[u.pk for u in dealers],
+        starts_at=rota.starts_at,
+        minutes=rota.minutes,
+        changes=rota.changes,
+        table=table.pk,
+        dealing=shift.dealer_id if shift else None,
+        now=now or timezone.now(),
+    )
+    if due is None:
+        return None
+    return Change(dealer=users[due.dealer], at=due.at, overdue=due.overdue)
+
+
+def shift_view(table: Table, now: datetime | None = None) -> dict[str, Any]:
+    """What the tablet shows of the table's dealer: who deals, since when, and the change of
+    dealer due (in words: "Change of dealer due: Maria Lopez takes this table at 14:30")."""
+    table = Table.objects.select_related("day__event").get(pk=table.pk)
+    shift = table_shift(table)
+    change = table_change_due(table, now)
+    out: dict[str, Any] = {
+        "dealer": dealer_name(shift.dealer) if shift else None,
+        "dealer_username": shift.dealer.get_username() if shift else None,
+        "started_at": shift.started_at if shift else None,
+        "change": None,
+    }
+    if change is not None:
+        at_text = change.at.astimezone(zone(table.day.event.time_zone)).strftime("%H:%M")
+        name = dealer_name(change.dealer)
+        out["change"] = {
+            "dealer": name,
+            "at": change.at,
+            "at_text": at_text,
+            "overdue": change.overdue,
+            "message": f"Change of dealer due: {name} takes this table at {at_text}"
+            + (" (now)." if change.overdue else "."),
+        }
+    return out
