@@ -41,6 +41,7 @@ from brag_event.players.selectors import standings
 from brag_event.tables import versions
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_leave
+from brag_event.tables.shifts import shifts_end_at_close
 
 from .count import count_refusal, count_report, count_state
 from .signals import day_close_requested
@@ -78,6 +79,8 @@ def _take_out_of_play(day: Day) -> None:
         )
     day.status = Day.Status.CLOSING
     day.save(update_fields=["status"])
+    # Nobody deals on a day out of play: the shifts still open end here.
+    shifts_end_at_close(day_id=day.pk, by=None)
     # Every table shows its day's status.
     versions.event_changed(day.event_id, tables=True)
 

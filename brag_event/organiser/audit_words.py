@@ -284,6 +284,7 @@ WORDS: dict[str, Words] = {
         + {
             "relieved": f"relieved by {plain(d.get('next'))}.",
             "moved": f"moved to table {plain(d.get('to_table'))}.",
+            "day_closed": "the day closed.",
         }.get(str(d.get("how")), "signed out.")
     ),
     Verb.DEALER_ROTA: lambda d, n: (

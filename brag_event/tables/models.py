@@ -135,6 +135,7 @@ class DealerShift(models.Model):
         SIGNED_OUT = "signed_out", "signed out"
         RELIEVED = "relieved", "relieved by the next dealer"
         MOVED = "moved", "signed in at another table"
+        DAY_CLOSED = "day_closed", "the day closed"
 
     dealer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dealer_shifts"

@@ -120,6 +120,23 @@ def shift_sign_out(*, by: Actor, table: Table | None = None) -> int:
     return ended
 
 
+def shifts_end_at_close(*, day_id: int, by: Actor | None) -> int:
+    """End every shift still open on day ``day_id`` as its close takes it out of play (inside the
+    close's transaction): a dealer who never signed out deals no longer, and the per-dealer
+    figures count hours up to the close. How many ended."""
+    found = (
+        DealerShift.objects.select_for_update()
+        .select_related("dealer", "table", "day")
+        .filter(day_id=day_id, ended_at__isnull=True)
+    )
+    at = timezone.now()
+    ended = 0
+    for shift in found:
+        _end(shift, DealerShift.End.DAY_CLOSED, at, by)
+        ended += 1
+    return ended
+
+
 def table_shift(table: Table) -> DealerShift | None:
     """Who deals at ``table`` now (their open shift)."""
     return (

@@ -196,3 +196,17 @@ def test_the_day_s_rota_says_when_the_change_is_due_at_a_table() -> None:
         ),
     )
     assert isinstance(err, ServiceError)
+
+
+@pytestmark_db
+def test_the_close_ends_the_shifts_still_open() -> None:
+    from brag_event.closing.services import day_close_request
+
+    w = world(2)
+    maria = user_in("dealer", "maria")
+    shift = shift_sign_in(table=w.table, by=Actor(user=maria))
+    day_close_request(day=w.day, by=None)
+    shift.refresh_from_db()
+    assert shift.ended_how == "day_closed" and shift.ended_at is not None
+    assert table_shift(w.table) is None
+    assert AuditEntry.objects.filter(verb="dealer.shift_end", data__how="day_closed").count() == 1
