@@ -1,6 +1,15 @@
 from django.urls import include, path
 
-from . import access, audit_views, hall_views, player_views, setup_views, staff_views, views
+from . import (
+    access,
+    audit_views,
+    hall_views,
+    paper_views,
+    player_views,
+    setup_views,
+    staff_views,
+    views,
+)
 
 app_name = "organiser"
 
@@ -31,5 +40,11 @@ urlpatterns = [
     path("days/<int:day_id>/requalify/", views.requalify, name="requalify"),
     path("days/<int:day_id>/close/status/", views.day_close_status, name="day_close_status"),
     path("days/<int:day_id>/hands.jsonl", views.export_hands, name="export_hands"),
+    path("days/<int:day_id>/results/", paper_views.results_day, name="results_day"),
+    path("days/<int:day_id>/results.pdf", paper_views.results_day_pdf, name="results_day_pdf"),
+    path("events/<int:event_id>/results/", paper_views.results_event, name="results_event"),
+    path(
+        "events/<int:event_id>/results.pdf", paper_views.results_event_pdf, name="results_event_pdf"
+    ),
     path("days/<int:day_id>/seating/", include("brag_event.organiser.seating_urls")),
 ]

@@ -78,6 +78,10 @@ NEEDS: dict[str, set[str] | None] = {
     "organiser:day_close": EVENT,
     "organiser:day_close_status": EVENT,
     "organiser:export_hands": EVENT,
+    "organiser:results_day": EVENT,
+    "organiser:results_day_pdf": EVENT,
+    "organiser:results_event": EVENT,
+    "organiser:results_event_pdf": EVENT,
     "organiser:seating": EVENT,
     "organiser:seating_sheets": EVENT,
     "organiser:seating_balance": EVENT,
@@ -92,6 +96,7 @@ NEEDS: dict[str, set[str] | None] = {
     "floor:board": FLOOR,
     "floor:call": FLOOR,
     "floor:lift": FLOOR,
+    "floor:hand_history": FLOOR,
 }
 
 
