@@ -5,11 +5,19 @@ folds are the table's first hand (the button at seat 1: Bill, seat 2, acts first
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from brag_event.closing.services import day_close_request
+from brag_event.events.models import Event
+from brag_event.events.services import day_open
 from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_void_last_action
+from brag_event.players.services import player_register
+from brag_event.tables.services import seat_buy_in, table_create
 
-from .factories import World, act, start
+from .factories import World, act, start, world
 
 # The cards each seat shows where a hand needs them (distinct across seats).
 CARDS = {1: "2c 7d 9h", 2: "As Ad 2c", 3: "Kh Kd 4c"}
@@ -73,3 +81,30 @@ def ends_by_a_cover(w: World) -> Hand:
     for seat in list(state.cards_needed):
         hand, state = act(hand, seat=seat, cards=CARDS[seat], action="show")
     return hand
+
+
+def finished(
+    name: str,
+    play: Callable[[World], Hand],
+    commits: Any,
+    *,
+    others: Iterable[tuple[str, int]] = (),
+) -> Event:
+    """A three-day event of Andy, Bill and Chris (and ``others``, registered with their money
+    and never seated): ``play`` is day 1's one hand, days 2 and 3 seat the three and play
+    nothing; every day closed (``commits``: pytest-django's
+    ``django_capture_on_commit_callbacks``)."""
+    w = world(3, name=name)
+    for other, money in others:
+        player_register(event=w.event, name=other, starting_money=money, by=None)
+    play(w)
+    for number in (1, 2, 3):
+        day = w.event.days.get(number=number)
+        if number > 1:
+            day = day_open(day=day, by=None)
+            table = table_create(day=day, by=None)
+            for i, p in enumerate(w.players):
+                seat_buy_in(table=table, seat_number=i + 1, player=p, amount=200, by=None)
+        with commits(execute=True):
+            day_close_request(day=day, by=None)
+    return w.event

@@ -46,5 +46,6 @@ class SeriesEventForm(forms.Form):
     event = forms.ModelChoiceField(
         queryset=Event.objects.order_by("-created_at"),
         label="Event",
+        empty_label="Choose an event",
         error_messages={"invalid_choice": "That event no longer exists: choose another."},
     )

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,11 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from brag_event.audit.models import AuditEntry, Verb
-from brag_event.closing.services import day_close_request
 from brag_event.core.errors import ServiceError
 from brag_event.events.models import Event
-from brag_event.events.services import day_open
-from brag_event.hands.models import Hand
 from brag_event.series.models import Series, SeriesEvent
 from brag_event.series.points import points_parse
 from brag_event.series.selectors import series_standings
@@ -28,9 +24,8 @@ from brag_event.series.services import (
     series_event_remove,
     series_points_set,
 )
-from brag_event.tables.services import seat_buy_in, table_create
-from tests.factories import World, refused, signed_in, world
-from tests.scenarios import ends_by_a_concede, ends_by_a_see
+from tests.factories import refused, signed_in, world
+from tests.scenarios import ends_by_a_concede, ends_by_a_see, finished
 
 pytestmark = pytest.mark.django_db
 
@@ -52,32 +47,14 @@ def test_the_points_table_as_typed() -> None:
         assert err.value.message and "_" not in err.value.message
 
 
-def finished(name: str, play: Callable[[World], Hand]) -> Event:
-    """A three-day event of Andy, Bill and Chris: ``play`` is day 1's one hand, days 2 and 3
-    seat everyone and play nothing; every day closed."""
-    w = world(3, name=name)
-    play(w)
-    for number in (1, 2, 3):
-        day = w.event.days.get(number=number)
-        if number > 1:
-            day = day_open(day=day, by=None)
-            table = table_create(day=day, by=None)
-            for i, p in enumerate(w.players):
-                seat_buy_in(table=table, seat_number=i + 1, player=p, amount=200, by=None)
-        with CAPTURE[0](execute=True):
-            day_close_request(day=day, by=None)
-    return w.event
-
-
-CAPTURE: list[Any] = []
-
-
 @pytest.fixture
 def two_events(django_capture_on_commit_callbacks: Any) -> tuple[Event, Event]:
     """Spring: Bill sees Chris and wins (Bill 1st, Andy 2nd, Chris 3rd). Autumn: Bill gives up
     to Chris (Chris 1st, Andy 2nd, Bill 3rd)."""
-    CAPTURE[:] = [django_capture_on_commit_callbacks]
-    return finished("Spring", ends_by_a_see), finished("Autumn", ends_by_a_concede)
+    commits = django_capture_on_commit_callbacks
+    return finished("Spring", ends_by_a_see, commits), finished(
+        "Autumn", ends_by_a_concede, commits
+    )
 
 
 def ranking(series: Series) -> list[tuple[int, str, int]]:
