@@ -22,7 +22,7 @@ def points_parse(text: str) -> list[int]:
         )
     points: list[int] = []
     for place, word in enumerate(words, start=1):
-        if not word.isdigit() or int(word) > MOST_POINTS:
+        if not (word.isascii() and word.isdigit()) or int(word) > MOST_POINTS:
             raise ServiceError(
                 "points_not_a_number",
                 f"Place {place}'s points, “{word[:20]}”, are not a whole number from 0 to "

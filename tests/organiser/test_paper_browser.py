@@ -66,7 +66,7 @@ def test_the_printable_results_and_a_hands_history(
         page.get_by_role("link", name="Print day 1's results").click()
         expect(page.get_by_role("heading", level=1, name="Results of day 1")).to_be_visible()
         expect(page.locator(".cut-line").first).to_be_visible()
-        expect(page.locator(".paper-record code")).to_have_text(w.day.record_root)
+        expect(page.locator(".paper-record .root code")).to_have_text(w.day.record_root)
         width = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert width <= 0
         assert_no_violations(page)

@@ -15,6 +15,7 @@ from django.urls import reverse
 from brag_event.audit.models import AuditEntry, Verb
 from brag_event.core.errors import ServiceError
 from brag_event.events.models import Event
+from brag_event.organiser.audit_words import Names, audit_sentence
 from brag_event.series.models import Series, SeriesEvent
 from brag_event.series.points import points_parse
 from brag_event.series.selectors import series_standings
@@ -37,6 +38,7 @@ def test_the_points_table_as_typed() -> None:
         ("", "points_empty"),
         ("25, 18, x", "points_not_a_number"),
         ("25, -3", "points_not_a_number"),
+        ("25, ²", "points_not_a_number"),  # a digit to Unicode, not a number to int()
         ("10, 12", "points_not_descending"),
         ("0, 0", "points_all_zero"),
         (", ".join(["1"] * 101), "points_too_many"),
@@ -97,6 +99,12 @@ def test_a_series_of_two_events_ranked_by_points(two_events: tuple[Event, Event]
         AuditEntry.objects.filter(verb__startswith="series.").values_list("verb", flat=True)
     )
     assert verbs.count(Verb.SERIES_CREATE) == 1 and verbs.count(Verb.SERIES_CHANGE) == 5
+    # Each said in words on the audit log's page.
+    entries = list(AuditEntry.objects.filter(verb__startswith="series.").order_by("pk"))
+    said = [audit_sentence(e, Names(entries)) for e in entries]
+    assert said[0] == "Series created; points by place: 10, 6 and 4."
+    assert "Added to the series: Spring." in said and "Taken out of the series: Winter." in said
+    assert "Series changed: points 10, 6, 4 → 10, 5, 0." in said
 
 
 def test_the_public_page_and_the_csv(two_events: tuple[Event, Event]) -> None:
