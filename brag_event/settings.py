@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "brag_event.integrity",
     "brag_event.floor",
     "brag_event.closing",
+    "brag_event.series",
     "brag_event.demo",
 ]
 

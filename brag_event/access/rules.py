@@ -32,6 +32,8 @@ PERMISSIONS: dict[str, Permission] = {
     # The site: events are created, device tokens of site staff and login locks handled.
     "event.create": Permission(ORGANISER, site=True),
     "logins.unlock": Permission(ORGANISER, site=True),
+    # Series group events of every organiser: the site's organisers make them.
+    "series.manage": Permission(ORGANISER, site=True),
     # An event's console (dashboard, set-up, players, seating, exports, audit, ledger).
     "event.manage": Permission(ORGANISER),
     "day.open": Permission(ORGANISER),

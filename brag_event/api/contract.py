@@ -501,12 +501,29 @@ class MeOut(S.Serializer):
     player = MyPlayerOut(required=False, help_text="Players only")
 
 
+class MyShownHandOut(S.Serializer):
+    seat = S.IntegerField()
+    player = S.CharField()
+    own = S.BooleanField(help_text="Your own hand")
+    cards = S.CharField(help_text='As shown at the table, e.g. "As Ad 2c"')
+
+
 class MyHandOut(S.Serializer):
     id = S.IntegerField()
+    day = S.IntegerField()
     table = S.IntegerField()
     number = S.IntegerField()
     status = S.ChoiceField(choices=Hand.Status.choices)
-    result = S.DictField(child=S.JSONField(), allow_null=True)
+    result = S.DictField(
+        child=S.JSONField(),
+        allow_null=True,
+        help_text="The engine's outcome, with the cards of hands you may not see taken out",
+    )
+    cards = MyShownHandOut(
+        many=True,
+        help_text="Once the day is over: the hands shown at the table (at a see, for a covered "
+        "pot or at an agreed showdown), yours among them; never a folded or unshown hand",
+    )
 
 
 class MyHandsOut(S.Serializer):

@@ -33,7 +33,8 @@ from brag_event.core.security import LOCKED_CODE, lockout_message
 from brag_event.engine import Action
 from brag_event.engine.history import dump
 from brag_event.events.models import Day, Event
-from brag_event.hands.selectors import hand_state
+from brag_event.hands.models import Hand
+from brag_event.hands.selectors import cards_shown_to, hand_state, without_cards_not_shown
 from brag_event.hands.services import (
     hand_apply_action,
     hand_start,
@@ -296,6 +297,18 @@ class TableSeats(APIView):
 # ------------------------------------------------------------------ hands
 
 
+def _as_seen_by(user: Any, hand: Hand, data: dict[str, Any]) -> dict[str, Any]:
+    """A hand's answer to ``user``: whole for the staff of its table; for a player who reads it
+    as a hand they were dealt, only the cards ``cards_shown_to`` lets them see."""
+    if roles.tables_for(user).filter(pk=hand.table_id).exists():
+        return data
+    player = getattr(user, "player", None)
+    closed = hand.table.day.status == Day.Status.CLOSED
+    shown = cards_shown_to(player.pk, hand, day_closed=closed) if player is not None else {}
+    cleaned: dict[str, Any] = without_cards_not_shown(data, shown)
+    return cleaned
+
+
 class HandDetail(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
@@ -305,7 +318,7 @@ class HandDetail(APIView):
         view = hand_view(hand)
         if roles.at_least(request.user, roles.DEALER):
             view["entries"] = hand_entries(hand)
-        return Response(view)
+        return Response(_as_seen_by(request.user, hand, view))
 
 
 class HandHistory(APIView):
@@ -320,7 +333,7 @@ class HandHistory(APIView):
             "table": hand.table.number,
             "hand": hand.number,
         }
-        return Response(dump(hand_state(hand), meta=meta))
+        return Response(_as_seen_by(request.user, hand, dump(hand_state(hand), meta=meta)))
 
 
 class HandActions(APIView):
@@ -635,21 +648,33 @@ class MeHands(APIView):
         player = getattr(request.user, "player", None)
         if player is None:
             return Response({"hands": []})
-        hands = player.hands_dealt.select_related("table").order_by("-started_at")[:200]
-        return Response(
-            {
-                "hands": [
-                    {
-                        "id": h.pk,
-                        "table": h.table.number,
-                        "number": h.number,
-                        "status": h.status,
-                        "result": h.result,
-                    }
-                    for h in hands
-                ]
-            }
-        )
+        hands = player.hands_dealt.select_related("table__day").order_by("-started_at")[:200]
+        out = []
+        for h in hands:
+            # One rule decides which cards a player sees (hands.selectors.cards_shown_to).
+            shown = cards_shown_to(player.pk, h, day_closed=h.table.day.status == Day.Status.CLOSED)
+            names = {int(s["seat"]): s.get("player", "") for s in h.seats or []}
+            mine = [int(s["seat"]) for s in h.seats or [] if s.get("player_id") == player.pk]
+            out.append(
+                {
+                    "id": h.pk,
+                    "day": h.table.day.number,
+                    "table": h.table.number,
+                    "number": h.number,
+                    "status": h.status,
+                    "result": without_cards_not_shown(h.result, shown),
+                    "cards": [
+                        {
+                            "seat": seat,
+                            "player": names.get(seat, ""),
+                            "own": seat in mine,
+                            "cards": cards,
+                        }
+                        for seat, cards in shown.items()
+                    ],
+                }
+            )
+        return Response({"hands": out})
 
 
 # ------------------------------------------------------------------ device tokens

@@ -72,6 +72,8 @@ class Verb(models.TextChoices):
     ANNOUNCEMENT_POST = "announcement.post", "announcement posted"
     ANNOUNCEMENT_REMOVE = "announcement.remove", "announcement taken down"
     DAY_CLOCK = "day.clock", "day's break and end times set"
+    SERIES_CREATE = "series.create", "series created"
+    SERIES_CHANGE = "series.change", "series changed"
     OTHER = "other", "other (recorded before the kinds were listed)"
 
 

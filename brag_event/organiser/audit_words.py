@@ -227,6 +227,14 @@ def _integrity(d: dict[str, Any], _n: Names) -> str:
 
 WORDS: dict[str, Words] = {
     Verb.EVENT_CREATE: _created,
+    Verb.SERIES_CREATE: lambda d, n: f"Series created; points by place: {plain(d.get('points'))}.",
+    Verb.SERIES_CHANGE: lambda d, n: (
+        f"Added to the series: {plain(d.get('added'))}."
+        if d.get("added")
+        else f"Taken out of the series: {plain(d.get('removed'))}."
+        if d.get("removed")
+        else f"Series changed: {changes(d.get('changed'))}."
+    ),
     Verb.EVENT_UPDATE: lambda d, n: f"Event changed: {changes(d.get('changed'))}.",
     Verb.DAY_CREATE: lambda d, n: "Day created in the admin.",
     Verb.DAY_UPDATE: lambda d, n: f"Day changed in the admin: {changes(d.get('changed'))}.",

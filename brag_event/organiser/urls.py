@@ -5,7 +5,9 @@ from . import (
     audit_views,
     count_views,
     hall_views,
+    paper_views,
     player_views,
+    series_views,
     setup_views,
     staff_views,
     views,
@@ -32,6 +34,8 @@ urlpatterns = [
     path("imports/<int:batch_id>/", player_views.import_batch, name="import_batch"),
     path("events/<int:event_id>/standings.csv", views.export_standings, name="export_standings"),
     path("events/<int:event_id>/ledger.csv", views.export_ledger, name="export_ledger"),
+    path("series/", series_views.series_list, name="series"),
+    path("series/<int:series_id>/", series_views.series_detail, name="series_detail"),
     path("tokens/", views.tokens, name="tokens"),
     path("lockouts/", views.lockouts, name="lockouts"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke_view, name="token_revoke"),
@@ -43,5 +47,11 @@ urlpatterns = [
     path("tables/<int:table_id>/count/", count_views.table_count, name="table_count"),
     path("tables/<int:table_id>/count/rule/", count_views.count_rule, name="count_rule"),
     path("days/<int:day_id>/hands.jsonl", views.export_hands, name="export_hands"),
+    path("days/<int:day_id>/results/", paper_views.results_day, name="results_day"),
+    path("days/<int:day_id>/results.pdf", paper_views.results_day_pdf, name="results_day_pdf"),
+    path("events/<int:event_id>/results/", paper_views.results_event, name="results_event"),
+    path(
+        "events/<int:event_id>/results.pdf", paper_views.results_event_pdf, name="results_event_pdf"
+    ),
     path("days/<int:day_id>/seating/", include("brag_event.organiser.seating_urls")),
 ]

@@ -136,6 +136,8 @@ def dashboard(request: HttpRequest, event_id: int) -> HttpResponse:
         "etag": etag_of(f"dashboard-{event_id}", version),
         "poll_ms": LIVE_POLL_SECONDS * 1000,
         "openable": days_openable(event),
+        "closed_days": list(event.days.filter(status=Day.Status.CLOSED).order_by("number")),
+        "all_closed": not event.days.exclude(status=Day.Status.CLOSED).exists(),
     }
     return render(request, "organiser/dashboard.html", context)
 

@@ -13,3 +13,9 @@ class StandingsQuery(forms.Form):
 
     day = WholeNumberField(min_value=1, max_value=1000, required=False)
     big = forms.BooleanField(required=False)
+
+
+class SeriesQuery(forms.Form):
+    """``?big=1``: a series' standings on the hall's big screen."""
+
+    big = forms.BooleanField(required=False)

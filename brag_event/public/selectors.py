@@ -10,8 +10,10 @@ from typing import Any
 from django.db.models import Min, Q
 from django.utils import timezone
 
+from brag_event.engine import evaluate
 from brag_event.events.models import Day
 from brag_event.hands.models import Hand
+from brag_event.hands.selectors import cards_shown_to
 from brag_event.ledger.models import Account, Transfer
 from brag_event.players.models import Player, Standing
 from brag_event.tables.models import Seat
@@ -236,9 +238,50 @@ def hand_result_for(hand: Hand, player_id: int) -> dict[str, Any]:
     return {"outcome": "folded", "seat": number, "amount": -net, "net": net}
 
 
+SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def card_faces(cards: str) -> list[dict[str, str]]:
+    """``"Th As"`` as faces to draw: ``[{"rank": "10", "suit": "♥", "red": "red"}, …]``."""
+    faces = []
+    for code in cards.split():
+        rank, suit = code[:-1].upper(), code[-1].lower()
+        faces.append(
+            {
+                "rank": "10" if rank == "T" else rank,
+                "suit": SUITS.get(suit, suit),
+                "colour": "red" if suit in "dh" else "black",
+            }
+        )
+    return faces
+
+
+def shown_to(player: Player, hand: Hand, day_closed: bool) -> list[dict[str, Any]]:
+    """The hands of ``hand`` this player may see (``hands.selectors.cards_shown_to`` decides),
+    their own first, each with its name and what it is."""
+    visible = cards_shown_to(player.pk, hand, day_closed=day_closed)
+    if not visible:
+        return []
+    names = {int(s["seat"]): s.get("player", "") for s in hand.seats or []}
+    mine = next((int(s["seat"]) for s in hand.seats or [] if s.get("player_id") == player.pk), 0)
+    shown = [
+        {
+            "seat": seat,
+            "name": names.get(seat, f"seat {seat}"),
+            "own": seat == mine,
+            "cards": cards,
+            "faces": card_faces(cards),
+            "hand": evaluate(cards).describe(),
+        }
+        for seat, cards in visible.items()
+    ]
+    shown.sort(key=lambda h: (not h["own"], h["seat"]))
+    return shown
+
+
 def player_hands(player: Player, limit: int = HANDS_SHOWN) -> list[dict[str, Any]]:
-    """The player's hands, latest first: day, table, hand number, when, and the result for
-    them."""
+    """The player's hands, latest first: day, table, hand number, when, the result for them,
+    and — once the day is over — the cards shown at the table that they may see."""
     hands = (
         Hand.objects.filter(dealt_players=player)
         .select_related("table__day")
@@ -247,24 +290,35 @@ def player_hands(player: Player, limit: int = HANDS_SHOWN) -> list[dict[str, Any
             "status",
             "seats",
             "result",
+            "rules",
+            "dealer_seat",
+            "carried_pot",
+            "carried_seat",
+            "shuffle_before",
             "started_at",
             "settled_at",
             "table__number",
             "table__day__number",
+            "table__day__status",
         )
         .order_by("-started_at", "-id")[:limit]
     )
-    return [
-        {
-            "id": h.pk,
-            "day": h.table.day.number,
-            "table": h.table.number,
-            "number": h.number,
-            "at": h.settled_at or h.started_at,
-            **hand_result_for(h, player.pk),
-        }
-        for h in hands
-    ]
+    out = []
+    for h in hands:
+        closed = h.table.day.status == Day.Status.CLOSED
+        out.append(
+            {
+                "id": h.pk,
+                "day": h.table.day.number,
+                "table": h.table.number,
+                "number": h.number,
+                "at": h.settled_at or h.started_at,
+                "day_closed": closed,
+                "shown": shown_to(player, h, closed),
+                **hand_result_for(h, player.pk),
+            }
+        )
+    return out
 
 
 def player_now(player: Player, day: Day | None) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
@@ -10,6 +12,7 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 
 from brag_event.core.conditional import versioned_answer
+from brag_event.core.exports import spreadsheet_safe
 from brag_event.core.forms import bad_request, takes
 from brag_event.events.hall import announcements_shown, clock_moment
 from brag_event.events.models import Day, Event
@@ -18,9 +21,11 @@ from brag_event.players.links import player_from_token
 from brag_event.players.models import Player
 from brag_event.players.qualify import standings_marked
 from brag_event.players.selectors import current_day
+from brag_event.series.models import Series
+from brag_event.series.selectors import series_standings
 from brag_event.tables.versions import dashboard_version, standings_version
 
-from .forms import StandingsQuery
+from .forms import SeriesQuery, StandingsQuery
 from .hall import seat_finder, standings_pages
 from .selectors import money_chart, money_points, player_hands, player_now
 
@@ -187,3 +192,40 @@ def favicon(request: HttpRequest) -> HttpResponse:
 def home(request: HttpRequest) -> HttpResponse:
     """Landing page: where organisers, dealers and players go."""
     return render(request, "home.html", {"events": Event.objects.order_by("-created_at")[:5]})
+
+
+@takes(query=SeriesQuery)
+def series_page(request: HttpRequest, series_id: int) -> HttpResponse:
+    """A series' standings, public: players ranked by points over its events' final results
+    (``series.selectors``), each event's place beside the name; ``?big=1`` for the hall."""
+    asked = SeriesQuery(request.GET)
+    if not asked.is_valid():
+        return bad_request(request, asked)
+    series = get_object_or_404(Series, pk=series_id)
+    context = {"standings": series_standings(series), "big": bool(asked.cleaned_data["big"])}
+    return render(request, "public/series.html", context)
+
+
+@takes()
+def series_csv(request: HttpRequest, series_id: int) -> HttpResponse:
+    """The series' standings as CSV: rank, player, points, then each event's place and points
+    (empty where the player did not play it; "DQ" for a disqualification)."""
+    series = get_object_or_404(Series, pk=series_id)
+    standings = series_standings(series)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    header = ["rank", "player", "points"]
+    for c in standings.columns:
+        header += [f"{c.event.name} place", f"{c.event.name} points"]
+    writer.writerow([spreadsheet_safe(h) for h in header])
+    for row in standings.rows:
+        line: list[Any] = [row.rank, row.name, row.points]
+        for cell in row.event_cells:
+            if not cell["played"]:
+                line += ["", ""]
+            else:
+                line += [cell["place"] or "DQ", cell["points"]]
+        writer.writerow([spreadsheet_safe(v) for v in line])
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="series-{series.pk}.csv"'
+    return response

@@ -27,6 +27,8 @@ from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
 from brag_event.players.imports import players_import_preview
 from brag_event.players.models import Player
+from brag_event.series.models import Series
+from brag_event.series.services import series_create
 from tests.factories import disqualify, start, user_in, world
 
 pytestmark = pytest.mark.django_db
@@ -74,6 +76,8 @@ NEEDS: dict[str, set[str] | None] = {
     "organiser:export_ledger": EVENT,
     "organiser:tokens": ANY_ORG,
     "organiser:lockouts": SITE,
+    "organiser:series": SITE,
+    "organiser:series_detail": SITE,
     "organiser:token_revoke": ANY_ORG,
     "organiser:day_open": EVENT,
     "organiser:day_close": EVENT,
@@ -82,6 +86,10 @@ NEEDS: dict[str, set[str] | None] = {
     "organiser:table_count": FLOOR,
     "organiser:count_rule": EVENT,
     "organiser:export_hands": EVENT,
+    "organiser:results_day": EVENT,
+    "organiser:results_day_pdf": EVENT,
+    "organiser:results_event": EVENT,
+    "organiser:results_event_pdf": EVENT,
     "organiser:seating": EVENT,
     "organiser:seating_sheets": EVENT,
     "organiser:seating_balance": EVENT,
@@ -99,6 +107,7 @@ NEEDS: dict[str, set[str] | None] = {
     "floor:call": FLOOR,
     "floor:lift": FLOOR,
     "floor:award_confirm": FLOOR,
+    "floor:hand_history": FLOOR,
 }
 
 
@@ -125,6 +134,7 @@ def snapshot() -> tuple[Any, ...]:
         tuple(Hand.objects.order_by("pk").values_list("pk", "status", "next_seq")),
         tuple(Player.objects.order_by("pk").values_list("pk", "balance", "name")),
         tuple(DeviceToken.objects.order_by("pk").values_list("pk", "revoked_at")),
+        tuple(Series.objects.order_by("pk").values_list("pk", "name", "points")),
         tuple(User.objects.order_by("pk").values_list("pk", "is_active", "password")),
         TableCount.objects.count(),
         CountWaiver.objects.count(),
@@ -163,6 +173,7 @@ def state() -> dict[str, Any]:
         "table_id": w.table.pk,
         "call_id": call.pk,
         "penalty_id": penalty.pk,
+        "series_id": series_create(name="Summer series", points=[3, 2, 1], by=None).pk,
         "batch_id": players_import_preview(
             event=w.event, data=b"name,money\nNew Player,100\n", by=None
         ).pk,
@@ -182,6 +193,7 @@ def url_of(name: str, kwargs: dict[str, Any]) -> str:
         {"call_id": kwargs["call_id"]},
         {"penalty_id": kwargs["penalty_id"]},
         {"batch_id": kwargs["batch_id"]},
+        {"series_id": kwargs["series_id"]},
     ):
         try:
             return reverse(name, kwargs=wanted)

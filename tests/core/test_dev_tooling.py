@@ -144,6 +144,10 @@ def test_the_tiers_mark_browser_and_production_tests_and_test_fast_leaves_them_o
         # issue 28: the hall's screen, players' phones, the console's hall page
         "tests/public/test_hall_browser.py",
         "tests/public/test_phone_browser.py",
+        # issue 32: results on paper, a hand's history, a player's own hands, a series
+        "tests/organiser/test_paper_browser.py",
+        "tests/public/test_own_hands_browser.py",
+        "tests/series/test_series_browser.py",
         # the login redirect's module checks the server without a browser, the script with one
         "tests/tablet/test_login_redirect.py::test_the_script_",
     )

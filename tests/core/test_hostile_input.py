@@ -41,6 +41,7 @@ from brag_event.events.models import Event
 from brag_event.floor.services import floor_call_open, ruling_record
 from brag_event.players.imports import players_import_preview
 from brag_event.players.links import player_token
+from brag_event.series.services import series_create
 from brag_event.tables.seating import seating_draw
 from brag_event.tablet.offline import engine_zip
 from tests.factories import act, assert_audit_ok, start, world
@@ -232,6 +233,7 @@ def pages_world(settings: Any) -> World:
         "version": engine_zip()[1],  # the tablet's engine zip
         # A file of players previewed, not yet confirmed (issue 27).
         "batch_id": players_import_preview(event=w.event, data=b"name\nZed\n", by=None).pk,
+        "series_id": series_create(name="League", points=[3, 2, 1], by=None).pk,
     }
     return World(args, [w.event, event2], organiser)
 

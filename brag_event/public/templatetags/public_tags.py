@@ -29,3 +29,13 @@ def trend(value: int | None) -> str:
     """The CSS class of a change: up, down or flat."""
     number = int(value or 0)
     return "up" if number > 0 else "down" if number < 0 else "flat"
+
+
+@register.filter
+def ordinal(value: int | None) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st (a finishing place)."""
+    number = int(value or 0)
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"

@@ -1,0 +1,192 @@
+"""Results on paper: what a closed day's results, and the event's final results, say — the
+ranking with each player's money as the close kept it (``StandingSnapshot``), who qualified and
+where the cut fell, the penalties and disqualifications, and each day's published root with how
+anyone checks it. Read-only; the printable page and its PDF (``paper.py``) show the same thing.
+
+In the organisers' layer, not the public one: the results name the floor's rulings in words
+(what happened and the decision), which the public pages never show. The public standings
+already show a closed day's ranking, its qualifiers and its root."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from brag_event.events.models import Day, DayClose, Event
+from brag_event.floor.models import Penalty
+from brag_event.hands.models import Hand
+from brag_event.players.models import Qualification, StandingSnapshot
+from brag_event.players.qualify import standings_marks
+
+from .closing_report import following_day
+
+
+@dataclass(frozen=True)
+class Root:
+    """A closed day's published root: the value, how many hands it covers, and the line a
+    reader follows to check it."""
+
+    day: int
+    value: str
+    hands: int
+    export_name: str  # the day's hands file, as the console names its download
+
+    @property
+    def command(self) -> str:
+        return f"python -m brag_event.engine verify {self.export_name} --root {self.value}"
+
+    @property
+    def verify(self) -> str:
+        return (
+            "Anyone can check that nothing changed since the close: download the hands of "
+            f"day {self.day} ({self.export_name}) and run the command below; it must say that "
+            "the record ends in this root."
+        )
+
+
+@dataclass
+class Results:
+    event: Event
+    day: Day | None  # None: the event's final results
+    title: str
+    ready: bool  # False: the day (or the last day) has not closed yet
+    waiting: str = ""  # why not, in words
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    cut: dict[str, Any] | None = None  # {"after": rows above the line, "text": the line's words}
+    qualified: list[dict[str, Any]] = field(default_factory=list)
+    let_back: list[dict[str, str]] = field(default_factory=list)
+    penalties: list[dict[str, Any]] = field(default_factory=list)
+    disqualified: list[str] = field(default_factory=list)
+    roots: list[Root] = field(default_factory=list)
+    closed_at: Any = None
+
+
+def export_name(day: Day) -> str:
+    """The file name the console gives the day's hands (``views.export_hands``)."""
+    return f"hands-{day.event_id}-day{day.number}.jsonl"
+
+
+def root_of(day: Day) -> Root | None:
+    if day.status != Day.Status.CLOSED or not day.record_root:
+        return None
+    close = DayClose.objects.filter(day=day).first()
+    data = close.report if close is not None and isinstance(close.report, dict) else {}
+    hands = data.get("record_hands")
+    if not isinstance(hands, int):  # a close from before its report counted them
+        hands = Hand.objects.filter(table__day=day).count()
+    return Root(day.number, day.record_root, hands, export_name(day))
+
+
+PENALTY_WORDS = {
+    Penalty.Kind.WARNING: "warning",
+    Penalty.Kind.MISSED_HANDS: "missed hands",
+    Penalty.Kind.DISQUALIFICATION: "disqualified",
+}
+
+
+def penalty_rows(event: Event, day: Day | None) -> list[dict[str, Any]]:
+    """The penalties of ``day`` (or of the whole event), oldest first, in words."""
+    found = Penalty.objects.filter(event=event).select_related("ruling", "player", "day")
+    if day is not None:
+        found = found.filter(day=day)
+    rows = []
+    for p in found.order_by("created_at", "pk"):
+        what = PENALTY_WORDS.get(Penalty.Kind(p.kind), p.get_kind_display().lower())
+        if p.kind == Penalty.Kind.MISSED_HANDS:
+            what = f"misses {p.hands} hand{'s' if p.hands != 1 else ''}"
+        rows.append(
+            {
+                "player": p.player.name,
+                "day": p.day.number if p.day else None,
+                "what": what,
+                "kind": p.kind,
+                "happened": p.ruling.what_happened,
+                "decision": p.ruling.decision,
+                "at": p.created_at,
+                "lifted": p.lifted_at is not None,
+                "lift_reason": p.lift_reason,
+            }
+        )
+    return rows
+
+
+def _snapshot_rows(day: Day) -> list[dict[str, Any]]:
+    rows = []
+    for s in StandingSnapshot.objects.filter(day=day).select_related("player").order_by("pk"):
+        rows.append(
+            {
+                "player": s.player_id,
+                "name": s.player.name,
+                "rank": s.rank or None,  # 0 was kept for the disqualified: outside the ranking
+                "total": s.total,
+                "change": s.change,
+                "hands_played": s.hands_played,
+                "hands_won": s.hands_won,
+                "qualified": s.qualified,
+                "disqualified": s.rank == 0,
+            }
+        )
+    # The close's order: the ranked by rank (ties by name, as the standings), the disqualified
+    # last.
+    rows.sort(key=lambda r: (r["disqualified"], r["rank"] or 0, r["name"]))
+    return rows
+
+
+def day_results(day: Day) -> Results:
+    """A day's results as its close kept them. Not ready until the day has closed."""
+    event = day.event
+    title = f"{event.name} · results of day {day.number}"
+    results = Results(event=event, day=day, title=title, ready=False)
+    if day.status != Day.Status.CLOSED:
+        results.waiting = (
+            f"Day {day.number} has not closed yet: its results are printed once its close is done."
+        )
+        return results
+    results.ready = True
+    close = DayClose.objects.filter(day=day).first()
+    results.closed_at = close.finished_at if close is not None else None
+    rows = _snapshot_rows(day)
+    marks = standings_marks(day, rows)
+    for r in rows:
+        r["standing"] = marks.status.get(r["player"], "in")
+        r["note"] = marks.text.get(r["player"], "")
+    results.rows = rows
+    if marks.cut_after is not None:
+        results.cut = {"after": marks.cut_after, "text": marks.cut_label}
+    following = following_day(day)
+    if following is not None:
+        results.qualified = [r for r in rows if r["standing"] == "qualified"]
+        results.let_back = [
+            {"name": name, "why": why}
+            for name, why in Qualification.objects.filter(
+                day=following, player__in=[r["player"] for r in rows if not r["qualified"]]
+            )
+            .order_by("player__name")
+            .values_list("player__name", "reason")
+        ]
+    results.penalties = penalty_rows(event, day)
+    results.disqualified = [r["name"] for r in rows if r["disqualified"]]
+    root = root_of(day)
+    results.roots = [root] if root else []
+    return results
+
+
+def event_results(event: Event) -> Results:
+    """The event's final results: its last day's close, with every day's root. Not ready until
+    the last day has closed."""
+    days = list(event.days.order_by("number"))
+    results = Results(event=event, day=None, title=f"{event.name} · final results", ready=False)
+    if not days or days[-1].status != Day.Status.CLOSED:
+        number = days[-1].number if days else 1
+        results.waiting = (
+            f"The event's final results are printed once its last day, day {number}, has closed."
+        )
+        return results
+    last = day_results(days[-1])
+    results.ready = True
+    results.closed_at = last.closed_at
+    results.rows = last.rows
+    results.penalties = penalty_rows(event, None)
+    results.disqualified = last.disqualified
+    results.roots = [r for r in (root_of(d) for d in days) if r is not None]
+    return results
