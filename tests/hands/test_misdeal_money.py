@@ -300,6 +300,7 @@ def table_of_four(db: Any) -> World:
     return world(4)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @LEDGER_SETTINGS
 @given(data=st.data())
