@@ -105,9 +105,11 @@ test: lock-check install
 	@$(MAKE) --no-print-directory -j3 -O INSTALLED=1 $(CHECKS)
 	$(PY) -m pytest -n $(TEST_WORKERS) $(XDIST)
 
-# The quick loop: engine, services, API (see docs/testing.md), on FAST_WORKERS processes.
+# The quick loop: engine, services, API (see docs/testing.md), on FAST_WORKERS processes. On
+# PostgreSQL the test databases are kept between runs (--reuse-db: Django's keepdb, which still
+# applies any new migration), so a second run does not build them again.
 test-fast: install
-	$(PY) -m pytest -q -n $(FAST_WORKERS) -m "not browser and not production and not slow" \
+	$(PY) -m pytest -q -n $(FAST_WORKERS) --reuse-db -m "not browser and not production and not slow" \
 		--hypothesis-profile fast \
 		tests/engine tests/ledger tests/hands tests/tables tests/players tests/events tests/closing \
 		tests/api tests/integrity
