@@ -97,27 +97,34 @@ run: install-runtime
 		c('migrate'); c('load_demo', addr='$(RUN_ADDR)')"
 	DJANGO_DEBUG=$(RUN_DEBUG) BRAG_DASHBOARD_AUDIT=true $(PY) manage.py runserver --insecure $(RUN_ADDR)
 
-test: lock-check install lint typecheck security
+# The checks (ruff and the layers, mypy, bandit and pip-audit) run side by side — mypy is the
+# longest, pip-audit mostly waits on PyPI — each with its own output (-O) and exit status: any
+# failure stops make before pytest. The environment is installed once, before them.
+CHECKS=lint typecheck security
+test: lock-check install
+	@$(MAKE) --no-print-directory -j3 -O INSTALLED=1 $(CHECKS)
 	$(PY) -m pytest -n $(TEST_WORKERS) $(XDIST)
 
-# The quick loop: engine, services, API (see docs/testing.md), on FAST_WORKERS processes.
+# The quick loop: engine, services, API (see docs/testing.md), on FAST_WORKERS processes. On
+# PostgreSQL the test databases are kept between runs (--reuse-db: Django's keepdb, which still
+# applies any new migration), so a second run does not build them again.
 test-fast: install
-	$(PY) -m pytest -q -n $(FAST_WORKERS) -m "not browser and not production and not slow" \
+	$(PY) -m pytest -q -n $(FAST_WORKERS) --reuse-db -m "not browser and not production and not slow" \
 		--hypothesis-profile fast \
 		tests/engine tests/ledger tests/hands tests/tables tests/players tests/events tests/closing \
 		tests/api tests/integrity
 
-lint: install
+lint: $(if $(INSTALLED),,install)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
 
-typecheck: install
+typecheck: $(if $(INSTALLED),,install)
 	$(PY) -m mypy
 
 # bandit over the code (asserts are invariants, see [tool.bandit]); pip-audit over uv.lock's
 # pinned, hashed set (every extra) against PyPI's advisories.
-security: install
+security: $(if $(INSTALLED),,install)
 	$(PY) -m bandit -q -c pyproject.toml -r brag_event
 	$(UV) export --frozen --all-extras --no-emit-project --format requirements-txt --quiet \
 		-o $(VENV)/locked-requirements.txt

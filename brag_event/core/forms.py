@@ -17,6 +17,8 @@ from django.core.exceptions import ValidationError
 from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 V = TypeVar("V", bound=Callable[..., Any])
 
@@ -49,6 +51,49 @@ class WholeNumberField(forms.IntegerField):
         if not is_ascii_digits(text) or len(text) > 30:
             raise ValidationError(self.error_messages["invalid"], code="invalid")
         return int(text)
+
+
+class LongSelect(forms.Select):
+    """A ``<select>`` of hundreds of options (the time zones) written as Django's ``Select``
+    writes it, byte for byte, without a template per option: Django renders each ``<option>``
+    through its own template, which made most of the new-event page's time (two lists of ~600
+    zones). Options in groups are left to Django."""
+
+    def render(
+        self,
+        name: str,
+        value: Any,
+        attrs: dict[str, Any] | None = None,
+        renderer: Any = None,
+    ) -> SafeString:
+        widget = self.get_context(name, value, attrs)["widget"]
+        if any(group for group, _options, _index in widget["optgroups"]):
+            return super().render(name, value, attrs, renderer)
+        options = format_html_join(
+            "",
+            '\n  <option value="{}"{}>{}</option>\n',
+            (
+                (str(o["value"]), _attrs(o["attrs"]), o["label"])
+                for _group, group_options, _index in widget["optgroups"]
+                for o in group_options
+            ),
+        )
+        return format_html(
+            '<select name="{}"{}>{}\n</select>', widget["name"], _attrs(widget["attrs"]), options
+        )
+
+
+def _attrs(attrs: dict[str, Any]) -> SafeString:
+    """A widget's attributes as Django's ``attrs.html`` writes them."""
+    return format_html_join(
+        "",
+        " {}{}",
+        (
+            (name, "" if value is True else format_html('="{}"', str(value)))
+            for name, value in attrs.items()
+            if value is not False
+        ),
+    )
 
 
 ID_MAX = 2**63 - 1  # the database's row ids are 64-bit

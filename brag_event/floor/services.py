@@ -5,7 +5,6 @@ reversing transfers."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 from django.db.models import F
@@ -18,21 +17,19 @@ from brag_event.core import sql
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, Forbidden, NotFound, ServiceError, StaleHand
 from brag_event.core.transactions import service_transaction
-from brag_event.engine import Action, EngineError, HandState
-from brag_event.engine.history import outcome_dict
+from brag_event.engine import HandState
 from brag_event.events.models import Day
 from brag_event.events.states import day_for_change, refuse_unless_open
 from brag_event.hands import chain, statements
 from brag_event.hands.models import Hand, HandAction
 from brag_event.hands.selectors import hand_state
-from brag_event.hands.services import hand_disqualify_seat, lock_day_of_hand
-from brag_event.ledger.models import Account, Transfer
+from brag_event.hands.services import hand_apply_misdeal, hand_disqualify_seat, lock_day_of_hand
+from brag_event.ledger.models import Transfer
 from brag_event.ledger.services import (
     account_carried,
     account_player,
     account_stack,
     transfer_post,
-    transfer_reverse,
 )
 from brag_event.players.models import Player, Standing
 from brag_event.tables import versions
@@ -67,17 +64,17 @@ def hand_misdeal(
     access: statements.Access | None = None,
 ) -> tuple[Hand, HandState]:
     """A supervisor's misdeal (RULES §4b), while the betting goes on: the engine ends the hand
-    with a ``misdeal`` action and says what each player paid; every transfer the hand posted is
-    reversed (antes, bets, the carried pot brought in), so each player gets exactly that back
-    and the carried pot is the table's again; a kept blind hand stays kept; the same dealer deals
-    again, after a shuffle. The hand stays in the log, settled, marked misdealt."""
+    with a ``misdeal`` action, posted as every action is (``hands.services``): the refunds
+    ``hands.money`` derives give each player exactly what they paid and the carried pot back to
+    the table, emptying the pots; a kept blind hand stays kept; the same dealer deals again,
+    after a shuffle. The hand stays in the log, settled, marked misdealt."""
     hand_id = hand if isinstance(hand, int) else hand.pk
     # The domain's lock order, as a void: the day (shared), the hand, its table.
     lock_day_of_hand(hand_id)
     found = statements.lock_hand(hand_id, access)
     if found is None:
         raise NotFound("not_found", "Not found, or not yours to see.")
-    hand, log = found
+    hand, _log = found
     table = Table.objects.select_for_update(no_key=True).get(pk=hand.table_id)
     reason = _text(reason, 200)
     if not reason:
@@ -93,54 +90,17 @@ def hand_misdeal(
     refuse_unless_open(hand.table.day, "misdeals")
     if hand.status != Hand.Status.IN_PROGRESS:
         raise Conflict("hand_not_in_play", "Only a hand in play can be misdealt.")
-    state = hand_state(hand, log)
-    try:
-        state.apply(Action("misdeal", reason=reason))
-    except EngineError as err:
-        raise ServiceError.from_engine(err) from None
+    hand, row, state = hand_apply_misdeal(hand=hand, reason=reason, by=by)
     outcome = state.outcome
     assert outcome is not None and outcome.misdeal is not None
-    # The misdeal is the last entry of the hand's tamper-evident record (hands.chain).
-    digest = chain.chain_next(
-        hand, chain.action_content(hand.next_seq, None, "misdeal", None, "", "")
-    )
-    row = HandAction.objects.create(
-        hand=hand,
-        seq=hand.next_seq,
-        action="misdeal",
-        entered_by=_user(by),
-        device=(by.device if by else "")[:120],
-        hash=digest,
-    )
-    # Everything the hand moved goes back: each transfer reversed, none edited.
-    back: dict[int, int] = defaultdict(int)
-    live = (
-        Transfer.objects.filter(hand=hand)
-        .exclude(kind=Transfer.Kind.REVERSAL)
-        .filter(reversed_by__isnull=True)
-        .select_related("source", "target")
-        .order_by("id")
-    )
-    for transfer in live:
-        transfer_reverse(transfer=transfer, by=by, memo=f"misdeal of {hand}: {reason}"[:200])
-        if transfer.source.kind == Account.Kind.STACK and transfer.source.seat_id:
-            back[transfer.source.seat_id] += transfer.amount
-        if transfer.target.kind == Account.Kind.STACK and transfer.target.seat_id:
-            back[transfer.target.seat_id] -= transfer.amount
-    seat_ids = {s["seat"]: s["seat_id"] for s in hand.seats}
-    expected = {seat_ids[seat]: amount for seat, amount in outcome.misdeal.refunds.items()}
-    if {k: v for k, v in back.items() if v} != {k: v for k, v in expected.items() if v}:
-        raise ServiceError(  # the ledger does not follow the engine: the audit says where
-            "ledger_mismatch",
-            "The hand's transfers do not match what the engine says was paid; run the ledger "
-            "audit before declaring this misdeal.",
-        )
     # A player the floor disqualified out of this hand has left the table: what they get back
     # goes on to their balance, as their stack did (RULES §4b), never stays on a left seat.
+    seat_ids = {s["seat"]: s["seat_id"] for s in hand.seats}
+    back = {seat_ids[seat]: amount for seat, amount in outcome.misdeal.refunds.items() if amount}
     gone = (
         Seat.objects.select_for_update(no_key=True, of=("self",))
         .select_related("player", "table__day")
-        .filter(pk__in=[k for k, v in back.items() if v > 0], left_at__isnull=False)
+        .filter(pk__in=list(back), left_at__isnull=False)
         .order_by("pk")
     )
     for seat in gone:
@@ -152,11 +112,6 @@ def hand_misdeal(
             by=by,
             memo=f"misdeal of {hand}: back to {seat.player}, disqualified",
         )
-    hand.next_seq += 1
-    hand.status = Hand.Status.SETTLED
-    hand.result = outcome_dict(state)
-    hand.settled_at = timezone.now()
-    hand.save(update_fields=["next_seq", "status", "result", "settled_at", "chain_head"])
     Misdeal.objects.create(
         hand=hand,
         action=row,
@@ -176,11 +131,6 @@ def hand_misdeal(
         lifted_at__isnull=True,
         hands_left__lt=F("hands"),
     ).update(hands_left=F("hands_left") + 1)
-    table.button = hand.dealer_seat
-    table.shuffle_next = True
-    table.carried_seat = outcome.carried_seat
-    table.save(update_fields=["button", "shuffle_next", "carried_seat"])
-    versions.table_changed(table.pk, standings=True)
     audit_record(
         by=by,
         event_id=hand.table.day.event_id,

@@ -1,12 +1,14 @@
 """The money a hand moves, derived from the engine alone.
 
 Both the services (to post transfers) and ``audit_ledger`` (to check them) use these functions,
-so "the ledger follows what the engine settled" is one piece of code. Places are symbols:
+so "the ledger follows what the engine settled" is one piece of code — for every action, a
+misdeal's refunds included (``applied_movements``). Places are symbols:
 ``("stack", seat)``, ``("pot", index)``, ``("house",)``, ``("carried",)``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from brag_event.engine import Action, HandState, Rules, SeatSetup
@@ -102,6 +104,54 @@ def settlement_movements(state: HandState) -> list[Movement]:
     return out
 
 
+def misdeal_movements(earlier: Iterable[Movement], state: HandState) -> list[Movement]:
+    """A misdeal's movements (RULES §4b): every stake the hand took (the ``earlier`` movements
+    into its pots) goes back to the place it came from — each player's ante and bets to their
+    stack, the carried pot brought in back to the table's carried pot — so every pot is
+    emptied. Checked against the engine, which says what each player paid (``refunds``)."""
+    owed: Counter[tuple[Place, Place]] = Counter()
+    for _kind, source, target, amount in earlier:
+        if target[0] == "pot":
+            owed[target, source] += amount
+        elif source[0] == "pot":  # pragma: no cover - a misdeal comes before any settlement
+            owed[source, target] -= amount
+    moves = [("refund", pot, back_to, amount) for (pot, back_to), amount in owed.items() if amount]
+    misdeal = state.outcome.misdeal if state.outcome is not None else None
+    assert misdeal is not None, "misdeal_movements of a hand that was not misdealt"
+    by_seat: Counter[int] = Counter()
+    carried = 0
+    for _kind, _pot, back_to, amount in moves:
+        if back_to[0] == "stack":
+            by_seat[back_to[1]] += amount
+        else:
+            carried += amount
+    # The engine's own account of the misdeal: a stake that goes anywhere else is a bug here.
+    if +by_seat != +Counter(misdeal.refunds) or carried != state.carried_in:
+        raise ValueError(
+            f"misdeal refunds {dict(by_seat)} (carried {carried}) differ from the engine's "
+            f"{misdeal.refunds} (carried {state.carried_in})"
+        )
+    return moves
+
+
+def applied_movements(
+    before_pots: list[int],
+    state: HandState,
+    action: Action,
+    earlier: Callable[[], Sequence[Movement]],
+) -> list[Movement]:
+    """Every movement of one applied action — what it paid in, and what the hand's end pays
+    out: a settlement, or a misdeal's refunds of the ``earlier`` movements (asked for only
+    then). The one derivation the services post and the ledger audit replays."""
+    moves = action_movements(before_pots, state, action)
+    if state.outcome is not None:
+        if state.misdealt:
+            moves += misdeal_movements([*earlier(), *moves], state)
+        else:
+            moves += settlement_movements(state)
+    return moves
+
+
 def replay_movements(hand: Any, actions: list[Any]) -> tuple[HandState, list[Movement]]:
     """Replay a stored hand (its live, not voided, actions) and list every movement."""
     return replay_actions(hand, (engine_action(row) for row in actions))
@@ -115,12 +165,5 @@ def replay_actions(hand: Any, actions: Iterable[Action]) -> tuple[HandState, lis
     for action in actions:
         before = pots_of(state)
         state.apply(action)
-        moves.extend(action_movements(before, state, action))
-        if state.outcome is not None and not state.misdealt:
-            moves.extend(settlement_movements(state))
-    if state.misdealt:
-        # A misdealt hand moves no money: the misdeal reverses every transfer the hand posted,
-        # which gives each player back what they paid and the carried pot back to the table
-        # (RULES §4b; the engine's ``Outcome.misdeal.refunds`` says how much each got back).
-        return state, []
+        moves.extend(applied_movements(before, state, action, lambda: moves))
     return state, moves

@@ -49,9 +49,10 @@ from .models import ACTION_SEQ_UNIQUE, ActionVoid, Hand, HandAction
 from .money import (
     LogRow,
     Movement,
-    action_movements,
+    applied_movements,
+    log_action,
     pots_of,
-    settlement_movements,
+    replay_actions,
     start_movements,
 )
 from .selectors import hand_live_actions, hand_state
@@ -382,6 +383,21 @@ def hand_disqualify_seat(
     return hand, row, state
 
 
+@service_transaction
+def hand_apply_misdeal(
+    *, hand: Hand | int, reason: str, by: Actor | None
+) -> tuple[Hand, HandAction, HandState]:
+    """The floor's misdeal (RULES §4b): the engine's ``misdeal`` action, appended, chained and
+    posted like any action — its refunds are the movements ``hands.money`` derives (every stake
+    back to where it came from), and the table is set for the same dealer to deal again,
+    shuffled. Only the floor's misdeal service calls this (it checks the reason and the day)."""
+    hand, log = _lock(hand, None)
+    if hand.status != Hand.Status.IN_PROGRESS:
+        raise Conflict("hand_not_in_play", "Only a hand in play can be misdealt.")
+    row, state = _append(hand, log, Action("misdeal", reason=reason), by)
+    return hand, row, state
+
+
 def _append(
     hand: Hand, log: list[LogRow], act: Action, by: Actor | None
 ) -> tuple[HandAction, HandState]:
@@ -419,9 +435,9 @@ def _append(
         digest=digest,
     )
     row.hand = hand
-    moves = action_movements(before, state, act)
-    if state.outcome is not None:
-        moves += settlement_movements(state)
+    moves = applied_movements(
+        before, state, act, lambda: replay_actions(hand, map(log_action, log))[1]
+    )
     legs, accounts_changed = _legs(hand, moves)
     fields = ["next_seq", "chain_head"] + (["accounts"] if accounts_changed else [])
     hand.next_seq += 1

@@ -105,6 +105,7 @@ class Transfer(models.Model):
         POT_WON = "pot_won", "Pot won"
         RAKE = "rake", "Rake"
         CARRY = "carry", "Pot carried forward"
+        REFUND = "refund", "Given back (misdeal)"
         LEAVE = "leave", "Left the table"
         REVERSAL = "reversal", "Reversal"
         COUNT = "count", "Count correction"

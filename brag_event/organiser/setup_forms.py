@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from brag_event.core.forms import WholeNumberField
+from brag_event.core.forms import LongSelect, WholeNumberField
 from brag_event.engine import MONEY_MAX, Rules
 from brag_event.events.models import DAY_SETTINGS, RULE_FIELDS
 from brag_event.events.setup import CURRENCY_MAX, DAYS_MAX, NAME_MAX, RULE_LABELS
@@ -152,6 +152,7 @@ def _time_zone() -> forms.ChoiceField:
     return forms.ChoiceField(
         label="Time zone",
         choices=zone_choices,
+        widget=LongSelect,
         required=False,  # not sent: the settings' TIME_ZONE
         initial=default_time_zone,
         help_text="Where the event is played: every page and export shows its times in it.",

@@ -25,6 +25,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.mark.slow  # gunicorn in a process of its own
 def test_a_chunked_api_body_through_gunicorn_gets_411_in_the_error_shape(tmp_path: Path) -> None:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BRAG_", "DJANGO_"))}

@@ -58,7 +58,17 @@ def test_make_run_installs_the_runtime_set_and_make_test_checks_the_lock_first()
     assert re.search(r"^install-runtime: .*\n\t@\$\(SYNC\) --inexact ", makefile, re.M)
     assert re.search(r"^install: .*\n\t@\$\(SYNC\) --all-extras ", makefile, re.M)
     assert re.search(r"^SYNC=\$\(UV\) sync --locked ", makefile, re.M)
-    assert re.search(r"^test: lock-check install lint typecheck security$", makefile, re.M)
+    # The lock first, the install, then the checks side by side (each failing make), then pytest.
+    assert re.search(r"^CHECKS=lint typecheck security$", makefile, re.M)
+    assert re.search(
+        r"^test: lock-check install\n"
+        r"\t@\$\(MAKE\) .*-j3 -O INSTALLED=1 \$\(CHECKS\)\n"
+        r"\t\$\(PY\) -m pytest ",
+        makefile,
+        re.M,
+    )
+    for check in ("lint", "typecheck", "security"):
+        assert re.search(rf"^{check}: \$\(if \$\(INSTALLED\),,install\)$", makefile, re.M)
 
 
 def test_the_image_installs_the_locked_runtime_set_with_hashes() -> None:

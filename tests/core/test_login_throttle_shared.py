@@ -30,7 +30,8 @@ from tests.worker import REDIS, database_url, redis_up, require
 ROOT = Path(__file__).resolve().parents[2]
 RATE = 6
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# slow: gunicorn, and Django started in processes of their own
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def free_port() -> int:

@@ -31,7 +31,9 @@ def test_each_worker_has_its_own_redis_database() -> None:
 def test_make_test_runs_on_several_processes_in_groups() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(
-        r"^test: .*\n\t\$\(PY\) -m pytest -n \$\(TEST_WORKERS\) \$\(XDIST\)$", makefile, re.M
+        r"^test: .*\n\t@\$\(MAKE\) .*\n\t\$\(PY\) -m pytest -n \$\(TEST_WORKERS\) \$\(XDIST\)$",
+        makefile,
+        re.M,
     )
     assert re.search(r"^XDIST=--dist loadfile --no-loadscope-reorder$", makefile, re.M)
     assert re.search(r"^test-fast: .*\n\t.* -n \$\(FAST_WORKERS\) ", makefile, re.M)

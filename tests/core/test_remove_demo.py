@@ -21,7 +21,8 @@ from brag_event.players.models import Player
 from brag_event.players.services import player_issue_money
 from tests.factories import world
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# slow: the demo loaded and removed on PostgreSQL (seconds)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def run(command: str, *args: str) -> str:

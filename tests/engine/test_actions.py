@@ -42,7 +42,12 @@ def test_the_checks_every_action_shares_come_before_its_own() -> None:
 
 @settings(
     deadline=None,
-    max_examples=40,
+    # 40 random hands under make test; the fast profile's few under make test-fast.
+    max_examples=(
+        settings.get_profile("fast").max_examples
+        if settings.get_current_profile_name() == "fast"
+        else 40
+    ),
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(table=tables(), data=st.data())

@@ -57,10 +57,16 @@ def test_a_misdeal_gives_back_everything_paid_and_the_same_dealer_deals_again() 
     assert exported["actions"][-1] == {"action": "misdeal", "reason": "a card turned over"}
     assert replay(exported).outcome.to_dict()["misdeal"]["refunds"] == {"2": 15, "3": 10, "1": 5}  # type: ignore[union-attr]
     assert hand.actions.last().action == "misdeal"  # type: ignore[union-attr]
-    # Nothing edited: every transfer of the hand reversed.
-    live = Transfer.objects.filter(hand=hand).exclude(kind="reversal")
-    assert live.count() == Transfer.objects.filter(hand=hand, kind="reversal").count()
-    assert not live.filter(reversed_by__isnull=True).exists()
+    # Nothing edited or reversed: the hand's stakes stay, and new refund transfers give each
+    # player back what they paid, from the pot, which ends empty.
+    assert not Transfer.objects.filter(hand=hand, kind="reversal").exists()
+    assert not Transfer.objects.filter(hand=hand, reversed_by__isnull=False).exists()
+    refunds = Transfer.objects.filter(hand=hand, kind="refund").select_related("source", "target")
+    seats: dict[int | None, int] = {s.pk: s.number for s in Seat.objects.filter(table=w.table)}
+    back = sorted((seats[t.target.seat_id], t.amount) for t in refunds)
+    assert back == [(1, 5), (2, 15), (3, 10)]
+    assert {t.source.kind for t in refunds} == {"pot"}
+    assert {t.action.action for t in refunds} == {"misdeal"}  # type: ignore[union-attr]
     table = Table.objects.get(pk=w.table.pk)
     assert table.button == hand.dealer_seat and table.shuffle_next
     # Not counted as a hand played.

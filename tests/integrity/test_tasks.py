@@ -63,6 +63,7 @@ def worker() -> Iterator[subprocess.Popen[bytes]]:
         yield proc
 
 
+@pytest.mark.slow  # a real Celery worker
 @pytest.mark.django_db(transaction=True)
 def test_the_close_and_the_run_after_it_on_a_real_worker(floor: Floor, worker: Any) -> None:
     floor.showdown_hand()

@@ -15,6 +15,7 @@ from brag_event.players.models import Standing
 
 pytestmark = [
     pytest.mark.django_db,
+    pytest.mark.slow,  # a seeded event audited hand by hand (seconds)
     pytest.mark.skipif(connection.vendor != "postgresql", reason="the seed's SQL is PostgreSQL's"),
 ]
 

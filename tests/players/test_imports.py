@@ -275,6 +275,7 @@ def test_a_removed_players_name_can_be_registered_again() -> None:
     assert_audit_ok(event)
 
 
+@pytest.mark.slow  # 2,000 players registered and audited
 def test_the_largest_file_is_registered_in_a_few_statements(
     django_assert_max_num_queries: Any,
 ) -> None:

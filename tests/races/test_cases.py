@@ -22,7 +22,8 @@ from brag_event.tables.services import seat_buy_in, seat_leave
 from .floor import SETTLING, Floor, act, floor, one_to_settle, problems, settled
 from .harness import Outcome, crashes, interleave
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# slow: races on PostgreSQL
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 TABLE_LOCK = r'FROM "tables_table".* FOR (NO KEY )?UPDATE'
 PLAYER_LOCK = r'FROM "players_player".* FOR (NO KEY )?UPDATE'

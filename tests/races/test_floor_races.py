@@ -20,7 +20,8 @@ from brag_event.tables.models import Seat
 from .floor import SETTLING, act, floor, one_to_settle, problems
 from .harness import interleave, race
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# slow: races on PostgreSQL
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 HAND_LOCK = r'FROM "hands_hand".* FOR (NO KEY )?UPDATE'
 

@@ -49,7 +49,8 @@ from brag_event.tables.services import (
 from .floor import SETTLING, Floor, floor, one_to_settle, problems, run_out, settled
 from .harness import REPEAT, Outcome, crashes, interleave, race
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# slow: races on PostgreSQL, each pair both ways and with a barrier
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 PARALLEL = max(1, int(os.environ.get("BRAG_RACE_PARALLEL", "4")))
 

@@ -24,7 +24,8 @@ from brag_event.tables.services import seat_leave
 from .floor import SETTLING, Floor, floor, one_to_settle, problems
 from .harness import crashes, interleave
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# slow: races on PostgreSQL
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 # The close's last step locks the day, then its close row (``closing.services._finish``).
 FINISH_LOCK = r'FROM "events_dayclose" WHERE "events_dayclose"\."id" = .* FOR NO KEY UPDATE'
