@@ -77,7 +77,8 @@ def test_a_replaced_link_says_so_and_the_new_one_opens_the_page(client: Client) 
     refused = client.get(old)
     assert refused.status_code == 410
     text = refused.content.decode()
-    assert "This link has been replaced. Ask the organisers for your new one." in text
+    assert ">This link has been replaced</h1>" in text
+    assert "Ask the organisers for your new one." in text
     assert "Andy" not in text and "Table" not in text  # nothing of the player's page
     assert player_path(andy) != old
     assert "<h1>Andy</h1>" in page(client, andy)
