@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from brag_event.core.public_urls import public_base_url_checked
@@ -82,6 +83,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header of every answer (CONTENT_SECURITY_POLICY below).
+    "brag_event.core.csp.ContentSecurityPolicyMiddleware",
     "brag_event.core.middleware.QueryStringGuard",
     "brag_event.core.middleware.ChunkedBodyGuard",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -259,6 +262,29 @@ AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_SENSITIVE_PARAMETERS: list[str] = []
 AXES_CLIENT_IP_CALLABLE = "brag_event.core.security.client_ip"
 AXES_LOCKOUT_CALLABLE = "brag_event.core.security.lockout_response"
+
+# The Content-Security-Policy of every page (django-csp; docs/operations.md, "Content Security
+# Policy"), enforced, not report-only: scripts and styles come only from this site's own files
+# (static/), never inline — no 'unsafe-inline', no nonces (the cached pages of core.conditional
+# are shared by many answers, a nonce could not be) — nothing from another origin, no plugins,
+# no framing by any other page, forms post only here. The tablet's pages add what its offline
+# engine needs (WebAssembly in a worker: core.csp). The QR codes are inline SVG, not images.
+CONTENT_SECURITY_POLICY: dict[str, Any] = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "worker-src": [SELF],
+        "manifest-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # The address phones in the hall reach, printed under the table sheets' QR codes
 # (core.public_urls; docs/operations.md, "The public base URL"). Production requires one.

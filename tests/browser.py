@@ -3,7 +3,15 @@
 Chromium comes from the system (Debian's ``chromium``, installed by ``.ci/run``). Without it the
 browser tests are skipped locally, and fail under CI, where they must run. The session-scoped
 ``chromium`` fixture (tests/conftest.py) launches it here, once per pytest process; the
-tablets' ``browser`` (tests/tablet/conftest.py) is the same one."""
+tablets' ``browser`` (tests/tablet/conftest.py) is the same one.
+
+Every page of that Chromium reports what the Content-Security-Policy refused (``Watched``):
+each browser test fails on any refusal (``csp_violations`` in tests/conftest.py). A page's own
+refusals are seen (its ``securitypolicyviolation`` events, and Chromium's console errors about
+the policy); a Web Worker's are not visible from outside it — the tablet's engine worker shows
+them by failing to boot, which its tests check. (``page.wait_for_function`` takes a function,
+``"() => …"``: an expression there is evaluated in the page with ``eval``, which the policy
+refuses.)"""
 
 from __future__ import annotations
 
@@ -34,7 +42,8 @@ def chromium_path() -> str | None:
 
 @contextlib.contextmanager
 def launched_chromium() -> Iterator[Any]:
-    """Chromium, headless, closed when the block ends; skipped without it (failed under CI)."""
+    """Chromium, headless (``Watched``), closed when the block ends; skipped without it (failed
+    under CI)."""
     path = chromium_path()
     if path is None:
         if os.environ.get("CI"):
@@ -46,8 +55,60 @@ def launched_chromium() -> Iterator[Any]:
     expect.set_options(timeout=15_000)
     with sync_playwright() as pw:
         launched = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield launched
+        yield Watched(launched)
         launched.close()
+
+
+# Run in every page before its own scripts (Playwright injects it, past the page's policy).
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.__bragCspViolation({
+    directive: e.effectiveDirective, blocked: e.blockedURI, page: document.location.href,
+    source: e.sourceFile + ":" + e.lineNumber, sample: e.sample,
+  });
+}, true);
+"""
+
+
+class Watched:
+    """The run's Chromium, every context of which reports what the page's
+    Content-Security-Policy refused into ``refused`` (one line each, in words)."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self.refused: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+    def _watch(self, context: Any) -> Any:
+        def violation(found: dict[str, Any]) -> None:
+            self.refused.append(
+                f"{found['directive']} refused {found['blocked'] or 'an inline script or style'}"
+                f" on {found['page']} (at {found['source']}; {found['sample']!r})"
+            )
+
+        def console(message: Any) -> None:
+            if message.type == "error" and "Content Security Policy" in message.text:
+                where = message.page.url if message.page else "a page"
+                self.refused.append(f"console of {where}: {message.text}")
+
+        context.expose_function("__bragCspViolation", violation)
+        context.add_init_script(script=CSP_LISTENER)
+        context.on("console", console)
+        return context
+
+    def new_context(self, **options: Any) -> Any:
+        return self._watch(self._browser.new_context(**options))
+
+    def new_page(self, **options: Any) -> Any:
+        page = self._browser.new_page(**options)
+        self._watch(page.context)
+        return page
+
+    def take_refused(self) -> list[str]:
+        found, self.refused = self.refused, []
+        return found
 
 
 def shot(page: Any, name: str, *, folder: Path = SHOTS) -> None:

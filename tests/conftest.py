@@ -164,6 +164,20 @@ def _live_requests_drained(request: pytest.FixtureRequest) -> Iterator[None]:
         request_finished.disconnect(flight.finished)
 
 
+@pytest.fixture(autouse=True)
+def csp_violations(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every browser test fails on anything the Content-Security-Policy refused in its pages
+    (``tests.browser.Watched``): since the previous browser test's check, so what a fixture
+    shared by a module's tests did (booting the offline engine) is checked too."""
+    if not BROWSER_FIXTURES & set(request.fixturenames):
+        yield
+        return
+    browser = request.getfixturevalue("chromium")
+    yield
+    refused = browser.take_refused()
+    assert not refused, "The Content-Security-Policy refused:\n" + "\n".join(refused)
+
+
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
     """One headless Chromium for the whole run of this process, shared by every browser test

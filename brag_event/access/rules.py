@@ -49,6 +49,7 @@ PERMISSIONS: dict[str, Permission] = {
     "tokens.manage": Permission(ORGANISER),
     "ledger.read": Permission(ORGANISER),
     "audit.read": Permission(ORGANISER),
+    "player.link": Permission(ORGANISER),  # show, print and replace a player's private link
     "penalty.lift": Permission(ORGANISER),
     # The floor: calls, rulings, misdeals, voids, re-buys; the integrity monitor.
     "floor.view": Permission(SUPERVISOR),

@@ -36,6 +36,7 @@ class Verb(models.TextChoices):
     PLAYER_REQUALIFY = "player.requalify", "player let back in past a cut"
     PLAYER_REMOVE = "player.remove", "player registered by mistake removed"
     PLAYER_IMPORT_UNDO = "player.import_undo", "import undone"
+    PLAYER_LINK_REISSUE = "player.link_reissue", "player's private link replaced"
     EVENT_STARTING_MONEY = "event.starting_money", "event's starting money set"
     TABLE_CREATE = "table.create", "table created"
     TABLE_DEALERS = "table.dealers", "dealers assigned"

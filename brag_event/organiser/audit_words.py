@@ -274,6 +274,10 @@ WORDS: dict[str, Words] = {
         f"Name corrected from {plain(d.get('before'))} to {plain(d.get('after'))}."
     ),
     Verb.PLAYER_WITHDRAW: _withdraw,
+    Verb.PLAYER_LINK_REISSUE: lambda d, n: (
+        "Private link replaced: a new link and code open the player's page; the old link now "
+        "says it was replaced."
+    ),
     Verb.PLAYER_REINSTATE: lambda d, n: "Withdrawal taken back: the player can be seated again.",
     Verb.PLAYER_REQUALIFY: lambda d, n: (
         f"Let back in for day {plain(d.get('day'))} past the cut.{because(d)}"

@@ -136,6 +136,17 @@ class ImportPageQuery(forms.Form):
     ask = forms.ChoiceField(choices=[("", ""), ("undo", "undo")], required=False)
 
 
+class PlayerLinkQuery(forms.Form):
+    """A player's link page: ``?ask=replace`` asks whether to replace the link, saying what
+    that does."""
+
+    ask = forms.ChoiceField(choices=[("", ""), ("replace", "replace")], required=False)
+
+
+class PlayerLinkReissueForm(forms.Form):
+    """Replace a player's private link (the page has said what that does)."""
+
+
 class PlayerRemoveForm(forms.Form):
     reason = forms.CharField(
         label="Why (for the log)",

@@ -11,9 +11,11 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from brag_event.access.web import requires
 from brag_event.audit.models import AuditEntry, Verb
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
+from brag_event.core.public_urls import public_url
 from brag_event.events.models import Event
 from brag_event.players.imports import (
     import_undo_summary,
@@ -23,6 +25,7 @@ from brag_event.players.imports import (
     players_import_undo,
     players_who_played,
 )
+from brag_event.players.links import player_link_reissue, player_path
 from brag_event.players.models import ImportBatch, Player
 from brag_event.players.roster import player_regroup, player_rename, players_search
 from brag_event.players.selectors import standings
@@ -38,6 +41,8 @@ from .forms import (
     IssueMoneyForm,
     PlayerGroupForm,
     PlayerImportForm,
+    PlayerLinkQuery,
+    PlayerLinkReissueForm,
     PlayerRegisterForm,
     PlayerReinstateForm,
     PlayerRemoveForm,
@@ -46,6 +51,7 @@ from .forms import (
     PlayerWithdrawForm,
     service_error_on,
 )
+from .qr import qr_svg
 from .views import actor
 
 PLAYER_FORMS: dict[str, type[forms.Form]] = {
@@ -295,6 +301,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
             Verb.PLAYER_WITHDRAW,
             Verb.PLAYER_REINSTATE,
             Verb.PLAYER_REMOVE,
+            Verb.PLAYER_LINK_REISSUE,
         ),
     ).select_related("actor")
     context = {
@@ -308,3 +315,35 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "tab": "players",
     }
     return render(request, "organiser/player.html", context, status=status)
+
+
+@takes(query=PlayerLinkQuery, post=PlayerLinkReissueForm)
+@requires("player.link")
+def player_link(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's private link and its QR code, to print and hand over; and replacing it (asked
+    once, ``?ask=replace``) when it went astray: every earlier link then says it was replaced."""
+    found = get_object_or_404(Player.objects.select_related("event"), pk=player_id)
+    query = PlayerLinkQuery(request.GET)
+    if not query.is_valid():
+        return bad_request(request, query)
+    if request.method == "POST":
+        if not PlayerLinkReissueForm(request.POST).is_valid():
+            return bad_request(request)
+        found = player_link_reissue(player=found, by=actor(request))
+        messages.success(
+            request,
+            f"{found.name}’s link is replaced: the old one no longer opens their page. Print "
+            "the new one below and give it to them.",
+        )
+        return redirect("organiser:player_link", found.pk)
+    url = public_url(request, player_path(found))
+    context = {
+        "event": found.event,
+        "player": found,
+        "url": url,
+        "qr": qr_svg(url),
+        "replaced": found.link_generation - 1,
+        "ask_replace": query.cleaned_data["ask"] == "replace",
+        "tab": "players",
+    }
+    return render(request, "organiser/player_link.html", context)

@@ -5,7 +5,6 @@ page with the service's message."""
 
 from __future__ import annotations
 
-import segno
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -31,6 +30,7 @@ from .forms import (
     SeatingQuery,
     service_error_on,
 )
+from .qr import qr_svg
 from .views import actor, organiser_only
 
 
@@ -123,19 +123,6 @@ def seating(request: HttpRequest, day_id: int) -> HttpResponse:
     return render(request, "organiser/seating.html", context, status=status)
 
 
-# A QR code's module is a whole number of CSS pixels (3 px: 0.79 mm on paper, which a phone reads
-# from arm's length), with the standard's quiet zone of 4 modules around it. The page never
-# resizes the drawing (no CSS width on it): a code scaled down to fit a box loses its edges or
-# blurs its modules, and then no phone reads it.
-QR_MODULE_PX = 3
-QR_QUIET_ZONE = 4
-
-
-def _qr(url: str) -> str:
-    code = segno.make(url, micro=False)
-    return str(code.svg_inline(scale=QR_MODULE_PX, border=QR_QUIET_ZONE, dark="#000", light="#fff"))
-
-
 @takes()
 @organiser_only
 def sheets(request: HttpRequest, day_id: int) -> HttpResponse:
@@ -147,7 +134,7 @@ def sheets(request: HttpRequest, day_id: int) -> HttpResponse:
         rows = []
         for seat in seats:
             url = public_url(request, player_path(seat.player))
-            rows.append({"seat": seat, "url": url, "qr": _qr(url)})
+            rows.append({"seat": seat, "url": url, "qr": qr_svg(url)})
         tables.append({"table": table, "rows": rows})
     return render(request, "organiser/sheets.html", {"day": day, "tables": tables})
 

@@ -31,6 +31,7 @@ urlpatterns = [
     path("events/<int:event_id>/players/", player_views.players, name="players"),
     path("events/<int:event_id>/staff/", staff_views.staff, name="staff"),
     path("players/<int:player_id>/", player_views.player, name="player"),
+    path("players/<int:player_id>/link/", player_views.player_link, name="player_link"),
     path("imports/<int:batch_id>/", player_views.import_batch, name="import_batch"),
     path("events/<int:event_id>/standings.csv", views.export_standings, name="export_standings"),
     path("events/<int:event_id>/ledger.csv", views.export_ledger, name="export_ledger"),

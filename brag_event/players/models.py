@@ -62,6 +62,12 @@ class Player(LedgerCachedModel):
         help_text="Registered by mistake and removed before playing (players.imports): "
         "withdrawn, their money taken back by reversing entries, their name free again",
     )
+    link_generation = models.PositiveIntegerField(
+        default=1,
+        editable=False,
+        help_text="Which of the player's private links opens their page (players.links): "
+        "replacing the link from the console makes every earlier one answer that it was replaced",
+    )
     import_batch = models.ForeignKey(
         "ImportBatch",
         null=True,

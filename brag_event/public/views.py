@@ -17,7 +17,7 @@ from brag_event.core.forms import bad_request, takes
 from brag_event.events.hall import announcements_shown, clock_moment
 from brag_event.events.models import Day, Event
 from brag_event.events.zones import activate_for
-from brag_event.players.links import player_from_token
+from brag_event.players.links import player_link_holder
 from brag_event.players.models import Player
 from brag_event.players.qualify import standings_marked
 from brag_event.players.selectors import current_day
@@ -141,12 +141,18 @@ def _hall_html(request: HttpRequest, event_id: int) -> bytes:
 
 @takes()
 def player(request: HttpRequest, token: str) -> HttpResponse:
-    """A player's own page (their link is the key): seat, money, the day's chart, hands,
-    penalties and announcements. Answered by version (the standings', the tables' and the
-    event's), so the page's script asks again cheaply and replaces what changed."""
-    found = player_from_token(token)
-    if found is None:
+    """A player's own page (their current link is the key; a replaced one is answered 410): seat,
+    money, the day's chart, hands, penalties and announcements. Answered by version (the
+    standings', the tables' and the event's), so the page's script asks again cheaply and
+    replaces what changed."""
+    holder = player_link_holder(token)
+    if holder is None:
         raise Http404("No such player page")
+    if holder.replaced:
+        # 410 Gone: this link worked once, and an organiser replaced it (players.links).
+        context = {"event": holder.player.event}
+        return render(request, "public/link_replaced.html", context, status=410)
+    found = holder.player
     standings = standings_version(found.event_id)  # first: the page is at least this new
     tables = dashboard_version(found.event_id)
     if standings is None or tables is None:

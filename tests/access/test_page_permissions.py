@@ -72,6 +72,7 @@ NEEDS: dict[str, set[str] | None] = {
     "organiser:players": EVENT,
     "organiser:staff": EVENT,
     "organiser:player": EVENT,
+    "organiser:player_link": EVENT,
     "organiser:export_standings": EVENT,
     "organiser:export_ledger": EVENT,
     "organiser:tokens": ANY_ORG,
@@ -132,7 +133,9 @@ def snapshot() -> tuple[Any, ...]:
         Transfer.objects.count(),
         tuple(Day.objects.order_by("pk").values_list("pk", "status")),
         tuple(Hand.objects.order_by("pk").values_list("pk", "status", "next_seq")),
-        tuple(Player.objects.order_by("pk").values_list("pk", "balance", "name")),
+        tuple(
+            Player.objects.order_by("pk").values_list("pk", "balance", "name", "link_generation")
+        ),
         tuple(DeviceToken.objects.order_by("pk").values_list("pk", "revoked_at")),
         tuple(Series.objects.order_by("pk").values_list("pk", "name", "points")),
         tuple(User.objects.order_by("pk").values_list("pk", "is_active", "password")),

@@ -259,7 +259,7 @@ def test_three_days_through_the_console_each_step_asked_once_and_the_cut_shown(
     page.set_viewport_size(LAPTOP)
     screenshot(page, "flow-standings-1366x768", folder=DOCS_SHOTS)
     # The page keeps its marks when it re-draws itself from the API (every few seconds).
-    page.wait_for_function("document.getElementById('updated').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('updated').textContent.length > 0")
     page.evaluate("window.scrollTo(0, 0)")
     hall = context.new_page()
     hall.set_viewport_size(HALL)

@@ -1,11 +1,16 @@
 """The players' pages: search, a name corrected, a player withdrawn (refused in words while in a
-hand) or removed as registered by mistake, and the import's preview of every row."""
+hand) or removed as registered by mistake, the import's preview of every row, and a player's
+private link shown, printed and replaced."""
 
 from __future__ import annotations
+
+import re
+from typing import Any
 
 import pytest
 from django.test import Client
 
+from brag_event.players.links import player_from_token
 from brag_event.players.models import Player
 from tests.factories import World, act, assert_audit_ok, signed_in, start, world
 
@@ -138,3 +143,39 @@ def test_a_club_is_given_at_registration_and_changed_on_the_player_s_page(
     cleared = organiser.post(url, {"form": "group", "group": ""}, follow=True).content.decode()
     assert "Dee is in no club or group." in cleared and "club or group cleared" in cleared
     assert_audit_ok(w.event)
+
+
+def test_a_players_link_is_shown_printed_and_replaced_after_asking(
+    organiser: Client, w: World, settings: Any
+) -> None:
+    settings.BRAG_PUBLIC_BASE_URL = "https://brag-hall.example.org"
+    andy = w.players[0]
+    url = f"/organiser/players/{andy.pk}/link/"
+    assert f'href="{url}"' in organiser.get(f"/organiser/players/{andy.pk}/").content.decode()
+    page = organiser.get(url).content.decode()
+    [old] = shown_links(page)
+    assert "<svg" in page and "data-print" in page and 'id="ask-replace"' in page
+    assert 'id="replace-form"' not in page  # asked first
+    asked = organiser.get(url, {"ask": "replace"}).content.decode()
+    assert 'id="replace-form"' in asked and "Yes, replace the link" in asked
+    assert organiser.get(url, {"ask": "everything"}).status_code == 400
+    assert Player.objects.get(pk=andy.pk).link_generation == 1  # asking changed nothing
+
+    done = organiser.post(url, {}, follow=True)
+    assert done.redirect_chain == [(url, 302)]
+    text = done.content.decode()
+    assert "Andy’s link is replaced" in text and "Replaced 1 time" in text
+    [new] = shown_links(text)
+    assert Client().get(old).status_code == 410
+    assert Client().get(new).status_code == 200
+    history = organiser.get(f"/organiser/players/{andy.pk}/").content.decode()
+    assert "private link replaced" in history
+
+
+def shown_links(page: str) -> list[str]:
+    """The paths of the player links a page shows (at the public base URL), each checked to be
+    a current link of a player."""
+    found = re.findall(r'id="player-link">https://brag-hall\.example\.org(/p/[^/<]+/)<', page)
+    for path in found:
+        assert player_from_token(path.removeprefix("/p/").removesuffix("/")) is not None, path
+    return found

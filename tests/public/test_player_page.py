@@ -10,7 +10,7 @@ from django.test import Client
 
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import Account, Transfer
-from brag_event.players.links import player_path, player_token
+from brag_event.players.links import player_link_reissue, player_path, player_token
 from brag_event.players.models import Player
 from brag_event.public.selectors import (
     hand_result_for,
@@ -65,6 +65,23 @@ def test_a_signed_link_opens_the_page_and_a_tampered_one_is_404(client: Client) 
     assert client.get(f"/p/{token[:-2]}xx/").status_code == 404
     assert client.get("/p/not-a-token/").status_code == 404
     assert client.get(f"/p/{token}/").status_code == 200
+
+
+def test_a_replaced_link_says_so_and_the_new_one_opens_the_page(client: Client) -> None:
+    w = world(2)
+    andy = w.players[0]
+    old = player_path(andy)
+    assert "<h1>Andy</h1>" in page(client, andy)  # and the answer is cached for Andy's page
+    player_link_reissue(player=andy, by=None)
+    andy.refresh_from_db()
+    refused = client.get(old)
+    assert refused.status_code == 410
+    text = refused.content.decode()
+    assert ">This link has been replaced</h1>" in text
+    assert "Ask the organisers for your new one." in text
+    assert "Andy" not in text and "Table" not in text  # nothing of the player's page
+    assert player_path(andy) != old
+    assert "<h1>Andy</h1>" in page(client, andy)
 
 
 def test_seat_money_and_hands_with_what_each_won_or_lost(client: Client) -> None:

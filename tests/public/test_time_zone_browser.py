@@ -47,7 +47,7 @@ def test_the_big_screen_shows_the_events_time_whatever_the_displays_zone(
         # The script's own clock: the server's text is replaced, then written again by a poll.
         page.evaluate("document.getElementById('updated').textContent = ''")
         page.wait_for_function(
-            "document.getElementById('updated').textContent.startsWith('Updated ')",
+            "() => document.getElementById('updated').textContent.startsWith('Updated ')",
             timeout=20_000,
         )
         text = page.locator("#updated").inner_text()
@@ -76,7 +76,7 @@ def test_the_big_screen_shows_the_events_time_whatever_the_displays_zone(
         page.wait_for_url(f"{live_server.url}/organiser/events/{w.event.pk}/")
         page.evaluate("document.getElementById('live-updated').textContent = ''")
         page.wait_for_function(
-            "document.getElementById('live-updated').textContent.startsWith('Updated ')",
+            "() => document.getElementById('live-updated').textContent.startsWith('Updated ')",
             timeout=20_000,
         )
         text = page.locator("#live-updated").inner_text()

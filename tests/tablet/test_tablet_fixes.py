@@ -221,12 +221,12 @@ def test_the_screen_is_kept_on_while_a_hand_is_in_play(hall: Hall, browser: Any)
     expect(page.locator("#start-hand")).to_be_visible()
     assert page.evaluate("window.__wake") == []  # between hands the screen may dim
     start_hand(page)
-    page.wait_for_function("window.__wake.length === 1")
+    page.wait_for_function("() => window.__wake.length === 1")
     assert page.evaluate("window.__wake") == ["screen"]
     page.get_by_role("button", name="Fold").click()
     page.get_by_role("button", name="Fold").click()  # Bill and Chris fold: Andy wins
     expect(page.locator("#start-hand")).to_be_visible()
-    page.wait_for_function("window.__wake.length === 2")
+    page.wait_for_function("() => window.__wake.length === 2")
     assert page.evaluate("window.__wake") == ["screen", "release"]
 
 
