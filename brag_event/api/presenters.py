@@ -106,11 +106,20 @@ def hand_entries(hand: Hand) -> list[dict[str, Any]]:
     ]
 
 
-def table_view(table: Table) -> dict[str, Any]:
+def table_view(table: Table, *, known: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A table's live state (the tablet's read). ``known``: the view of a hand of this table
+    just computed (an action's answer), used when it is the table's latest hand rather than
+    replaying its log again."""
     seats = list(
         table.seats.filter(left_at__isnull=True).select_related("player").order_by("number")
     )
     hand = table.hands.order_by("-number").first()
+    if hand is None:
+        shown = None
+    elif known is not None and known.get("id") == hand.pk:
+        shown = known
+    else:
+        shown = hand_view(hand)
     return {
         "id": table.pk,
         "number": table.number,
@@ -126,7 +135,7 @@ def table_view(table: Table) -> dict[str, Any]:
         "rules": table.day.rules().to_dict(),
         "carried": {"pot": table.carried_pot, "seat": table.carried_seat},
         "seats": [seat_view(s) for s in seats],
-        "hand": hand_view(hand) if hand is not None else None,
+        "hand": shown,
     }
 
 

@@ -27,7 +27,7 @@ from brag_event.access.rules import event_of
 from brag_event.access.selectors import staff_manageable
 from brag_event.audit.selectors import audit_actors, audit_entries
 from brag_event.core.actors import Actor
-from brag_event.core.conditional import versioned_answer
+from brag_event.core.conditional import keep_on_commit, versioned_answer
 from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.security import LOCKED_CODE, lockout_message
 from brag_event.engine import Action
@@ -171,17 +171,36 @@ def refuse_day_not_open(request: Request, table_id: int) -> None:
     )
 
 
+def table_read(table_id: int) -> Any:
+    # Access was checked with the version, in this request: the table by its id.
+    return Table.objects.select_related("day__event").get(pk=table_id)
+
+
 def apply(request: Request, hand_id: int, action: Action, seq: int) -> Response:
     """Apply an action. A stale screen gets a 409 with the current state (``StaleHand``, turned
-    into that answer after the attempt was rolled back — see ``api.errors``)."""
+    into that answer after the attempt was rolled back — see ``api.errors``).
+
+    The answer also carries the table's new state, exactly as the table's read answers it, and
+    that read's ETag (``table_etag``): the tablet keeps both, so its next poll is a 304 rather
+    than a second rendering of what it just did. The rendering is also kept in the cache once
+    the action commits, for the table's other screens."""
+    access = roles.TableAccess(request.user)
     hand, row, state = hand_apply_action(
-        hand=hand_id,
-        action=action,
-        expected_seq=seq,
-        by=actor(request),
-        access=roles.TableAccess(request.user),
+        hand=hand_id, action=action, expected_seq=seq, by=actor(request), access=access
     )
-    return Response({"seq": row.seq, "hand": hand_view(hand, state)}, status=201)
+    shown = hand_view(hand, state)
+    # Inside the action's transaction: the version it just bumped, then what it shows.
+    version = table_version(hand.table_id, access)
+    answer: dict[str, Any] = {"seq": row.seq, "hand": shown}
+    if version is not None:
+        table = table_view(table_read(hand.table_id), known=shown)
+        answer["table"] = table
+        answer["table_etag"] = keep_on_commit(
+            key=f"table-{hand.table_id}",
+            version=str(version),
+            body=JSONRenderer().render(table),
+        )
+    return Response(answer, status=201)
 
 
 # ------------------------------------------------------------------ events and tables
@@ -252,8 +271,7 @@ class TableDetail(APIView):
             request,
             key=f"table-{table_id}",
             version=str(version),
-            # Access was checked with the version, in this request: the table by its id.
-            data=lambda: table_view(Table.objects.select_related("day__event").get(pk=table_id)),
+            data=lambda: table_view(table_read(table_id)),
         )
 
 
