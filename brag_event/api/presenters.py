@@ -106,20 +106,18 @@ def hand_entries(hand: Hand) -> list[dict[str, Any]]:
     ]
 
 
-def table_view(table: Table, *, known: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A table's live state (the tablet's read). ``known``: the view of a hand of this table
-    just computed (an action's answer), used when it is the table's latest hand rather than
-    replaying its log again."""
+def table_view(table: Table, *, latest: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A table's live state (the tablet's read). ``latest``: the view of the table's latest
+    hand, already computed (an action's answer: a hand in play is always its table's latest),
+    so that neither the hand nor its log is read again."""
     seats = list(
         table.seats.filter(left_at__isnull=True).select_related("player").order_by("number")
     )
-    hand = table.hands.order_by("-number").first()
-    if hand is None:
-        shown = None
-    elif known is not None and known.get("id") == hand.pk:
-        shown = known
+    if latest is not None:
+        shown: dict[str, Any] | None = latest
     else:
-        shown = hand_view(hand)
+        hand = table.hands.order_by("-number").first()
+        shown = hand_view(hand) if hand is not None else None
     return {
         "id": table.pk,
         "number": table.number,
