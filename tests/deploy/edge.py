@@ -50,7 +50,11 @@ class Web:
         self.port = free_port()
         self.access = root / f"{name}.access.log"
         self.log = root / f"{name}.log"
-        self.env = env
+        # Its own runtime directory, as on its own machine: gunicorn's control socket
+        # (gunicorn.ctl) would otherwise be one file for every gunicorn of this user.
+        runtime = root / f"{name}-run"
+        runtime.mkdir(mode=0o700, exist_ok=True)
+        self.env = {**env, "XDG_RUNTIME_DIR": str(runtime)}
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, workers: int = 2) -> None:
