@@ -63,6 +63,7 @@ from .api import (
     pids_cpu,
     run_checked,
 )
+from .nginx import Nginx
 
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN_CONFIG = ROOT / "deploy" / "gunicorn.conf.py"
@@ -74,6 +75,7 @@ CLASSES = (
     ("action", "action (an action or shown cards)"),
     ("table_read", "table read (tablets, every 2 s)"),
     ("standings", "standings API (phones, every 5 s)"),
+    ("audience", "standings API (followers outside, 5 s)"),
     ("big_screen", "standings API (big screens)"),
     ("dashboard", "dashboard's live part"),
     ("start", "hand start"),
@@ -225,10 +227,11 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
-def probe(server: Server, pg: Postgres, db: str, pids: list[int]) -> dict[str, Any]:
+def probe(server: Server, pg: Postgres, db: str, pids: list[int], nginx: Nginx) -> dict[str, Any]:
     workers = [pid for pid in group_cpu(server.pid) if pid != server.pid]
     return {
         "gunicorn": group_cpu(server.pid),
+        "nginx": pids_cpu(nginx.pids()),
         # The workers' resident memory: whether it grows (what max_requests would bound).
         "worker_rss_mb": {pid: mb for pid in workers if (mb := rss_mb(pid)) is not None},
         "postgres": pids_cpu(pg.backends(db)),
@@ -236,6 +239,22 @@ def probe(server: Server, pg: Postgres, db: str, pids: list[int]) -> dict[str, A
         "machine": machine_ticks(),
         "loadavg": os.getloadavg(),
     }
+
+
+def gunicorn_requests(access_log: Path) -> Counter[str]:
+    """The requests gunicorn has answered so far, by kind (public reads, tablets' reads, the
+    rest), from its access log."""
+    found: Counter[str] = Counter()
+    if not access_log.exists():
+        return found
+    for line in access_log.read_text(errors="replace").splitlines():
+        if "/standings/" in line or " /p/" in line:
+            found["public"] += 1
+        elif "/api/v1/tables/" in line and '"GET ' in line:
+            found["table_read"] += 1
+        else:
+            found["other"] += 1
+    return found
 
 
 def run_multiple(
@@ -269,13 +288,19 @@ def run_multiple(
     redis.flush()
     server = sync_server(env, args.workers, ready=("/healthz", (200,)))
     load: subprocess.Popen[str] | None = None
+    nginx: Nginx | None = None
     try:
         server.start()
+        # As deployed: every request through nginx (deploy/nginx/brag-event.conf, HTTPS), which
+        # answers the public reads from its cache.
+        nginx = Nginx(workdir / "nginx", [server.port])
+        nginx.start()
         say(f"bench.event ×{m}: seeded in {setup_s:.0f} s; gunicorn on port {server.port}; "
             f"{args.warmup:g} s warm-up + {args.seconds:g} s …")  # fmt: skip
         plan = {
             "host": HOST,
-            "port": server.port,
+            "port": nginx.port,
+            "scheme": "https",
             "event": seeded["event"],
             "tables": list(seeded["tables"]),
             "players": seeded["players"],
@@ -287,6 +312,7 @@ def run_multiple(
                 "phones": phones,
                 "screens": screens,
                 "dashboards": dashboards,
+                "audience": args.audience,
             },
             "think": args.think,
             "read_every": 2.0,
@@ -306,12 +332,16 @@ def run_multiple(
             text=True,
         )
         first = last = None
+        reached_first: Counter[str] = Counter()
+        reached_last: Counter[str] = Counter()
         assert load.stdout is not None
         for line in load.stdout:
             if line.startswith("WINDOW START"):
-                first = probe(server, pg, db, [redis.pid, load.pid])
+                first = probe(server, pg, db, [redis.pid, load.pid], nginx)
+                reached_first = gunicorn_requests(workdir / "access.log")
             elif line.startswith("WINDOW END"):
-                last = probe(server, pg, db, [redis.pid, load.pid])
+                last = probe(server, pg, db, [redis.pid, load.pid], nginx)
+                reached_last = gunicorn_requests(workdir / "access.log")
         if load.wait(timeout=120) != 0 or first is None or last is None:
             raise SystemExit(f"bench.event: the load generator failed (exit {load.returncode})")
         out = json.loads(out_path.read_text())
@@ -319,11 +349,20 @@ def run_multiple(
     finally:
         if load is not None and load.poll() is None:
             load.kill()
+        if nginx is not None:
+            nginx.stop()
         server.stop()
         if args.keep:  # the logs and samples, to look at where a tail comes from
             kept = args.keep / f"x{m}"
             kept.mkdir(parents=True, exist_ok=True)
-            for source in (server.log, workdir / "access.log", workdir / "samples.json"):
+            nginx_logs = workdir / "nginx"
+            for source in (
+                server.log,
+                workdir / "access.log",
+                workdir / "samples.json",
+                nginx_logs / "brag-event.access.log",
+                nginx_logs / "brag-event.error.log",
+            ):
                 if source.exists():
                     shutil.copy(source, kept / source.name)
         server.cleanup()
@@ -336,6 +375,7 @@ def run_multiple(
     cores = os.cpu_count() or 1
     cpu = {
         "gunicorn": cpu_delta(first["gunicorn"], last["gunicorn"]) / window,
+        "nginx": cpu_delta(first["nginx"], last["nginx"]) / window,
         "postgres": cpu_delta(first["postgres"], last["postgres"]) / window,
         "redis": cpu_delta(
             {redis.pid: first["others"].get(redis.pid, 0.0)},
@@ -347,8 +387,11 @@ def run_multiple(
         "machine_busy": busy / total * cores if total else math.nan,
     }
     cpu["other_processes"] = cpu["machine_busy"] - sum(
-        cpu[k] for k in ("gunicorn", "postgres", "redis", "load_generator")
+        cpu[k] for k in ("gunicorn", "nginx", "postgres", "redis", "load_generator")
     )
+    # The server's CPU (not the load generator's) per second of this mix, and what it implies:
+    # this machine's cores divided by it is how many times this mix the server could carry.
+    server_cpu = cpu["gunicorn"] + cpu["nginx"] + cpu["postgres"] + cpu["redis"]
     requests = sum(c["requests"] for c in classes.values())
     errors = sum(c["errors"] for c in classes.values())
     rss_first, rss_last = first["worker_rss_mb"], last["worker_rss_mb"]
@@ -381,10 +424,15 @@ def run_multiple(
         "classes": classes,
         "cpu_cores": cpu,
         "workers": workers,
-        "server_cpu_ms_per_request": (cpu["gunicorn"] + cpu["postgres"] + cpu["redis"])
-        * window
-        * 1000
-        / max(requests, 1),
+        "server_cpu_ms_per_request": server_cpu * window * 1000 / max(requests, 1),
+        "server_cpu_cores": server_cpu,
+        "projected_capacity": cores / server_cpu / m if server_cpu else math.nan,
+        # What reached gunicorn, by kind (its access log), per second of the window.
+        "gunicorn_per_s": {
+            k: (reached_last.get(k, 0) - reached_first.get(k, 0)) / window
+            for k in set(reached_first) | set(reached_last)
+        },
+        "audience": args.audience,
         "loadavg_at_start": list(first["loadavg"]),
         "loadavg_at_end": list(last["loadavg"]),
         "counters": out["counters"],
@@ -537,10 +585,19 @@ def report(run: dict[str, Any]) -> None:
     cpu = run["cpu_cores"]
     print(
         f"  CPU (cores): gunicorn {cpu['gunicorn']:.2f}, PostgreSQL {cpu['postgres']:.2f}, "
-        f"Redis {cpu['redis']:.2f}, Locust {cpu['load_generator']:.2f}; the machine was "
+        f"nginx {cpu['nginx']:.2f}, Redis {cpu['redis']:.2f}, Locust "
+        f"{cpu['load_generator']:.2f}; the machine was "
         f"{cpu['machine_busy']:.2f} of {os.cpu_count()} cores busy, other processes "
         f"{cpu['other_processes']:.2f}; load average {run['loadavg_at_start'][0]:.1f} → "
         f"{run['loadavg_at_end'][0]:.1f}"
+    )
+    reached = run["gunicorn_per_s"]
+    print(
+        f"  server CPU {run['server_cpu_cores']:.2f} cores ({run['server_cpu_ms_per_request']:.2f}"
+        f" ms a request): projected capacity ×{run['projected_capacity']:.1f} on "
+        f"{os.cpu_count()} cores; {run['audience']} followers outside; reaching gunicorn a "
+        f"second: public reads {reached.get('public', 0):.1f}, table reads "
+        f"{reached.get('table_read', 0):.1f}, the rest {reached.get('other', 0):.1f}"
     )
     w = run["workers"]
     growth = ", ".join(f"{g:+.1f}" for g in w["kept_rss_growth_mb"]) or "—"
@@ -607,6 +664,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phones", type=int, default=300, help="phones at ×1")
     parser.add_argument("--screens", type=int, default=2, help="big screens at ×1")
     parser.add_argument("--dashboards", type=int, default=1, help="organisers' dashboards at ×1")
+    parser.add_argument(
+        "--audience",
+        type=int,
+        default=0,
+        help="followers outside the hall polling the public standings every 5 s",
+    )
     parser.add_argument("--think", type=float, default=2.0, help="mean think time per entry (s)")
     parser.add_argument("--seconds", type=float, default=60.0, help="timed load per multiple")
     parser.add_argument("--warmup", type=float, default=15.0, help="untimed load first (s)")

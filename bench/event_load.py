@@ -71,6 +71,10 @@ def record(
     if response is not None:
         found = TIMING.search(response.headers.get("Server-Timing", "") or "")
         cpu = float(found.group(1)) if found else None
+        # Answered from nginx's cache: its headers are the kept rendering's, Django spent
+        # nothing on this one.
+        if response.headers.get("X-Cache-Status", "") in ("HIT", "STALE", "UPDATING"):
+            cpu = 0.0
     began = start_time if start_time is not None else time.time() - response_time / 1000
     error = "" if exception is None else type(exception).__name__
     SAMPLES.append([name, began + response_time / 1000, response_time, status, cpu, error])
@@ -120,6 +124,25 @@ class ScreenUser(PhoneUser):
     page = "big_screen_page"
     name = "big_screen"
     query = "?big=1"
+
+
+class AudienceUser(Polling):
+    """A follower outside the hall (family, club, a stream's viewers): the standings page once,
+    then the standings API every ``poll_every`` seconds with its ETag, as a phone does."""
+
+    abstract = True
+
+    @task
+    def follow(self) -> None:
+        every = PLAN["poll_every"]
+        api = f"{API}/events/{PLAN['event']}/standings/"
+        gevent.sleep(random.uniform(0, every))
+        etag = None
+        while True:
+            answer = self.fetch(api, "audience", etag)
+            if answer.status_code == 200:
+                etag = answer.headers.get("ETag")
+            gevent.sleep(every)
 
 
 class DashboardUser(Polling):
@@ -228,9 +251,15 @@ class TabletUser(Polling):
         status, data = self.call("action", "POST", path, body)
         if status in OK:
             self.hand = data["hand"]
+            # The answer is also the table as its read answers it, with that read's ETag: kept,
+            # as static/tablet/queue.js keeps it, so the next read is a 304.
+            fresh = data.get("table") is not None and data.get("table_etag")
+            if fresh:
+                self.table, self.etag = data["table"], data["table_etag"]
             if self.hand is not None and self.hand["status"] != "in_progress":
                 COUNTERS["settled"] += 1
-                self.read()  # a settled hand moved money back to the stacks: redraw the seats
+                if not fresh:
+                    self.read()  # a settled hand moved money back to the stacks: redraw
             return
         details = (data or {}).get("error", {}).get("details", {}) if isinstance(data, dict) else {}
         if status == 409 and isinstance(details.get("hand"), dict):
@@ -285,11 +314,12 @@ def main(argv: list[str]) -> int:
         (PhoneUser, counts["phones"]),
         (ScreenUser, counts["screens"]),
         (DashboardUser, counts["dashboards"]),
+        (AudienceUser, counts.get("audience", 0)),
     ):
         if count:
             classes.append(type(base.__name__, (base,), {"abstract": False, "fixed_count": count}))
     total = sum(counts.values())
-    host = f"http://{PLAN['host']}:{PLAN['port']}"
+    host = f"{PLAN.get('scheme', 'http')}://{PLAN['host']}:{PLAN['port']}"
     for cls in classes:
         cls.host = host  # type: ignore[attr-defined]
     env = Environment(user_classes=classes, events=events)

@@ -325,6 +325,15 @@ class TableOut(S.Serializer):
 class ActionAcceptedOut(S.Serializer):
     seq = S.IntegerField(help_text="The sequence number the action got")
     hand = HandOut()
+    table = TableOut(
+        required=False,
+        help_text="The table's state after the action, as GET /tables/{id}/ answers it",
+    )
+    table_etag = S.CharField(
+        required=False,
+        help_text="The ETag of that state: sent as If-None-Match, the table's read answers 304 "
+        "until something else changes",
+    )
 
 
 class HandStateOut(S.Serializer):

@@ -124,11 +124,18 @@ def hand_entries(hand: Hand) -> list[dict[str, Any]]:
     ]
 
 
-def table_view(table: Table) -> dict[str, Any]:
+def table_view(table: Table, *, latest: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A table's live state (the tablet's read). ``latest``: the view of the table's latest
+    hand, already computed (an action's answer: a hand in play is always its table's latest),
+    so that neither the hand nor its log is read again."""
     seats = list(
         table.seats.filter(left_at__isnull=True).select_related("player").order_by("number")
     )
-    hand = table.hands.order_by("-number").first()
+    if latest is not None:
+        shown: dict[str, Any] | None = latest
+    else:
+        hand = table.hands.order_by("-number").first()
+        shown = hand_view(hand) if hand is not None else None
     return {
         "id": table.pk,
         "number": table.number,
@@ -144,7 +151,7 @@ def table_view(table: Table) -> dict[str, Any]:
         "rules": table.day.rules().to_dict(),
         "carried": {"pot": table.carried_pot, "seat": table.carried_seat},
         "seats": [seat_view(s) for s in seats],
-        "hand": hand_view(hand) if hand is not None else None,
+        "hand": shown,
     }
 
 

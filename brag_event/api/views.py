@@ -27,7 +27,7 @@ from brag_event.access.rules import can, event_of
 from brag_event.access.selectors import staff_manageable
 from brag_event.audit.selectors import audit_actors, audit_entries
 from brag_event.core.actors import Actor
-from brag_event.core.conditional import versioned_answer
+from brag_event.core.conditional import keep_on_commit, versioned_answer
 from brag_event.core.errors import Conflict, Forbidden, ServiceError
 from brag_event.core.security import LOCKED_CODE, lockout_message
 from brag_event.engine import Action
@@ -173,9 +173,19 @@ def refuse_day_not_open(request: Request, table_id: int) -> None:
     )
 
 
+def table_read(table_id: int) -> Any:
+    # Access was checked with the version, in this request: the table by its id.
+    return Table.objects.select_related("day__event").get(pk=table_id)
+
+
 def apply(request: Request, hand_id: int, action: Action, seq: int) -> Response:
     """Apply an action. A stale screen gets a 409 with the current state (``StaleHand``, turned
-    into that answer after the attempt was rolled back — see ``api.errors``)."""
+    into that answer after the attempt was rolled back — see ``api.errors``).
+
+    The answer also carries the table's new state, exactly as the table's read answers it, and
+    that read's ETag (``table_etag``): the tablet keeps both, so its next poll is a 304 rather
+    than a second rendering of what it just did. The rendering is also kept in the cache once
+    the action commits, for the table's other screens."""
     hand, row, state = hand_apply_action(
         hand=hand_id,
         action=action,
@@ -183,7 +193,26 @@ def apply(request: Request, hand_id: int, action: Action, seq: int) -> Response:
         by=actor(request),
         access=roles.TableAccess(request.user),
     )
-    return Response({"seq": row.seq, "hand": hand_view(hand, state)}, status=201)
+    shown = hand_view(hand, state)
+    # Inside the action's transaction (the table is the hand's, which the action reached): the
+    # table's row with the version the action just bumped, its seats, and the hand just shown
+    # (actions are entered only into a hand in play, always its table's latest) — two
+    # statements more for the action, a whole request less for the tablet.
+    table = table_read(hand.table_id)
+    view = table_view(table, latest=shown)
+    return Response(
+        {
+            "seq": row.seq,
+            "hand": shown,
+            "table": view,
+            "table_etag": keep_on_commit(
+                key=f"table-{table.pk}",
+                version=str(table.version),
+                body=JSONRenderer().render(view),
+            ),
+        },
+        status=201,
+    )
 
 
 # ------------------------------------------------------------------ events and tables
@@ -254,8 +283,7 @@ class TableDetail(APIView):
             request,
             key=f"table-{table_id}",
             version=str(version),
-            # Access was checked with the version, in this request: the table by its id.
-            data=lambda: table_view(Table.objects.select_related("day__event").get(pk=table_id)),
+            data=lambda: table_view(table_read(table_id)),
         )
 
 

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 
 from django.core.cache import cache
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control
 
@@ -63,6 +64,13 @@ def _keep(key: str, version: str, body: bytes) -> None:
 def etag_of(key: str, version: str) -> str:
     """The ETag of the answer ``key`` at ``version``."""
     return f'"{key}@{version}"'
+
+
+def keep_on_commit(*, key: str, version: str, body: bytes) -> str:
+    """Keep ``body`` as the answer ``key`` at ``version`` once the current transaction commits
+    (rolled back: nothing is kept, so no version ever names what did not happen); its ETag."""
+    transaction.on_commit(lambda: _keep(key, version, body))
+    return etag_of(key, version)
 
 
 def versioned_answer(

@@ -114,6 +114,10 @@ export function sendQueue(T) {
     T.sending = false;
     if (res.status === 201 || res.status === 200) {
       var got = item.kind === "start" ? res.data : res.data.hand;
+      // An action's answer is also the table as its read answers it, with that read's ETag:
+      // kept, the next poll is a 304 instead of a second rendering of what was just done.
+      var fresh = !!(res.data.table && res.data.table_etag);
+      if (fresh) { T.table = res.data.table; T.etag = res.data.table_etag; }
       T.queue.shift();
       named(T, item, got);
       saveQueue(T);
@@ -130,7 +134,7 @@ export function sendQueue(T) {
         return;
       }
       if (item.kind !== "start" && got) T.lastEntry = { hand: got.id, seq: res.data.seq, label: item.label };
-      applyHand(T, got);
+      applyHand(T, got, fresh);
       announce(item.label + (res.replayed ? " (was already entered)" : " entered"));
       sendQueue(T);
       return;

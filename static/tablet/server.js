@@ -45,7 +45,9 @@ export function offlineText(T) {
   return "Offline" + when;
 }
 
-export function applyHand(T, h) {
+/* A hand's answer drawn. ``fresh``: the answer brought the whole table too (its stacks
+ * included), so nothing needs reading again. */
+export function applyHand(T, h, fresh) {
   if (!h) return;
   T.table.hand = h;
   saveTable(T);
@@ -53,7 +55,7 @@ export function applyHand(T, h) {
   reproject(T);
   changed(T);
   // A settled hand moved money back to the stacks: redraw the seats from the table.
-  if (h.status !== "in_progress" && !T.queue.length) refresh(T);
+  if (h.status !== "in_progress" && !T.queue.length && !fresh) refresh(T);
 }
 
 // ---------------------------------------------------------------- writes between hands

@@ -387,6 +387,7 @@ def test_nginx_accepts_the_configuration(conf: str, tmp_path: Path) -> None:
     text = re.sub(r"ssl_certificate\s+\S+;", f"ssl_certificate {cert};", text)
     text = re.sub(r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {key};", text)
     text = text.replace("/var/log/nginx/", f"{tmp_path}/")
+    text = text.replace("/var/cache/nginx/", f"{tmp_path}/cache-")
     text = text.replace("server web:8000", "server 127.0.0.1:8000")  # no `web` host here
     (tmp_path / "site.conf").write_text(text)
     (tmp_path / "nginx.conf").write_text(

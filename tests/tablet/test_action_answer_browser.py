@@ -1,0 +1,44 @@
+"""The tablet keeps the table its action's answer brings (issue 33): the next poll of the table
+names that answer's ETag and is answered 304 — no second rendering of what it just did."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import Hall
+from .test_tablet_browser import open_table, start_hand
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def table_read(hall: Hall) -> Any:
+    path = re.compile(rf"/api/v1/tables/{hall.world.table.pk}/$")
+    return lambda r: r.request.method == "GET" and bool(path.search(r.url))
+
+
+def test_after_an_action_the_next_table_poll_is_a_304(hall: Hall, browser: Any) -> None:
+    page = open_table(hall, browser)
+    start_hand(page)
+    reads: list[int] = []
+    page.on("response", lambda r: reads.append(r.status) if table_read(hall)(r) else None)
+    actions = lambda r: r.request.method == "POST" and "/actions/" in r.url  # noqa: E731
+    for entry in ("bet", "fold"):
+        with page.expect_response(actions) as sent:
+            if entry == "bet":
+                page.locator(".quick .chip").first.click()
+                page.locator("#bet-submit").click()
+            else:
+                page.get_by_role("button", name="Fold").click()
+        assert sent.value.status == 201
+        reads.clear()
+        # The page polls every 2 s: the next read after the answer, and the one after.
+        for _ in range(2):
+            with page.expect_response(table_read(hall), timeout=15_000) as polled:
+                pass
+            assert polled.value.status == 304
+        assert reads and set(reads) == {304}, reads
+    expect(page.locator(".s3")).to_have_class(re.compile("folded"))
