@@ -27,7 +27,7 @@ from brag_event.tables.shifts import dealer_name
 from .forms import RotaForm, service_error_on
 from .views import actor
 
-ROTA_FORMS: dict[str, type[forms.Form]] = {"rota": RotaForm}
+ROTA_FORMS: dict[str, type[forms.Form]] = {"": RotaForm}  # one form: no "form" field
 
 
 def _dealers_in_order(day: Day) -> list[User]:

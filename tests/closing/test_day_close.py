@@ -48,7 +48,11 @@ def test_closing_returns_stacks_snapshots_and_qualifies_and_twice_is_once(commit
     assert not Seat.objects.filter(left_at__isnull=True).exists()
     balances = dict(Player.objects.values_list("name", "balance"))
     assert balances == {"Andy": 985, "Bill": 1000, "Chris": 985, "Poor": 50}
-    snap = list(StandingSnapshot.objects.filter(day=day).values_list("player__name", "rank"))
+    snap = list(
+        StandingSnapshot.objects.filter(day=day)
+        .order_by("rank", "player__name")  # players tied on a rank: by name
+        .values_list("player__name", "rank")
+    )
     assert snap == [("Bill", 1), ("Andy", 2), ("Chris", 2), ("Poor", 4)]
     day2 = w.event.days.get(number=2)
     need = day2.table_min + day2.house_fee

@@ -40,7 +40,7 @@ def test_the_rota_is_drawn_and_shown_as_turns_by_tables() -> None:
 
     bad = organiser.post(
         url,
-        {"form": "rota", "starts_at": "2pm", "minutes": "5", "changes": "3", "dealers": [sam.pk]},
+        {"starts_at": "2pm", "minutes": "5", "changes": "3", "dealers": [sam.pk]},
     )
     text = bad.content.decode()
     assert bad.status_code == 400
@@ -48,7 +48,6 @@ def test_the_rota_is_drawn_and_shown_as_turns_by_tables() -> None:
     few = organiser.post(
         url,
         {
-            "form": "rota",
             "starts_at": "14:00",
             "minutes": "30",
             "changes": "3",
@@ -62,7 +61,6 @@ def test_the_rota_is_drawn_and_shown_as_turns_by_tables() -> None:
     done = organiser.post(
         url,
         {
-            "form": "rota",
             "starts_at": "14:00",
             "minutes": "30",
             "changes": "3",

@@ -13,6 +13,7 @@ import contextlib
 import json
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -315,26 +316,19 @@ def queue_nine(page: Any) -> None:
         expect(page.locator("#queue li")).to_have_count(n, timeout=60_000)
 
 
-# The boxes of every selector read in one script run: the page redraws the table on each poll,
-# and a box read element by element can fall between two drawings (then it is missing).
-BOXES = """(selectors) => {
-  const boxes = {};
-  for (const s of selectors) {
-    const e = document.querySelector(s);
-    if (!e) return false;
-    const r = e.getBoundingClientRect();
-    if (!r.width || !r.height) return false;
-    boxes[s] = {x: r.x, y: r.y, width: r.width, height: r.height};
-  }
-  return boxes;
-}"""
-
-
 def in_first_screen(page: Any, height: int, width: int, *selectors: str) -> None:
-    """Each of ``selectors`` shown whole inside the first screen (the page not scrolled)."""
+    """Each of ``selectors`` shown whole inside the first screen (the page not scrolled). The
+    page redraws the table on each poll: a box read between two drawings is missing, so each
+    is read again until it is there (or the wait's time is up)."""
     page.evaluate("() => window.scrollTo(0, 0)")
-    boxes = page.wait_for_function(BOXES, arg=list(selectors), timeout=30_000).json_value()
-    for selector, box in boxes.items():
+    for selector in selectors:
+        found = page.locator(selector)
+        box = None
+        deadline = time.monotonic() + 30
+        while box is None and time.monotonic() < deadline:
+            expect(found).to_be_visible()
+            box = found.bounding_box()
+        assert box is not None, selector
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box, height)
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, (selector, box, width)
 
