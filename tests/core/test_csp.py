@@ -24,6 +24,7 @@ from brag_event.api.models import DeviceToken, token_hash
 from brag_event.floor.services import floor_call_open
 from brag_event.players.imports import players_import_preview
 from brag_event.players.links import player_link_reissue, player_token
+from brag_event.series.services import series_create
 from brag_event.tablet.offline import engine_zip
 from tests.factories import disqualify, start, user_in, world
 from tests.processes import python_code
@@ -106,6 +107,7 @@ def values() -> dict[str, Any]:
         "call_id": call.pk,
         "penalty_id": penalty.pk,
         "batch_id": players_import_preview(event=w.event, data=b"name\nZed\n", by=None).pk,
+        "series_id": series_create(name="League", points=[3, 2, 1], by=None).pk,
         "token": player_token(w.players[0]),
         "version": engine_zip()[1],
     }
