@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from brag_event.engine import MONEY_MAX
 
-from .names import NAME_MAX, player_name_clean, player_name_key
+from .names import NAME_MAX, name_key, player_name_clean
 
 MAX_ROWS = 2000  # players per file
 SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
@@ -80,6 +80,22 @@ MONEY_HEADERS = {
 }
 
 
+NUMBER_HEADERS = {
+    "number",
+    "no",
+    "nr",
+    "membershipnumber",
+    "membershipno",
+    "membernumber",
+    "memberno",
+    "member",
+    "membership",
+    "playernumber",
+}
+CLUB_HEADERS = {"club", "group", "team", "clubname", "society", "league"}
+NUMBER_MAX = 99_999_999
+
+
 @dataclass(frozen=True)
 class Row:
     """A row of the file: the line it starts on, the name (clean) and the money as read, and
@@ -91,6 +107,8 @@ class Row:
     money: int | None
     refused: str = ""
     note: str = ""
+    number: int | None = None  # the membership number, when the file has that column
+    club: str = ""
 
 
 @dataclass
@@ -249,6 +267,10 @@ def file_read(data: bytes, *, currency: str = "MB") -> File:
     separator = separator_of(lines[first])
     header_fields = next(csv.reader([lines[first]], delimiter=separator))
     columns, name_at, first_at, last_at, money_at = _columns(header_fields, currency)
+    number_at = next(
+        (i for i, c in enumerate(columns) if c["read_as"] == "membership number"), None
+    )
+    club_at = next((i for i, c in enumerate(columns) if c["read_as"] == "club"), None)
     if name_at is None and first_at is None:
         named = ", ".join(f"“{h.strip()[:40]}”" for h in header_fields if h.strip())
         raise FileRefused(
@@ -296,17 +318,36 @@ def file_read(data: bytes, *, currency: str = "MB") -> File:
                 money, why = money_of(raw, currency)
             else:
                 why = "no starting money on this row"
+        number: int | None = None
+        raw_number = _cell(fields, number_at).strip()
+        if raw_number and not why:
+            if raw_number.isascii() and raw_number.isdigit() and 1 <= int(raw_number) <= NUMBER_MAX:
+                number = int(raw_number)
+            else:
+                why = f"the membership number “{raw_number[:20]}” is not a whole number"
+        club = " ".join(_cell(fields, club_at).split())[:80]
         if not name:
             why = "no name on this row" + (f", and {why}" if why else "")
         elif len(name) > NAME_MAX:
             why = f"the name is longer than {NAME_MAX} characters"
         if not why:
-            key = player_name_key(name)
+            # Two rows of one name are one person twice, unless their numbers say otherwise.
+            key = name_key(name) if number is None else f"#{number}"
             if key in seen:
-                why = f"the same name as line {seen[key]}"
+                why = f"the same {'name' if number is None else 'membership number'} as line {seen[key]}"
             else:
                 seen[key] = line
-        read.rows.append(Row(line=line, name=name[:200], money=money, refused=why, note=note))
+        read.rows.append(
+            Row(
+                line=line,
+                name=name[:200],
+                money=money,
+                refused=why,
+                note=note,
+                number=number,
+                club=club,
+            )
+        )
         if len(read.rows) > MAX_ROWS:
             raise FileRefused(
                 "too_many_rows",
@@ -344,6 +385,10 @@ def _columns(
         elif key in money_names:
             money_at.append(i)
             what = "starting money"
+        elif key in NUMBER_HEADERS and "membership number" not in [c["read_as"] for c in columns]:
+            what = "membership number"
+        elif key in CLUB_HEADERS and "club" not in [c["read_as"] for c in columns]:
+            what = "club"
         columns.append({"header": raw.strip()[:60] or f"column {i + 1}", "read_as": what})
     if name_at is not None:  # a name column wins over first and last names
         for other in (first_at, last_at):

@@ -13,6 +13,7 @@ from brag_event.audit.models import AuditEntry
 from brag_event.events.services import event_create_flash, event_set_starting_money
 from brag_event.ledger.models import Transfer
 from brag_event.players.imports import (
+    SKIP,
     player_remove,
     players_import_confirm,
     players_import_preview,
@@ -155,8 +156,9 @@ def test_duplicates_in_the_file_and_in_the_event_are_refused() -> None:
     player_register(event=event, name="Harvey Price", by=None)
     text = "name\nHARVEY PRICE\nAnn Lee\nann  lee\nBob\n"
     batch = players_import_preview(event=event, data=text.encode(), by=None)
+    assert batch.rows[0]["looks_like"]["name"] == "Harvey Price"
     assert rows(batch) == [
-        (2, "HARVEY PRICE", None, "already registered as “Harvey Price”"),
+        (2, "HARVEY PRICE", 1000, ""),  # asks: a look-alike (tests/players/test_people.py)
         (3, "Ann Lee", 1000, ""),
         (4, "ann lee", None, "the same name as line 3"),
         (5, "Bob", 1000, ""),
@@ -208,7 +210,10 @@ def test_the_confirmation_registers_exactly_the_preview_or_nothing() -> None:
     assert "“BOB”" in err.message
     assert list(Player.objects.values_list("name", flat=True)) == ["BOB"]
     again = players_import_preview(event=event, data=b"name,money\nAnn,100\nBob,200\n", by=None)
-    assert players_import_confirm(batch=again, by=None)[0].balance == 100
+    # "Bob" now looks the same as the registered "BOB": the organiser leaves the row out.
+    assert again.rows[1]["looks_like"]["name"] == "BOB"
+    refused("import_undecided", lambda: players_import_confirm(batch=again, by=None))
+    assert players_import_confirm(batch=again, decisions={3: SKIP}, by=None)[0].balance == 100
     refused("import_done", lambda: players_import_confirm(batch=again, by=None))
     assert Player.objects.count() == 2
     assert_audit_ok(event)
