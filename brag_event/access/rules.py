@@ -32,6 +32,9 @@ PERMISSIONS: dict[str, Permission] = {
     # The site: events are created, device tokens of site staff and login locks handled.
     "event.create": Permission(ORGANISER, site=True),
     "logins.unlock": Permission(ORGANISER, site=True),
+    # People (players/people.py): who plays across events, their contact details, merging
+    # duplicates. A person spans events, so only organisers of every event.
+    "people.manage": Permission(ORGANISER, site=True),
     # An event's console (dashboard, set-up, players, seating, exports, audit, ledger).
     "event.manage": Permission(ORGANISER),
     "day.open": Permission(ORGANISER),

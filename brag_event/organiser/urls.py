@@ -1,6 +1,15 @@
 from django.urls import include, path
 
-from . import access, audit_views, hall_views, player_views, setup_views, staff_views, views
+from . import (
+    access,
+    audit_views,
+    hall_views,
+    people_views,
+    player_views,
+    setup_views,
+    staff_views,
+    views,
+)
 
 app_name = "organiser"
 
@@ -20,6 +29,8 @@ urlpatterns = [
     path("events/<int:event_id>/players/", player_views.players, name="players"),
     path("events/<int:event_id>/staff/", staff_views.staff, name="staff"),
     path("players/<int:player_id>/", player_views.player, name="player"),
+    path("people/", people_views.people, name="people"),
+    path("people/<int:person_id>/", people_views.person, name="person"),
     path("imports/<int:batch_id>/", player_views.import_batch, name="import_batch"),
     path("events/<int:event_id>/standings.csv", views.export_standings, name="export_standings"),
     path("events/<int:event_id>/ledger.csv", views.export_ledger, name="export_ledger"),

@@ -334,7 +334,8 @@ def file_read(data: bytes, *, currency: str = "MB") -> File:
             # Two rows of one name are one person twice, unless their numbers say otherwise.
             key = name_key(name) if number is None else f"#{number}"
             if key in seen:
-                why = f"the same {'name' if number is None else 'membership number'} as line {seen[key]}"
+                what = "name" if number is None else "membership number"
+                why = f"the same {what} as line {seen[key]}"
             else:
                 seen[key] = line
         read.rows.append(
