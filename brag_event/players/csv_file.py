@@ -373,7 +373,7 @@ def _columns(
     money_names = MONEY_HEADERS | {_header_key(currency)} - {""}
     name_at = first_at = last_at = None
     money_at: list[int] = []
-    columns = []
+    columns: list[dict[str, str]] = []
     for i, raw in enumerate(header):
         key = _header_key(raw)
         what = "left out"

@@ -15,6 +15,7 @@ as ICU's spoof checker computes it, with accents and other combining marks dropp
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 import icu
@@ -61,14 +62,27 @@ def _unmarked(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
+@functools.lru_cache(maxsize=4096)
+def _letter_key(char: str) -> str:
+    """One character's part of a key: its skeleton, case-folded. The skeleton maps by case
+    ("I" looks like "l", Cyrillic "Н" like "H", but "н" like small-capital "ʜ"), and names are
+    compared whatever their case: the skeleton of the case-folded letter is taken, unless only
+    the letter as written maps to plain ASCII ("Н" → "h")."""
+    folded = _unmarked(str(_SPOOF.getSkeleton(0, char.casefold()))).casefold()
+    if folded.isascii():
+        return folded
+    written = _unmarked(str(_SPOOF.getSkeleton(0, char))).casefold()
+    return written if written.isascii() else folded
+
+
 def name_key(name: str) -> str:
     """What two names that look the same share — every comparison of names goes through it:
-    the clean name (NFKC, invisible characters gone, white space collapsed), case-folded,
-    without combining marks, mapped to Unicode's confusable skeleton (UTS #39: Cyrillic "а" is
-    Latin "a", "0" is "O"), case-folded again. At most ``KEY_MAX`` characters."""
-    text = _unmarked(player_name_clean(name).casefold())
-    text = _unmarked(str(_SPOOF.getSkeleton(0, text)))
-    text = unicodedata.normalize("NFKC", text.casefold())
+    the clean name (NFKC, invisible characters gone, white space collapsed) without combining
+    marks, each letter mapped to Unicode's confusable skeleton (UTS #39: Cyrillic "а" is Latin
+    "a", "0" is "O"), case-folded. At most ``KEY_MAX`` characters."""
+    text = _unmarked(player_name_clean(name))
+    text = "".join(_letter_key(c) for c in text)
+    text = unicodedata.normalize("NFKC", text)
     return " ".join(text.split())[:KEY_MAX]
 
 

@@ -112,11 +112,12 @@ def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
         )
     }
     rows: list[dict[str, Any]] = []
-    entries = list(
-        Player.objects.filter(event=event, removed_at__isnull=True).values(
+    entries: list[dict[str, Any]] = [
+        dict(p)
+        for p in Player.objects.filter(event=event, removed_at__isnull=True).values(
             "id", "name", "balance", "name_key", "person__number"
         )
-    )
+    ]
     shown = names_shown(entries)
     for p in entries:
         stack = int(stacks.get(p["id"]) or 0)
@@ -169,8 +170,8 @@ def person_history(person: Person) -> list[dict[str, Any]]:
     }
     qualified = set(
         Player.objects.filter(pk__in=[e.pk for e in entries])
+        .filter(qualifications__isnull=False)
         .values_list("pk", "qualifications__day_id")
-        .exclude(qualifications__day_id=None)
     )
     out: list[dict[str, Any]] = []
     for entry in entries:

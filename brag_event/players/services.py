@@ -157,10 +157,7 @@ def player_register(
                 details={"field": "starting_money"},
             )
     _check_money(starting_money, what="Starting money", field="starting_money", minimum=0)
-    existing = registered_as(event, clean)
-    if existing is not None and not look_alike_confirmed:
-        refuse_registered(existing, clean, confirmable=True)
-    confirmed = existing is not None
+    # Who it is first: a returning person entered already is refused as such.
     returning = _person_for(
         event=event,
         clean=clean,
@@ -169,6 +166,10 @@ def player_register(
         club=club,
         ask_returning=ask_returning,
     )
+    existing = registered_as(event, clean)
+    if existing is not None and not look_alike_confirmed:
+        refuse_registered(existing, clean, confirmable=True)
+    confirmed = existing is not None
     who = returning or person_create(name=clean, number=number, club=club)
     try:
         with transaction.atomic():

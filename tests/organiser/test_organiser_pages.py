@@ -76,7 +76,7 @@ def test_a_csv_import_is_previewed_then_confirmed_then_undone() -> None:
     for said in (
         "Check before importing",
         "will register",
-        "looks the same as <strong class=\"wrap-anywhere\">Andy</strong>, already registered",
+        'looks the same as <strong class="wrap-anywhere">Andy</strong>, already registered',
         "because the starting money “abc” is not a whole number",
         "because the same name as line 2",
         "because no name on this row",
