@@ -42,9 +42,7 @@ class PlayerChangeForm(forms.ModelForm):
         name = cleaned.get("name")
         if event is not None and name:
             same = (
-                Player.objects.filter(
-                    event=event, name_key=name_key(name), removed_at__isnull=True
-                )
+                Player.objects.filter(event=event, name_key=name_key(name), removed_at__isnull=True)
                 .exclude(pk=self.instance.pk)
                 .first()
             )

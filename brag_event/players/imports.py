@@ -37,7 +37,7 @@ from brag_event.tables.models import Seat
 from .csv_file import FileRefused, file_read
 from .models import ImportBatch, Person, Player, person_number_next
 from .names import name_key
-from .people import person_by_number, person_described, person_matches
+from .people import person_by_number, person_described
 from .services import event_money_issued
 
 MAX_FILE_BYTES = 512 * 1024
@@ -59,6 +59,40 @@ def _registered(event: Event, keys: Sequence[str]) -> dict[str, tuple[int, str]]
         ):
             found[key] = (pk, name)
     return found
+
+
+def _by_number(numbers: Sequence[int]) -> dict[int, Person]:
+    """membership number -> the person it finds (the person kept, for a merged duplicate)."""
+    found: dict[int, Person] = {}
+    numbers = sorted(set(numbers))
+    for at in range(0, len(numbers), 900):
+        for p in Person.objects.filter(number__in=numbers[at : at + 900]):
+            kept = p if p.merged_into_id is None else person_by_number(p.number)
+            if kept is not None:
+                found[p.number] = kept
+    return found
+
+
+def _people_alike(event: Event, keys: Sequence[str]) -> dict[str, list[Person]]:
+    """name key -> the people a row of that name could be (``people.person_matches`` for many
+    names at once)."""
+    entered = Player.objects.filter(event=event, removed_at__isnull=True).values("person_id")
+    out: dict[str, list[Person]] = {}
+    keys = sorted(set(keys))
+    for at in range(0, len(keys), 900):
+        found = (
+            Person.objects.filter(
+                name_key__in=keys[at : at + 900],
+                merged_into__isnull=True,
+                entries__removed_at__isnull=True,
+            )
+            .exclude(pk__in=entered)
+            .distinct()
+            .order_by("number")
+        )
+        for p in found:
+            out.setdefault(p.name_key, []).append(p)
+    return out
 
 
 # An organiser's decision on a row of a preview that needs one (``players_import_confirm``).
@@ -113,6 +147,9 @@ def players_import_preview(
             "person_id", flat=True
         )
     )
+    # Returning people, found for the whole file in two queries (not two a row).
+    numbered = _by_number([r.number for r in read.rows if r.number is not None and not r.refused])
+    alike = _people_alike(event, [name_key(r.name) for r in read.rows if not r.refused])
     rows: list[dict[str, Any]] = []
     for row in read.rows:
         money = row.money if read.has_money else default
@@ -121,7 +158,7 @@ def players_import_preview(
         matches: list[dict[str, Any]] = []
         looks_like = None
         if not refused and row.number is not None:
-            person = person_by_number(row.number)
+            person = numbered.get(row.number)
             if person is not None and person.name_key != name_key(row.name):
                 refused = f"membership number {row.number} is {person_described(person)}"
             elif person is not None and person.pk in entered:
@@ -133,7 +170,7 @@ def players_import_preview(
             if person is None:
                 matches = [
                     {"person": p.pk, "text": person_described(p)}
-                    for p in person_matches(name=row.name, event=event)[:5]
+                    for p in alike.get(name_key(row.name), [])[:5]
                 ]
         rows.append(
             {

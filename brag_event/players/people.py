@@ -57,7 +57,8 @@ def person_matches(*, name: str, event: Event | None = None) -> list[Person]:
         entries__removed_at__isnull=True,
     ).distinct()
     if event is not None:
-        found = found.exclude(entries__event=event, entries__removed_at__isnull=True)
+        entered = Player.objects.filter(event=event, removed_at__isnull=True)
+        found = found.exclude(pk__in=entered.values("person_id"))
     return list(found.order_by("number"))
 
 

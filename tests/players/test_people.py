@@ -313,3 +313,25 @@ def test_console_registration_asks_then_confirms(client: Client) -> None:
     assert Player.objects.filter(event=w.event).count() == 2
     for p in Player.objects.filter(event=w.event):
         assert f"(no. {p.person.number})" in page
+
+
+def test_the_preview_finds_returning_people_in_a_few_queries(
+    django_assert_max_num_queries: Any,
+) -> None:
+    """A file of 300 returning people (half by number, half by name): the preview looks them
+    all up at once, not a query or two a row."""
+    old = event_create_flash(name="Old", starting_money=10, by=None)
+    people = [
+        player_register(event=old, name=f"Person {i:03d}", by=None).person for i in range(300)
+    ]
+    event = event_create_flash(name="New", starting_money=10, by=None)
+    lines = [f"{p.name},{p.number if i % 2 else ''}" for i, p in enumerate(people)]
+    data = ("Name,Number\n" + "\n".join(lines) + "\n").encode()
+    with django_assert_max_num_queries(20):
+        batch = players_import_preview(event=event, data=data, by=None)
+    by_line = {r["line"]: r for r in batch.rows}
+    assert by_line[2]["matches"] == [
+        {"person": people[0].pk, "text": f"Person 000 (no. {people[0].number})"}
+    ]
+    assert by_line[3]["person"] == people[1].pk and not by_line[3]["matches"]
+    assert sum(1 for r in batch.rows if r["matches"]) == 150
