@@ -94,7 +94,8 @@ def person_create(
         if holder is not None:
             raise ServiceError(
                 "number_taken",
-                f"Membership number {number} is {person_described(holder)}'s.",
+                f"Membership number {number} belongs to {holder.name}"
+                f"{f' ({holder.club})' if holder.club else ''}: leave it empty to give a new one.",
                 details={"field": "number", "person": holder.pk},
             )
     for attempt in range(NUMBER_TRIES):
@@ -233,7 +234,7 @@ def people_search(*, text: str) -> QuerySet[Person]:
     membership number is ``text``."""
     found = Person.objects.filter(merged_into__isnull=True)
     text = str(text).strip()
-    if text.isdigit() and len(text) <= 9:
+    if text.isascii() and text.isdigit() and len(text) <= 9:  # "²" is a digit, not a number
         return found.filter(number=int(text))
     key = name_key(text[:240])
     if key:

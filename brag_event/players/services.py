@@ -90,7 +90,6 @@ def _person_for(
     clean: str,
     person: Person | None,
     number: int | None,
-    club: str,
     ask_returning: bool,
 ) -> Person | None:
     """The returning person the registration names (by ``person``, or ``number``), ``None``
@@ -101,7 +100,8 @@ def _person_for(
         if person is not None and person.name_key != name_key(clean):
             raise ServiceError(
                 "number_taken",
-                f"Membership number {number} is {person_described(person)}'s, not “{clean}”.",
+                f"Membership number {number} belongs to {person.name}"
+                f"{f' ({person.club})' if person.club else ''}, not to “{clean}”.",
                 details={"field": "number", "person": person.pk},
             )
     if person is not None:
@@ -163,7 +163,6 @@ def player_register(
         clean=clean,
         person=person,
         number=number,
-        club=club,
         ask_returning=ask_returning,
     )
     existing = registered_as(event, clean)

@@ -27,7 +27,7 @@ from brag_event.players.imports import (
 from brag_event.players.links import player_path
 from brag_event.players.models import Person, Player
 from brag_event.players.names import name_key
-from brag_event.players.people import person_merge, person_update
+from brag_event.players.people import people_search, person_merge, person_update
 from brag_event.players.selectors import person_history, standings
 from brag_event.players.services import player_register
 from tests.closing.test_day_close import play_one
@@ -335,3 +335,12 @@ def test_the_preview_finds_returning_people_in_a_few_queries(
     ]
     assert by_line[3]["person"] == people[1].pk and not by_line[3]["matches"]
     assert sum(1 for r in batch.rows if r["matches"]) == 150
+
+
+def test_people_are_found_by_name_or_number() -> None:
+    w = world(2)
+    andy = w.players[0].person
+    assert list(people_search(text=str(andy.number))) == [andy]
+    assert list(people_search(text="\u0410NDY")) == [andy]  # Cyrillic А, any case
+    assert list(people_search(text="\u00b2")) == []  # a digit that is not a number
+    assert len(people_search(text="")) == 2
