@@ -19,7 +19,7 @@ from brag_event.floor.services import ruling_record
 from brag_event.hands.models import Hand
 from brag_event.hands.services import hand_apply_action, hand_start
 from brag_event.ledger.audit import ledger_audit
-from brag_event.players.models import Player
+from brag_event.players.models import Person, Player
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in, table_create
@@ -56,17 +56,28 @@ def world(
     name: str = "FLASH",
     time_zone: str | None = None,
     count: bool = False,
+    returning: bool = False,
 ) -> World:
     """An event with day 1 open, one table and ``n`` players bought in. ``count``: its closes
     wait for the end-of-day count (on for a new event; the tests of the count set it, the rest
-    close as before the count existed)."""
+    close as before the count existed). ``returning``: a player whose name a person has
+    already (from another event) is entered as that person, else each player is someone new."""
     event = event_create_flash(
         name=name, time_zone=time_zone, starting_money=money, count_at_close=count, by=None
     )
     day = day_open(day=event.days.get(number=1), by=None)
     table = table_create(day=day, by=None)
     players = [
-        player_register(event=event, name=NAMES[i], starting_money=money, by=None) for i in range(n)
+        player_register(
+            event=event,
+            name=NAMES[i],
+            starting_money=money,
+            person=Person.objects.filter(name=NAMES[i], merged_into=None).first()
+            if returning
+            else None,
+            by=None,
+        )
+        for i in range(n)
     ]
     seats = [
         seat_buy_in(table=table, seat_number=i + 1, player=p, amount=buy_in, by=None)

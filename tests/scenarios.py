@@ -14,6 +14,7 @@ from brag_event.events.services import day_open
 from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_void_last_action
+from brag_event.players.models import Person
 from brag_event.players.services import player_register
 from brag_event.tables.services import seat_buy_in, table_create
 
@@ -89,14 +90,17 @@ def finished(
     commits: Any,
     *,
     others: Iterable[tuple[str, int]] = (),
+    returning: bool = True,
 ) -> Event:
     """A three-day event of Andy, Bill and Chris (and ``others``, registered with their money
     and never seated): ``play`` is day 1's one hand, days 2 and 3 seat the three and play
     nothing; every day closed (``commits``: pytest-django's
-    ``django_capture_on_commit_callbacks``)."""
-    w = world(3, name=name)
+    ``django_capture_on_commit_callbacks``). ``returning``: players already registered (by
+    name) in another event are entered as the same people, as a series counts them."""
+    w = world(3, name=name, returning=returning)
     for other, money in others:
-        player_register(event=w.event, name=other, starting_money=money, by=None)
+        person = Person.objects.filter(name=other, merged_into=None).first() if returning else None
+        player_register(event=w.event, name=other, starting_money=money, person=person, by=None)
     play(w)
     for number in (1, 2, 3):
         day = w.event.days.get(number=number)

@@ -34,6 +34,9 @@ PERMISSIONS: dict[str, Permission] = {
     "logins.unlock": Permission(ORGANISER, site=True),
     # Series group events of every organiser: the site's organisers make them.
     "series.manage": Permission(ORGANISER, site=True),
+    # People (players/people.py): who plays across events, their contact details, merging
+    # duplicates. A person spans events, so only organisers of every event.
+    "people.manage": Permission(ORGANISER, site=True),
     # An event's console (dashboard, set-up, players, seating, exports, audit, ledger).
     "event.manage": Permission(ORGANISER),
     "day.open": Permission(ORGANISER),

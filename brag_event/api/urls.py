@@ -2,7 +2,7 @@ from csp.decorators import csp_update
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import floor, views
+from . import floor, people, views
 from .errors import api_not_found
 
 v1 = [
@@ -11,6 +11,8 @@ v1 = [
     path("events/<int:event_id>/ledger/", views.EventLedger.as_view()),
     path("events/<int:event_id>/audit/", views.EventAudit.as_view()),
     path("events/<int:event_id>/standings/", views.EventStandings.as_view()),
+    path("events/<int:event_id>/players/", people.EventPlayers.as_view()),
+    path("people/<int:person_id>/", people.PersonDetail.as_view()),
     path("days/<int:day_id>/tables/", views.DayTables.as_view()),
     path("tables/<int:table_id>/", views.TableDetail.as_view()),
     path("tables/<int:table_id>/hands/", views.TableHands.as_view()),

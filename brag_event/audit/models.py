@@ -37,6 +37,10 @@ class Verb(models.TextChoices):
     PLAYER_REMOVE = "player.remove", "player registered by mistake removed"
     PLAYER_IMPORT_UNDO = "player.import_undo", "import undone"
     PLAYER_LINK_REISSUE = "player.link_reissue", "player's private link replaced"
+
+    PLAYER_LOOK_ALIKE = "player.look_alike", "look-alike name confirmed as another person"
+    PERSON_UPDATE = "person.update", "person's details changed"
+    PERSON_MERGE = "person.merge", "duplicate people merged"
     EVENT_STARTING_MONEY = "event.starting_money", "event's starting money set"
     TABLE_CREATE = "table.create", "table created"
     TABLE_DEALERS = "table.dealers", "dealers assigned"

@@ -145,8 +145,8 @@ class Inputs:
         names = set(self.query.base_fields) if self.query else set()
         for form in self.post.values():
             names |= set(form.base_fields)
-        if len(self.post) > 1:
-            names.add(FORM_FIELD)
+        if len(self.post) > 1 or any(self.post):
+            names.add(FORM_FIELD)  # which form was posted (``posted_form`` reads it)
         return names
 
 

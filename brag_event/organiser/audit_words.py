@@ -261,7 +261,23 @@ WORDS: dict[str, Words] = {
     Verb.DAY_COUNT_RULING: _count_ruling,
     Verb.DAY_COUNT_WAIVED: lambda d, n: f"The day's chip count waived: {plain(d.get('reason'))}.",
     Verb.DAY_CARRIED_SHARED: _carried,
-    Verb.PLAYER_REGISTER: lambda d, n: f"Registered with {plain(d.get('money', 0))}.",
+    Verb.PLAYER_REGISTER: lambda d, n: (
+        f"Registered with {plain(d.get('money', 0))}"
+        + (f", membership no. {d['number']}" if d.get("number") else "")
+        + (" (a returning person)" if d.get("returning") else "")
+        + "."
+    ),
+    Verb.PLAYER_LOOK_ALIKE: lambda d, n: (
+        f"Confirmed as a different person from {plain(d.get('looks_like_name'))} "
+        f"(no. {plain(d.get('looks_like_number'))}), whose name looks the same; the standings "
+        "show both with their numbers."
+    ),
+    Verb.PERSON_UPDATE: lambda d, n: "Person's details corrected.",
+    Verb.PERSON_MERGE: lambda d, n: (
+        f"{plain(d.get('removed_name'))} (no. {plain(d.get('removed_number'))}) merged into "
+        f"no. {plain(d.get('kept_number'))}: {len(d.get('entries') or [])} event "
+        f"entr{'y' if len(d.get('entries') or []) == 1 else 'ies'} moved."
+    ),
     Verb.PLAYER_IMPORT: lambda d, n: (
         f"{plain(d.get('registered', 0))} players imported, {plain(d.get('rejected', 0))} "
         "lines refused."

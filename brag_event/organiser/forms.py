@@ -18,8 +18,10 @@ from brag_event.core.forms import ID_MAX, IdChoiceField, IdMultipleChoiceField, 
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day, Event
 from brag_event.players.csv_file import MAX_ROWS as MAX_IMPORT_ROWS
-from brag_event.players.models import Player
+from brag_event.players.imports import DIFFERENT, NEW, SAME, SKIP, row_question
+from brag_event.players.models import CLUB_MAX, ImportBatch, Player
 from brag_event.players.names import GROUP_MAX, NAME_MAX, player_group_clean, player_name_clean
+from brag_event.players.people import NUMBER_MAX, person_described, person_matches
 from brag_event.players.roster import SEARCH_MAX
 from brag_event.tables.models import SeatingDraw, Table
 
@@ -51,7 +53,8 @@ def group_field() -> forms.CharField:
         label="Club or group",
         required=False,
         max_length=GROUP_MAX * 3,
-        help_text="Optional. Players of one club or household are drawn to different tables.",
+        help_text="Optional. Players of one club or household are drawn to different tables. "
+        "Left empty for someone already registered: their club.",
     )
 
 
@@ -64,15 +67,57 @@ def group_cleaned(form: forms.Form) -> str:
     return group
 
 
+def number_field(*, label: str = "Membership number", required: bool = False) -> WholeNumberField:
+    return WholeNumberField(
+        label=label,
+        min_value=1,
+        max_value=NUMBER_MAX,
+        required=required,
+        error_messages={
+            "max_value": f"A membership number is at most {NUMBER_MAX:,}.",
+            "min_value": "A membership number is at least 1.",
+        },
+    )
+
+
+RETURNING_NEW = "new"
+
+
 class PlayerRegisterForm(forms.Form):
+    """Entering a person into the event: someone new (name, and a membership number and club
+    if known), or a returning person — found by number, or chosen among the people whose name
+    looks the same (``returning``, offered once the name has been looked up)."""
+
     name = forms.CharField(label="Name", max_length=NAME_MAX * 3)
     starting_money = money_field(label="Starting money", required=True)
+    number = number_field(label="Membership number (optional)")
+    # One club field: someone new's club (Person.club) and this entry's group (Player.group);
+    # left empty for a returning person, the entry's group is their club (docs/people.md).
     group = group_field()
+    returning = forms.ChoiceField(
+        label="Is this someone already registered?",
+        choices=[],
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    look_alike_confirmed = forms.BooleanField(
+        label="They are two different people: register this one too",
+        required=False,
+    )
 
     clean_group = group_cleaned
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["number"].help_text = "Leave it empty for someone new: one is given."
+        name = player_name_clean(str(self.data.get("name", ""))) if self.is_bound else ""
+        matches = person_matches(name=name, event=event) if name else []
+        self.fields["returning"].choices = [  # type: ignore[attr-defined]
+            (str(p.pk), person_described(p)) for p in matches
+        ] + [(RETURNING_NEW, "Someone new")]
+        # The page offers the choice and the confirmation only once a name asks for them.
+        self.asks_returning = bool(matches) and bool(self.data.get("returning"))
+        self.asks_look_alike = bool(self.data.get("look_alike_confirmed"))
         field = self.fields["starting_money"]
         field.initial = event.starting_money
         field.error_messages["required"] = "Say how much money the player starts with."
@@ -123,7 +168,44 @@ class PlayerImportForm(forms.Form):
 
 
 class ImportConfirmForm(forms.Form):
-    """Register the rows of a preview (the preview itself is kept on the server)."""
+    """Register the rows of a preview (the preview itself is kept on the server), with the
+    organiser's answer for each row that asked a question (``decide_<line>``): which returning
+    person it is or someone new; a look-alike name registered as a different person, or left
+    out."""
+
+    def __init__(self, *args: Any, batch: ImportBatch | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.questions: dict[int, str] = {}
+        for row in batch.rows if batch is not None else []:
+            question = row_question(row)
+            if not question:
+                continue
+            line = int(row["line"])
+            self.questions[line] = question
+            if question == "match":
+                choices = [
+                    (f"{SAME}{m['person']}", f"Same person: {m['text']}") for m in row["matches"]
+                ]
+                choices += [(NEW, "Someone new"), (SKIP, "Leave out")]
+            else:
+                choices = [
+                    (DIFFERENT, "Two different people: register"),
+                    (SKIP, "Leave out"),
+                ]
+            self.fields[f"decide_{line}"] = forms.ChoiceField(
+                label=f"Line {line}",
+                choices=choices,
+                required=False,
+                # The rows' table is below the confirmation's form: its answers belong to it.
+                widget=forms.RadioSelect(attrs={"form": "confirm-form"}),
+            )
+
+    def decisions(self) -> dict[int, str]:
+        return {
+            line: str(self.cleaned_data.get(f"decide_{line}") or "")
+            for line in self.questions
+            if self.cleaned_data.get(f"decide_{line}")
+        }
 
 
 class ImportUndoForm(forms.Form):
@@ -425,3 +507,26 @@ class RotaForm(forms.Form):
     def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["dealers"].queryset = dealers_of(day.event_id)  # type: ignore[attr-defined]
+
+
+class PeopleSearchQuery(forms.Form):
+    """``?q=``: part of a name (compared as names are) or a membership number."""
+
+    q = forms.CharField(label="Find a person", max_length=SEARCH_MAX, required=False)
+
+
+class PersonEditForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=NAME_MAX * 3)
+    club = forms.CharField(label="Club or group", max_length=CLUB_MAX, required=False)
+    email = forms.EmailField(label="Email (organisers only)", required=False)
+    phone = forms.CharField(label="Phone (organisers only)", max_length=40, required=False)
+
+    clean_name = PlayerRegisterForm.clean_name
+
+
+class PersonMergeForm(forms.Form):
+    """Merging a duplicate into the person of the page: the duplicate's membership number;
+    the first post shows what will happen, only ``confirm`` merges."""
+
+    number = number_field(label="Membership number of the duplicate", required=True)
+    confirm = forms.BooleanField(required=False)

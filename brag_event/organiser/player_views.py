@@ -24,9 +24,10 @@ from brag_event.players.imports import (
     players_import_preview,
     players_import_undo,
     players_who_played,
+    row_question,
 )
 from brag_event.players.links import player_link_reissue, player_path
-from brag_event.players.models import ImportBatch, Player
+from brag_event.players.models import ImportBatch, Person, Player
 from brag_event.players.roster import player_regroup, player_rename, players_search
 from brag_event.players.selectors import standings
 from brag_event.players.services import player_issue_money, player_register
@@ -35,6 +36,7 @@ from brag_event.tables.withdraw import player_reinstate, player_withdraw
 
 from .access import organiser_only
 from .forms import (
+    RETURNING_NEW,
     ImportConfirmForm,
     ImportPageQuery,
     ImportUndoForm,
@@ -104,19 +106,31 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
                     messages.success(request, f"{amount:,} issued to {player.name}.")
                     return redirect("organiser:players", event.pk)
                 else:
+                    returning = data["returning"]
                     player = player_register(
                         event=event,
                         name=data["name"],
                         starting_money=data["starting_money"],
                         group=data["group"],
+                        person=Person.objects.get(pk=int(returning))
+                        if returning and returning != RETURNING_NEW
+                        else None,
+                        number=data["number"],
+                        ask_returning=not returning,
+                        look_alike_confirmed=data["look_alike_confirmed"],
                         by=actor(request),
                     )
                     messages.success(
                         request,
-                        f"{player.name} registered with {player.balance:,} {event.currency}.",
+                        f"{player.name} (no. {player.person.number}) registered with "
+                        f"{player.balance:,} {event.currency}.",
                     )
                     return redirect("organiser:players", event.pk)
             except ServiceError as err:
+                if err.code == "person_matches":
+                    form.asks_returning = True  # type: ignore[attr-defined]
+                if err.code == "player_exists":
+                    form.asks_look_alike = True  # type: ignore[attr-defined]
                 service_error_on(form, err)
     text = query.cleaned_data["q"]
     rows = standings(event)
@@ -166,13 +180,22 @@ def import_batch(request: HttpRequest, batch_id: int) -> HttpResponse:
         return bad_request(request, query)
     error = ""
     status = 200
+    confirm_form = ImportConfirmForm(batch=batch)
     if request.method == "POST":
         which = posted_form(request, IMPORT_FORMS)
-        if which is None or not IMPORT_FORMS[which](request.POST).is_valid():
-            return bad_request(request)
+        if which == "confirm":
+            posted: forms.Form = ImportConfirmForm(request.POST, batch=batch)
+        elif which is not None:
+            posted = IMPORT_FORMS[which](request.POST)
+        if which is None or not posted.is_valid():
+            return bad_request(request, None if which is None else posted)
         try:
             if which == "confirm":
-                registered = players_import_confirm(batch=batch, by=actor(request))
+                assert isinstance(posted, ImportConfirmForm)
+                confirm_form = posted
+                registered = players_import_confirm(
+                    batch=batch, decisions=posted.decisions(), by=actor(request)
+                )
                 messages.success(
                     request,
                     f"{len(registered):,} players registered. You can undo this import until "
@@ -190,7 +213,12 @@ def import_batch(request: HttpRequest, batch_id: int) -> HttpResponse:
             error = err.message
             status = 409 if err.status == 409 else 400
             batch.refresh_from_db()
-    rows = batch.rows
+    rows = [
+        {**r, "question": row_question(r), "field": confirm_form[f"decide_{r['line']}"]}
+        if row_question(r) and batch.status == ImportBatch.Status.PREVIEWED
+        else r
+        for r in batch.rows
+    ]
     will = [r for r in rows if not r["refused"]]
     context = {
         "event": event,
@@ -203,6 +231,7 @@ def import_batch(request: HttpRequest, batch_id: int) -> HttpResponse:
         "columns": batch.columns.get("columns", []),
         "empty_lines": batch.columns.get("empty_lines", 0),
         "error": error,
+        "questions": len(confirm_form.questions),
         "ask_undo": query.cleaned_data["ask"] == "undo",
         "undo": import_undo_summary(batch)
         if batch.status == ImportBatch.Status.CONFIRMED

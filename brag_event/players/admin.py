@@ -17,8 +17,8 @@ from brag_event.core.forms import WholeNumberField
 from brag_event.engine import MONEY_MAX
 from brag_event.tables import versions
 
-from .models import Player
-from .names import player_name_clean, player_name_key
+from .models import Person, Player
+from .names import name_key, player_name_clean
 from .services import player_register
 
 
@@ -42,9 +42,7 @@ class PlayerChangeForm(forms.ModelForm):
         name = cleaned.get("name")
         if event is not None and name:
             same = (
-                Player.objects.filter(
-                    event=event, name_key=player_name_key(name), removed_at__isnull=True
-                )
+                Player.objects.filter(event=event, name_key=name_key(name), removed_at__isnull=True)
                 .exclude(pk=self.instance.pk)
                 .first()
             )
@@ -115,3 +113,19 @@ class PlayerAdmin(ServiceErrorsMixin, admin.ModelAdmin):
         obj.registered_at = player.registered_at
         obj._state.adding = False
         obj._state.db = player._state.db
+
+
+@admin.register(Person)
+class PersonAdmin(admin.ModelAdmin):
+    """People are registered, corrected and merged in the console (players/people.py, with the
+    audit log); the admin only looks them up."""
+
+    list_display = ("number", "name", "club", "created_at", "merged_into")
+    search_fields = ("name", "=number", "club")
+    readonly_fields = ("name", "number", "club", "email", "phone", "created_at", "merged_into")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

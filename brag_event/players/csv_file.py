@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from brag_event.engine import MONEY_MAX
 
-from .names import GROUP_MAX, NAME_MAX, player_group_clean, player_name_clean, player_name_key
+from .names import GROUP_MAX, NAME_MAX, name_key, player_group_clean, player_name_clean
 
 MAX_ROWS = 2000  # players per file
 SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
@@ -90,6 +90,8 @@ GROUP_HEADERS = {
     "family",
     "association",
     "clubgroup",
+    "society",
+    "league",
     "cluborgroup",
     # European organisers' spreadsheets.
     "verein",
@@ -103,6 +105,21 @@ GROUP_HEADERS = {
     "circolo",
     "gruppo",
 }
+# A club or group column fills both the entry's group and, for someone new, the person's club
+# (players.imports; docs/people.md).
+NUMBER_HEADERS = {
+    "number",
+    "no",
+    "nr",
+    "membershipnumber",
+    "membershipno",
+    "membernumber",
+    "memberno",
+    "member",
+    "membership",
+    "playernumber",
+}
+NUMBER_MAX = 99_999_999
 
 
 @dataclass(frozen=True)
@@ -118,6 +135,7 @@ class Row:
     refused: str = ""
     note: str = ""
     group: str = ""
+    number: int | None = None  # the membership number, when the file has that column
 
 
 @dataclass
@@ -276,6 +294,9 @@ def file_read(data: bytes, *, currency: str = "MB") -> File:
     separator = separator_of(lines[first])
     header_fields = next(csv.reader([lines[first]], delimiter=separator))
     columns, name_at, first_at, last_at, money_at, group_at = _columns(header_fields, currency)
+    number_at = next(
+        (i for i, c in enumerate(columns) if c["read_as"] == "membership number"), None
+    )
     if name_at is None and first_at is None:
         named = ", ".join(f"“{h.strip()[:40]}”" for h in header_fields if h.strip())
         raise FileRefused(
@@ -324,6 +345,13 @@ def file_read(data: bytes, *, currency: str = "MB") -> File:
             else:
                 why = "no starting money on this row"
         group = player_group_clean(_cell(fields, group_at))
+        number: int | None = None
+        raw_number = _cell(fields, number_at).strip()
+        if raw_number and not why:
+            if raw_number.isascii() and raw_number.isdigit() and 1 <= int(raw_number) <= NUMBER_MAX:
+                number = int(raw_number)
+            else:
+                why = f"the membership number “{raw_number[:20]}” is not a whole number"
         if not name:
             why = "no name on this row" + (f", and {why}" if why else "")
         elif len(name) > NAME_MAX:
@@ -331,9 +359,11 @@ def file_read(data: bytes, *, currency: str = "MB") -> File:
         elif len(group) > GROUP_MAX:
             why = f"the club or group is longer than {GROUP_MAX} characters"
         if not why:
-            key = player_name_key(name)
+            # Two rows of one name are one person twice, unless their numbers say otherwise.
+            key = name_key(name) if number is None else f"#{number}"
             if key in seen:
-                why = f"the same name as line {seen[key]}"
+                what = "name" if number is None else "membership number"
+                why = f"the same {what} as line {seen[key]}"
             else:
                 seen[key] = line
         read.rows.append(
@@ -344,6 +374,7 @@ def file_read(data: bytes, *, currency: str = "MB") -> File:
                 refused=why,
                 note=note,
                 group=group[:GROUP_MAX],
+                number=number,
             )
         )
         if len(read.rows) > MAX_ROWS:
@@ -371,7 +402,7 @@ def _columns(
     money_names = MONEY_HEADERS | {_header_key(currency)} - {""}
     name_at = first_at = last_at = group_at = None
     money_at: list[int] = []
-    columns = []
+    columns: list[dict[str, str]] = []
     for i, raw in enumerate(header):
         key = _header_key(raw)
         what = "left out"
@@ -386,6 +417,8 @@ def _columns(
             what = "starting money"
         elif key in GROUP_HEADERS and group_at is None:
             group_at, what = i, "club or group"
+        elif key in NUMBER_HEADERS and "membership number" not in [c["read_as"] for c in columns]:
+            what = "membership number"
         columns.append({"header": raw.strip()[:60] or f"column {i + 1}", "read_as": what})
     if name_at is not None:  # a name column wins over first and last names
         for other in (first_at, last_at):

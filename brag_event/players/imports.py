@@ -35,25 +35,82 @@ from brag_event.tables import versions
 from brag_event.tables.models import Seat
 
 from .csv_file import FileRefused, file_read
-from .models import ImportBatch, Player
-from .names import player_name_key
+from .models import ImportBatch, Person, Player, person_number_next
+from .names import GROUP_MAX, name_key, player_group_clean
+from .people import person_by_number, person_described
 from .services import event_money_issued
 
 MAX_FILE_BYTES = 512 * 1024
 LEGS_PER_STATEMENT = 1000  # 11 parameters a transfer: well inside every database's limit
 
 
-def _registered(event: Event, keys: Sequence[str]) -> dict[str, str]:
-    """name key -> the registered name, for those of ``keys`` a player of ``event`` holds."""
-    found: dict[str, str] = {}
+def _registered(event: Event, keys: Sequence[str]) -> dict[str, tuple[int, str]]:
+    """name key -> (player id, name) of the first player of ``event`` with that key, for those
+    of ``keys`` the event's players hold."""
+    found: dict[str, tuple[int, str]] = {}
     keys = list(keys)
     for at in range(0, len(keys), 900):
-        found.update(
+        for key, pk, name in (
             Player.objects.filter(
                 event=event, removed_at__isnull=True, name_key__in=keys[at : at + 900]
-            ).values_list("name_key", "name")
-        )
+            )
+            .order_by("-pk")
+            .values_list("name_key", "pk", "name")
+        ):
+            found[key] = (pk, name)
     return found
+
+
+def _by_number(numbers: Sequence[int]) -> dict[int, Person]:
+    """membership number -> the person it finds (the person kept, for a merged duplicate)."""
+    found: dict[int, Person] = {}
+    numbers = sorted(set(numbers))
+    for at in range(0, len(numbers), 900):
+        for p in Person.objects.filter(number__in=numbers[at : at + 900]):
+            kept = p if p.merged_into_id is None else person_by_number(p.number)
+            if kept is not None:
+                found[p.number] = kept
+    return found
+
+
+def _people_alike(event: Event, keys: Sequence[str]) -> dict[str, list[Person]]:
+    """name key -> the people a row of that name could be (``people.person_matches`` for many
+    names at once)."""
+    entered = Player.objects.filter(event=event, removed_at__isnull=True).values("person_id")
+    out: dict[str, list[Person]] = {}
+    keys = sorted(set(keys))
+    for at in range(0, len(keys), 900):
+        found = (
+            Person.objects.filter(
+                name_key__in=keys[at : at + 900],
+                merged_into__isnull=True,
+                entries__removed_at__isnull=True,
+            )
+            .exclude(pk__in=entered)
+            .distinct()
+            .order_by("number")
+        )
+        for p in found:
+            out.setdefault(p.name_key, []).append(p)
+    return out
+
+
+# An organiser's decision on a row of a preview that needs one (``players_import_confirm``).
+SAME = "person:"  # "person:<id>": the returning person the row is
+NEW = "new"  # someone new, though people of a look-alike name are registered
+DIFFERENT = "different"  # another person than the event's player whose name looks the same
+SKIP = "skip"  # leave the row out
+
+
+def row_question(row: dict[str, Any]) -> str:
+    """What the organiser must decide about a previewed row ("" when nothing)."""
+    if row.get("refused"):
+        return ""
+    if row.get("looks_like"):
+        return "look_alike"
+    if row.get("matches") and not row.get("person"):
+        return "match"
+    return ""
 
 
 @service_transaction
@@ -84,15 +141,37 @@ def players_import_preview(
                 details={"field": "csv"},
             )
         default = int(event.starting_money)
-    taken = _registered(event, [player_name_key(r.name) for r in read.rows if not r.refused])
+    taken = _registered(event, [name_key(r.name) for r in read.rows if not r.refused])
+    entered = set(
+        Player.objects.filter(event=event, removed_at__isnull=True).values_list(
+            "person_id", flat=True
+        )
+    )
+    # Returning people, found for the whole file in two queries (not two a row).
+    numbered = _by_number([r.number for r in read.rows if r.number is not None and not r.refused])
+    alike = _people_alike(event, [name_key(r.name) for r in read.rows if not r.refused])
     rows: list[dict[str, Any]] = []
     for row in read.rows:
         money = row.money if read.has_money else default
         refused = row.refused
-        existing = taken.get(player_name_key(row.name)) if not refused else None
-        if existing is not None:
-            same = "" if existing == row.name else f" as “{existing}”"
-            refused = f"already registered{same}"
+        person: Person | None = None
+        matches: list[dict[str, Any]] = []
+        looks_like = None
+        if not refused and row.number is not None:
+            person = numbered.get(row.number)
+            if person is not None and person.name_key != name_key(row.name):
+                refused = f"membership number {row.number} is {person_described(person)}"
+            elif person is not None and person.pk in entered:
+                refused = f"{person_described(person)} is entered in this event already"
+        if not refused:
+            existing = taken.get(name_key(row.name))
+            if existing is not None:
+                looks_like = {"player": existing[0], "name": existing[1]}
+            if person is None:
+                matches = [
+                    {"person": p.pk, "text": person_described(p)}
+                    for p in alike.get(name_key(row.name), [])[:5]
+                ]
         rows.append(
             {
                 "line": row.line,
@@ -101,6 +180,11 @@ def players_import_preview(
                 "refused": refused,
                 "note": row.note,
                 "group": row.group,
+                "number": row.number,
+                "person": person.pk if person is not None else None,
+                "person_text": person_described(person) if person is not None else "",
+                "matches": matches,
+                "looks_like": looks_like,
             }
         )
     return ImportBatch.objects.create(
@@ -119,10 +203,68 @@ def _locked(batch: ImportBatch) -> ImportBatch:
     return ImportBatch.objects.select_for_update().get(pk=batch.pk)
 
 
+def _decided(
+    batch: ImportBatch, decisions: dict[int, str]
+) -> list[tuple[dict[str, Any], int | None, bool]]:
+    """The rows to register — (row, the returning person's id or ``None`` for someone new,
+    whether confirmed different from a look-alike player) — with every row that needs a
+    decision decided; refused naming the lines that are not."""
+    out: list[tuple[dict[str, Any], int | None, bool]] = []
+    undecided: list[int] = []
+    for row in batch.rows:
+        if row["refused"]:
+            continue
+        line = int(row["line"])
+        said = str(decisions.get(line, ""))
+        question = row_question(row)
+        if said == SKIP:
+            continue
+        person = row.get("person")
+        if question == "look_alike":
+            if said != DIFFERENT:
+                undecided.append(line)
+                continue
+            # Confirmed as another person: a returning one by number, else someone new.
+            out.append((row, person, True))
+        elif question == "match":
+            choices = {f"{SAME}{m['person']}": int(m["person"]) for m in row["matches"]}
+            if said == NEW:
+                out.append((row, None, False))
+            elif said in choices:
+                out.append((row, choices[said], False))
+            else:
+                undecided.append(line)
+        else:
+            out.append((row, person, False))
+    if undecided:
+        lines = ", ".join(str(n) for n in undecided[:10])
+        more = f" and {len(undecided) - 10} more" if len(undecided) > 10 else ""
+        raise ServiceError(
+            "import_undecided",
+            f"Say for line{'s' if len(undecided) > 1 else ''} {lines}{more} whether "
+            f"{'it is' if len(undecided) == 1 else 'each is'} the person named, someone new, "
+            "or to be left out.",
+            details={"lines": undecided},
+        )
+    return out
+
+
+def _group(row: dict[str, Any], club: str) -> str:
+    """A previewed row's club or group (``club`` when it has none), as an entry's group."""
+    return player_group_clean(str(row.get("group") or row.get("club") or club))[:GROUP_MAX]
+
+
 @service_transaction
-def players_import_confirm(*, batch: ImportBatch, by: Actor | None) -> list[Player]:
+def players_import_confirm(
+    *, batch: ImportBatch, decisions: dict[int, str] | None = None, by: Actor | None
+) -> list[Player]:
     """Register exactly the rows the preview said it would, with the money it showed — all of
-    them or, if any has become impossible since (a name registered meanwhile), none."""
+    them or, if any has become impossible since (a name registered meanwhile), none.
+
+    ``decisions`` (line → ``person:<id>``, ``new``, ``different`` or ``skip``) answers every
+    row the preview asked about (``row_question``): a returning person chosen or someone new;
+    a name that looks the same as a player's of the event confirmed as a different person
+    (the audit log records it) or left out."""
     batch = _locked(batch)
     if batch.status != ImportBatch.Status.PREVIEWED:
         raise Conflict(
@@ -132,21 +274,33 @@ def players_import_confirm(*, batch: ImportBatch, by: Actor | None) -> list[Play
             else "This import was undone.",
         )
     event = Event.objects.get(pk=batch.event_id)
-    wanted = [r for r in batch.rows if not r["refused"]]
-    if not wanted:
+    chosen = _decided(batch, decisions or {})
+    if not chosen:
         raise ServiceError("nothing_to_import", "No row of this file can be registered.")
     # Same order as registering one by one takes the unique index's entries (by name key): two
     # imports that share names take them in one order and never deadlock.
-    wanted.sort(key=lambda r: (player_name_key(r["name"]), r["line"]))
-    keys = [player_name_key(r["name"]) for r in wanted]
-    clash = _registered(event, keys)
+    chosen.sort(key=lambda c: (name_key(c[0]["name"]), c[0]["line"]))
+    wanted = [row for row, _person, _different in chosen]
+    keys = [name_key(r["name"]) for r in wanted]
+    plain_keys = [key for key, c in zip(keys, chosen, strict=True) if not c[2]]
+    clash = _registered(event, plain_keys)
     if clash:
-        names = ", ".join(f"“{n}”" for n in sorted(clash.values())[:3])
+        names = ", ".join(f"“{n}”" for _pk, n in sorted(clash.values(), key=lambda v: v[1])[:3])
         more = f" and {len(clash) - 3} more" if len(clash) > 3 else ""
         raise Conflict(
             "import_stale",
             f"Since the preview, {names}{more} got registered: load the file again to see a "
             "new preview.",
+        )
+    returning = [pk for _row, pk, _d in chosen if pk is not None]
+    twice = sorted({pk for pk in returning if returning.count(pk) > 1})
+    if twice:
+        people = Person.objects.filter(pk__in=twice).order_by("number")
+        raise ServiceError(
+            "import_same_person",
+            "Two rows were said to be the same person: "
+            + ", ".join(person_described(p) for p in people)
+            + ". Choose someone new for one of them, or leave one out.",
         )
     total = sum(int(r["money"]) for r in wanted)
     # The issuer's row is locked so two issues at once cannot both pass the bound.
@@ -160,29 +314,51 @@ def players_import_confirm(*, batch: ImportBatch, by: Actor | None) -> list[Play
         )
     try:
         with transaction.atomic():
+            # Someone new gets the number the file gives, else the next free ones in turn.
+            first = person_number_next()
+            given = {int(r["number"]) for r in wanted if r.get("number")}
+            fresh = iter(n for n in range(first, first + 2 * len(wanted) + 1) if n not in given)
+            new = [
+                Person(
+                    name=row["name"],
+                    name_key=key,
+                    number=int(row["number"]) if row.get("number") else next(fresh),
+                    club=_group(row, ""),
+                )
+                for (row, pk, _d), key in zip(chosen, keys, strict=True)
+                if pk is None
+            ]
+            made = iter(Person.objects.bulk_create(new, batch_size=500))
+            person_ids = [pk if pk is not None else next(made).pk for _row, pk, _d in chosen]
+            # An entry's group: the row's club or group, else the person's club (docs/people.md).
+            clubs = dict(Person.objects.filter(pk__in=person_ids).values_list("pk", "club"))
             players = Player.objects.bulk_create(
                 [
                     Player(
                         event=event,
                         name=r["name"],
                         name_key=key,
-                        group=r.get("group", ""),
+                        group=_group(r, clubs[person]),
                         import_batch=batch,
+                        person_id=person,
+                        look_alike_confirmed=different,
                     )
-                    for r, key in zip(wanted, keys, strict=True)
+                    for r, key, person, (_row, _pk, different) in zip(
+                        wanted, keys, person_ids, chosen, strict=True
+                    )
                 ],
                 batch_size=500,
             )
     except IntegrityError:
         raise Conflict(
             "import_stale",
-            "A name of this file got registered a moment ago: load the file again to see a "
-            "new preview.",
+            "A name or a membership number of this file got registered a moment ago: load "
+            "the file again to see a new preview.",
         ) from None
     if any(p.pk is None for p in players):  # a database that returns no ids from bulk inserts
-        by_key = dict(Player.objects.filter(import_batch=batch).values_list("name_key", "pk"))
+        by_person = dict(Player.objects.filter(import_batch=batch).values_list("person_id", "pk"))
         for p in players:
-            p.pk = by_key[p.name_key]
+            p.pk = by_person[p.person_id]
     accounts = Account.objects.bulk_create(
         [Account(event=event, kind=Account.Kind.PLAYER, player=p) for p in players],
         batch_size=500,
@@ -204,15 +380,52 @@ def players_import_confirm(*, batch: ImportBatch, by: Actor | None) -> list[Play
     batch.confirmed_at = timezone.now()
     batch.save(update_fields=["status", "confirmed_at"])
     versions.event_changed(event.pk)
+    numbers = dict(Person.objects.filter(pk__in=person_ids).values_list("pk", "number"))
     audit_record_each(
         by=by,
         verb=Verb.PLAYER_REGISTER,
         subjects=[
-            (p, {"money": int(r["money"]), "import": batch.pk})
-            for p, r in zip(players, wanted, strict=True)
+            (
+                p,
+                {
+                    "money": int(r["money"]),
+                    "import": batch.pk,
+                    "person": p.person_id,
+                    "number": numbers[p.person_id],
+                    **({"returning": True} if pk is not None else {}),
+                },
+            )
+            for p, r, (_row, pk, _d) in zip(players, wanted, chosen, strict=True)
         ],
         event_id=event.pk,
     )
+    alike = [(p, r) for p, r, c in zip(players, wanted, chosen, strict=True) if c[2]]
+    if alike:
+        like_numbers = dict(
+            Player.objects.filter(
+                pk__in=[r["looks_like"]["player"] for _p, r in alike]
+            ).values_list("pk", "person__number")
+        )
+        audit_record_each(
+            by=by,
+            verb=Verb.PLAYER_LOOK_ALIKE,
+            subjects=[
+                (
+                    p,
+                    {
+                        "player": p.pk,
+                        "name": p.name,
+                        "number": numbers[p.person_id],
+                        "looks_like": r["looks_like"]["player"],
+                        "looks_like_name": r["looks_like"]["name"],
+                        "looks_like_number": like_numbers.get(r["looks_like"]["player"]),
+                        "import": batch.pk,
+                    },
+                )
+                for p, r in alike
+            ],
+            event_id=event.pk,
+        )
     audit_record(
         by=by,
         verb=Verb.PLAYER_IMPORT,

@@ -14,21 +14,96 @@ from .names import (
     GROUP_MAX,
     KEY_MAX,
     NAME_MAX,
+    name_key,
     player_group_clean,
     player_name_clean,
-    player_name_key,
 )
 
+NUMBER_FIRST = 1001  # the first membership number given automatically
+CLUB_MAX = GROUP_MAX  # a person's club becomes their entries' group (Player.group) whole
 
-class Player(LedgerCachedModel):
-    ledger_cached = ("balance",)
 
-    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="players")
+class Person(models.Model):
+    """Someone who plays: registered once, entered into any number of events (each entry a
+    ``Player``, which holds that event's money). ``people.py`` registers, matches and merges."""
+
     name = models.CharField(max_length=NAME_MAX)
     name_key = models.CharField(
         max_length=KEY_MAX,
         editable=False,
-        help_text="The name normalised and case-folded: unique in an event (players.names)",
+        db_index=True,
+        help_text="The name as names are compared (players.names.name_key): not unique, two "
+        "people may share a name",
+    )
+    number = models.PositiveIntegerField(
+        unique=True,
+        help_text="Membership number: stable, unique, given automatically when none is said",
+    )
+    club = models.CharField(max_length=CLUB_MAX, blank=True, help_text="Club or group")
+    email = models.EmailField(blank=True, help_text="Seen by organisers only")
+    phone = models.CharField(max_length=40, blank=True, help_text="Seen by organisers only")
+    created_at = models.DateTimeField(auto_now_add=True)
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.PROTECT,
+        related_name="merged",
+        help_text="A duplicate merged into another person (people.person_merge): its entries "
+        "moved there; kept so its old number still finds them",
+    )
+
+    class Meta:
+        ordering = ["name", "number"]
+        verbose_name_plural = "people"
+
+    def __str__(self) -> str:
+        return f"{self.name} (no. {self.number})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name = player_name_clean(self.name)
+        self.name_key = name_key(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields and "name_key" not in fields:
+            kwargs["update_fields"] = [*fields, "name_key"]
+        if self.number is None:
+            self.number = person_number_next()
+        super().save(*args, **kwargs)
+
+
+def person_number_next(count: int = 1) -> int:
+    """The first of ``count`` free membership numbers after the highest given. (Two
+    registrations at once may draw the same: the unique index refuses the second, which
+    ``people`` draws again.)"""
+    top = Person.objects.aggregate(m=models.Max("number"))["m"]
+    return max(int(top or 0) + 1, NUMBER_FIRST)
+
+
+class Player(LedgerCachedModel):
+    """A person's entry into one event: the event's money, seats and results are the entry's."""
+
+    ledger_cached = ("balance",)
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="players")
+    person = models.ForeignKey(
+        Person,
+        on_delete=models.PROTECT,
+        related_name="entries",
+        help_text="Who this is (a player saved without one gets a new person of the name)",
+    )
+    name = models.CharField(max_length=NAME_MAX)
+    name_key = models.CharField(
+        max_length=KEY_MAX,
+        editable=False,
+        help_text="The name as names are compared (players.names.name_key): unique in an "
+        "event unless the organiser confirmed two different people",
+    )
+    look_alike_confirmed = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="Registered though the name looks the same as another player's of the "
+        "event: the organiser confirmed two different people (shown with their numbers)",
     )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -84,8 +159,14 @@ class Player(LedgerCachedModel):
             # A removed player's name is free again (a corrected file can register it).
             models.UniqueConstraint(
                 fields=["event", "name_key"],
+                condition=models.Q(removed_at__isnull=True, look_alike_confirmed=False),
+                name="player_name_key_unique_unconfirmed",
+            ),
+            # A person is entered into an event once.
+            models.UniqueConstraint(
+                fields=["event", "person"],
                 condition=models.Q(removed_at__isnull=True),
-                name="player_name_key_unique",
+                name="player_person_event_unique",
             ),
             models.CheckConstraint(condition=models.Q(balance__gte=0), name="player_balance_gte_0"),
         ]
@@ -97,11 +178,13 @@ class Player(LedgerCachedModel):
         # Whoever saves a player (a service, the admin), the name is stored clean and its key
         # follows it.
         self.name = player_name_clean(self.name)
-        self.name_key = player_name_key(self.name)
+        self.name_key = name_key(self.name)
         self.group = player_group_clean(self.group)
         fields = kwargs.get("update_fields")
         if fields is not None and "name" in fields and "name_key" not in fields:
             kwargs["update_fields"] = [*fields, "name_key"]
+        if self.person_id is None:
+            self.person = Person.objects.create(name=self.name, club=self.group)
         super().save(*args, **kwargs)
 
 

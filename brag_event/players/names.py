@@ -1,4 +1,5 @@
-"""Players' names: one spelling on every page, and one player per name in an event.
+"""Players' names: one spelling on every page, and one player per name in an event unless the
+organiser confirms two different people.
 
 A name is stored normalised — Unicode NFKC (full-width letters, ligatures and no-break spaces
 become their plain forms), invisible characters removed (zero-width spaces and joiners,
@@ -6,14 +7,21 @@ direction marks, soft hyphens, fillers…), runs of white space made one space �
 case-insensitively through its key, on which the database keeps an event's players unique. So
 "HARVEY PRICE" or "Harvey\u200bPrice" is the registered Harvey Price, not a second player who
 looks the same. (Hand-written: the standard library's ``unicodedata`` does the Unicode work; no
-package does this combination.)"""
+package does this combination.)
+
+Names that look the same but are spelled with other letters — "Hаrvey Price" with a Cyrillic
+"а", "Harvey Pricé" — share their key too (``name_key``): Unicode's confusable skeleton (UTS #39)
+as ICU's spoof checker computes it, with accents and other combining marks dropped."""
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
+import icu
+
 NAME_MAX = 80
-KEY_MAX = 3 * NAME_MAX  # case folding can lengthen a name ("ß" → "ss")
+KEY_MAX = 3 * NAME_MAX  # case folding and the skeleton can lengthen a name ("ß" → "ss", "m" → "rn")
 
 # Characters that show nothing but are not white space or in a "C" category: combining
 # grapheme joiner, Hangul and half-width fillers, Mongolian vowel separator, braille blank,
@@ -42,12 +50,47 @@ def player_name_clean(name: str) -> str:
     return " ".join(text.split())
 
 
-def player_name_key(name: str) -> str:
-    """What two names that look the same share: the clean name, case-folded."""
-    return unicodedata.normalize("NFKC", player_name_clean(name).casefold())
+# ICU's spoof checker: the skeleton of UTS #39 from Unicode's own confusables table, kept up
+# to date with each ICU release (confusable_homoglyphs only answers "is this confusable?",
+# not "which name does it look like?", so it cannot give a key to compare and index). Its
+# getSkeleton is a const call, safe to share between threads.
+_SPOOF = icu.SpoofChecker()
 
 
-GROUP_MAX = 60
+def _unmarked(text: str) -> str:
+    """``text`` decomposed, without its combining marks ("é" → "e", "é" → "e")."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+
+
+@functools.lru_cache(maxsize=4096)
+def _letter_key(char: str) -> str:
+    """One character's part of a key: its skeleton, case-folded. The skeleton maps by case
+    ("I" looks like "l", Cyrillic "Н" like "H", but "н" like small-capital "ʜ"), and names are
+    compared whatever their case: the skeleton of the case-folded letter is taken, unless only
+    the letter as written maps to plain ASCII ("Н" → "h")."""
+    folded = _unmarked(str(_SPOOF.getSkeleton(0, char.casefold()))).casefold()
+    if folded.isascii():
+        return folded
+    written = _unmarked(str(_SPOOF.getSkeleton(0, char))).casefold()
+    return written if written.isascii() else folded
+
+
+def name_key(name: str) -> str:
+    """What two names that look the same share — every comparison of names goes through it:
+    the clean name (NFKC, invisible characters gone, white space collapsed) without combining
+    marks, each letter mapped to Unicode's confusable skeleton (UTS #39: Cyrillic "а" is Latin
+    "a", "0" is "O"), case-folded. At most ``KEY_MAX`` characters."""
+    text = _unmarked(player_name_clean(name))
+    text = "".join(_letter_key(c) for c in text)
+    text = unicodedata.normalize("NFKC", text)
+    return " ".join(text.split())[:KEY_MAX]
+
+
+# The name migration 0003 imports.
+player_name_key = name_key
+
+
+GROUP_MAX = NAME_MAX  # a person's club (people.Person.club) becomes an entry's group whole
 
 
 def player_group_clean(group: str) -> str:
@@ -56,5 +99,6 @@ def player_group_clean(group: str) -> str:
 
 
 def player_group_key(group: str) -> str:
-    """What two spellings of one club share ("Rovers  CC" and "rovers cc" are one club)."""
-    return player_name_key(group)
+    """What two spellings of one club share ("Rovers  CC", "rovers cc" and "Rоvers CC" with a
+    Cyrillic "о" are one club): compared like names."""
+    return name_key(group)

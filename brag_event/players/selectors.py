@@ -12,7 +12,23 @@ from brag_event.floor.selectors import disqualified_ids
 from brag_event.hands.models import Hand
 from brag_event.tables.models import Seat
 
-from .models import Player, Standing
+from .models import Person, Player, Standing, StandingSnapshot
+
+
+def names_shown(entries: list[dict[str, Any]]) -> dict[int, str]:
+    """player id → the name to show: players whose names look the same (the organiser
+    confirmed two different people) are told apart by their membership numbers,
+    "Harvey Price (no. 1043)"; everyone else by their name alone. ``entries``: the event's
+    players as dicts with ``id``, ``name``, ``name_key`` and ``person__number``."""
+    count: dict[str, int] = {}
+    for p in entries:
+        count[p["name_key"]] = count.get(p["name_key"], 0) + 1
+    return {
+        p["id"]: f"{p['name']} (no. {p['person__number']})"
+        if count[p["name_key"]] > 1
+        else p["name"]
+        for p in entries
+    }
 
 
 def current_day(event: Event) -> Day | None:
@@ -96,9 +112,14 @@ def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
         )
     }
     rows: list[dict[str, Any]] = []
-    for p in Player.objects.filter(event=event, removed_at__isnull=True).values(
-        "id", "name", "balance"
-    ):
+    entries: list[dict[str, Any]] = [
+        dict(p)
+        for p in Player.objects.filter(event=event, removed_at__isnull=True).values(
+            "id", "name", "balance", "name_key", "person__number"
+        )
+    ]
+    shown = names_shown(entries)
+    for p in entries:
         stack = int(stacks.get(p["id"]) or 0)
         total = p["balance"] + stack
         played, won = hands.get(p["id"], (0, 0))
@@ -107,7 +128,7 @@ def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
         rows.append(
             {
                 "player": p["id"],
-                "name": p["name"],
+                "name": shown[p["id"]],
                 "balance": p["balance"],
                 "stack": stack,
                 "table": seats.get(p["id"]),
@@ -133,3 +154,63 @@ def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
             rank, previous = index, row["total"]
         row["rank"] = rank  # equal money, equal rank
     return rows
+
+
+def person_history(person: Person) -> list[dict[str, Any]]:
+    """A person's events, newest first, each with its days and results: the entry's money now
+    (balance plus table stacks), rank and whether withdrawn or removed; each day's closed
+    result from its snapshot (rank, money, change, hands, qualified for the next day), or
+    "not closed yet". Shared by the console's person page and the API."""
+    entries = list(
+        Player.objects.filter(person=person).select_related("event").order_by("-event__created_at")
+    )
+    snaps: dict[tuple[int, int], StandingSnapshot] = {
+        (s.player_id, s.day_id): s
+        for s in StandingSnapshot.objects.filter(player__in=entries).select_related("day")
+    }
+    qualified = set(
+        Player.objects.filter(pk__in=[e.pk for e in entries])
+        .filter(qualifications__isnull=False)
+        .values_list("pk", "qualifications__day_id")
+    )
+    out: list[dict[str, Any]] = []
+    for entry in entries:
+        event = entry.event
+        now = (
+            next((r for r in standings(event) if r["player"] == entry.pk), None)
+            if entry.removed_at is None
+            else None
+        )
+        days = []
+        for day in event.days.order_by("number"):
+            snap = snaps.get((entry.pk, day.pk))
+            days.append(
+                {
+                    "day": day.number,
+                    "date": day.date,
+                    "status": day.status,
+                    "closed": snap is not None,
+                    "rank": snap.rank if snap else None,
+                    "total": snap.total if snap else None,
+                    "change": snap.change if snap else None,
+                    "hands_played": snap.hands_played if snap else None,
+                    "qualified_next": snap.qualified if snap else None,
+                    "entered": (entry.pk, day.pk) in qualified or snap is not None,
+                }
+            )
+        out.append(
+            {
+                "player": entry.pk,
+                "event": event.pk,
+                "event_name": event.name,
+                "currency": event.currency,
+                "name": entry.name,
+                "registered_at": entry.registered_at,
+                "money": now["total"] if now else None,
+                "rank": now["rank"] if now else None,
+                "withdrawn": entry.withdrawn_at is not None,
+                "removed": entry.removed_at is not None,
+                "days": days,
+            }
+        )
+    return out

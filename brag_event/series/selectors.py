@@ -5,21 +5,22 @@
   place, and each scores that place's points (three players tied second each score place 2's).
   A place beyond the table scores 0; a disqualified player scores 0 and is marked so. An event
   still in play is listed and scores nothing yet.
-* **The same player in two events.** Players are registered per event; until people who play
-  several events are kept (issue 32's other part), a series matches them by name as the event
-  does (``players.names.player_name_key``: case, spacing and invisible characters aside).
+* **The same player in two events.** Each entry into an event is a ``Player`` of one
+  ``Person`` (players.people): a series matches entries by their person, not by name — one
+  person entered under two spellings is one row (shown by the person's name), two people who
+  share a name are two rows (told apart by their membership numbers).
 * **Ties** (``TIE_RULE``): more points first; then countback — more first places, then more
   second places, and so on down the table; players still equal share the rank and are listed
   by name."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from brag_event.events.models import Day, Event
-from brag_event.players.models import StandingSnapshot
-from brag_event.players.names import player_name_key
+from brag_event.players.models import Person, StandingSnapshot
 
 from .models import Series
 
@@ -77,31 +78,41 @@ class SeriesStandings:
     tie_rule: str = TIE_RULE
 
 
-def final_places(event: Event) -> list[tuple[str, int | None]] | None:
-    """``(name, place)`` of every player in the event's final results (place ``None``: the
+def final_places(event: Event) -> list[tuple[int, int | None]] | None:
+    """``(person id, place)`` of every player in the event's final results (place ``None``: the
     disqualified), or ``None`` while its last day has not closed."""
     last = event.days.order_by("-number").first()
     if last is None or last.status != Day.Status.CLOSED:
         return None
     return [
-        (name, rank or None)
-        for name, rank in StandingSnapshot.objects.filter(day=last)
+        (person, rank or None)
+        for person, rank in StandingSnapshot.objects.filter(day=last)
         .order_by("rank", "player__name")
-        .values_list("player__name", "rank")
+        .values_list("player__person_id", "rank")
     ]
 
 
 def series_standings(series: Series) -> SeriesStandings:
     points = [int(p) for p in series.points]
     columns: list[SeriesEventColumn] = []
-    rows: dict[str, SeriesRow] = {}
+    rows: dict[int, SeriesRow] = {}
+    finals: list[tuple[Event, list[tuple[int, int | None]] | None]] = []
     for entry in series.entries.select_related("event").order_by("event__created_at", "event_id"):
-        event = entry.event
-        places = final_places(event)
+        finals.append((entry.event, final_places(entry.event)))
+    people = {
+        p.pk: p
+        for p in Person.objects.filter(
+            pk__in={person for _e, places in finals for person, _p in places or []}
+        )
+    }
+    # Two people of one name are told apart by their numbers.
+    names = Counter(p.name_key for p in people.values())
+    for event, places in finals:
         columns.append(SeriesEventColumn(event, places is not None, len(places or [])))
-        for name, place in places or []:
-            key = player_name_key(name)
-            row = rows.setdefault(key, SeriesRow(key=key, name=name))
+        for person_id, place in places or []:
+            person = people[person_id]
+            name = person.name if names[person.name_key] == 1 else str(person)
+            row = rows.setdefault(person_id, SeriesRow(key=str(person_id), name=name))
             scored = points[place - 1] if place is not None and place <= len(points) else 0
             row.places[event.pk] = place
             row.scored[event.pk] = scored

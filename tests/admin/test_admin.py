@@ -17,7 +17,7 @@ from brag_event.core.errors import ServiceError
 from brag_event.events.models import Day, DayRulesChange, Event
 from brag_event.hands.models import ActionVoid, Hand, HandAction
 from brag_event.ledger.models import Account, Transfer
-from brag_event.players.models import Player
+from brag_event.players.models import Person, Player
 from brag_event.tables.models import RebuyConsent, Seat, Table
 from brag_event.tables.services import seat_buy_in
 
@@ -43,7 +43,7 @@ def registered() -> list[type[Model]]:
 
 
 def test_every_model_is_registered() -> None:
-    expected = {Event, Day, DayRulesChange, Player, Table, Seat, RebuyConsent}
+    expected = {Event, Day, DayRulesChange, Person, Player, Table, Seat, RebuyConsent}
     expected |= {Hand, HandAction, ActionVoid, Account, Transfer, AuditEntry}
     assert set(registered()) == expected
 

@@ -246,6 +246,11 @@ def me_check(api: Api, role: str, body: Any) -> None:
         assert "player" not in body
 
 
+def person_check(api: Api, role: str, body: Any) -> None:
+    assert body["number"] == api.world.players[0].person.number
+    assert [e["event_name"] for e in body["events"]] == [api.world.event.name]
+
+
 def tokens_check(api: Api, role: str, body: Any) -> None:
     assert all("key" not in t for t in body["tokens"])
 
@@ -505,6 +510,24 @@ MATRIX: list[Row] = [
         (401, 403, 403, 403, 403, 200),
     ),
     Row(
+        "POST",
+        "events/<int:event_id>/players/",
+        url_body(
+            lambda a: (
+                f"/api/v1/events/{a.world.event.pk}/players/",
+                {"name": "Newcomer Nell", "starting_money": 100},
+            )
+        ),
+        (401, 403, 403, 403, 403, 201),
+    ),
+    Row(
+        "GET",
+        "people/<int:person_id>/",
+        url_body(lambda a: (f"/api/v1/people/{a.world.players[0].person_id}/", None)),
+        (401, 403, 403, 403, 403, 200),
+        person_check,
+    ),
+    Row(
         "GET",
         "auth/csrf/",
         url_body(lambda a: ("/api/v1/auth/csrf/", None)),
@@ -716,6 +739,9 @@ AWAY: dict[tuple[str, str], tuple[int, int, int]] = {
     ("GET", "tokens/"): (200, 403, 403),
     ("POST", "tokens/"): (400, 403, 403),
     ("POST", "tokens/<int:token_id>/revoke/"): (404, 403, 403),
+    # Registering needs the event's organiser; people's pages an organiser of every event.
+    ("POST", "events/<int:event_id>/players/"): (403, 403, 403),
+    ("GET", "people/<int:person_id>/"): (403, 403, 403),
     ("GET", "auth/csrf/"): (200, 200, 200),
     ("POST", "auth/login/"): (200, 200, 200),
     ("POST", "auth/logout/"): (200, 200, 200),
@@ -728,6 +754,8 @@ def scoped_expected(row: Row, role: str) -> int:
             return 400  # the dealer of the matrix is staff of every event: not theirs to manage
         if role == "here_organiser" and row.route == "tokens/<int:token_id>/revoke/":
             return 404  # likewise that dealer's token
+        if role == "here_organiser" and row.route == "people/<int:person_id>/":
+            return 403  # a person spans events: organisers of every event only
         return row.expect[ROLES.index(HERE_AS[role])]
     return AWAY[(row.method, row.route)][SCOPED_ROLES.index(role) - 3]
 

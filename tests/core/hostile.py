@@ -200,6 +200,7 @@ def build_world() -> World:
         "token_id": token.pk,
         "token": player_token(w.players[0]),
         "player_id": w.players[2].pk,
+        "person_id": w.players[2].person_id,
         # The floor's pages (issue 17): an open call at table 1, a disqualification.
         "call_id": floor_call_open(table=w.table, hand=hand, note="x", by=None).pk,
         "penalty_id": ruling_record(

@@ -107,6 +107,7 @@ def values() -> dict[str, Any]:
         "call_id": call.pk,
         "penalty_id": penalty.pk,
         "batch_id": players_import_preview(event=w.event, data=b"name\nZed\n", by=None).pk,
+        "person_id": w.players[0].person_id,
         "series_id": series_create(name="League", points=[3, 2, 1], by=None).pk,
         "token": player_token(w.players[0]),
         "version": engine_zip()[1],

@@ -76,15 +76,19 @@ def test_a_csv_import_is_previewed_then_confirmed_then_undone() -> None:
     for said in (
         "Check before importing",
         "will register",
-        "because already registered",
+        'looks the same as <strong class="wrap-anywhere">Andy</strong>, already registered',
         "because the starting money “abc” is not a whole number",
         "because the same name as line 2",
         "because no name on this row",
         "because no starting money on this row",
-        "Register 1 player",
+        "Register 2 players",
     ):
         assert said in page, said
-    done = organiser.post(preview["Location"], {"form": "confirm"})
+    # Andy (line 3) asks: a look-alike of the registered Andy. Unanswered, nothing happens.
+    unanswered = organiser.post(preview["Location"], {"form": "confirm"})
+    assert unanswered.status_code == 400 and "Say for line 3 whether" in unanswered.content.decode()
+    assert Player.objects.count() == 2
+    done = organiser.post(preview["Location"], {"form": "confirm", "decide_3": "skip"})
     assert done.status_code == 302
     assert Player.objects.get(name="Zoe").balance == 500 and Player.objects.count() == 3
     again = organiser.post(preview["Location"], {"form": "confirm"})

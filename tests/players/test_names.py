@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from brag_event.core.errors import ServiceError
 from brag_event.players.imports import players_import_preview
 from brag_event.players.models import Player
-from brag_event.players.names import player_name_clean, player_name_key
+from brag_event.players.names import name_key, player_name_clean, player_name_key
 from brag_event.players.services import player_register
 from tests.factories import assert_audit_ok, world
 
@@ -109,18 +109,18 @@ def test_a_rename_keeps_the_key_in_step() -> None:
     player.name = "New\u200b  NAME"
     player.save(update_fields=["name"])
     player.refresh_from_db()
-    assert (player.name, player.name_key) == ("New NAME", "new name")
+    assert (player.name, player.name_key) == ("New NAME", name_key("new name"))
 
 
 def test_the_import_refuses_look_alikes_in_the_file_and_in_the_event() -> None:
     w = world(1)
-    player_register(event=w.event, name="Harvey Price", by=None)
+    harvey = player_register(event=w.event, name="Harvey Price", by=None)
     text = "name,money\nHARVEY PRICE,1\nAnn Lee,1\nANN\u200b LEE,1\n"
     batch = players_import_preview(event=w.event, data=text.encode(), by=None)
-    assert [(r["line"], r["refused"]) for r in batch.rows] == [
-        (2, "already registered as “Harvey Price”"),
-        (3, ""),
-        (4, "the same name as line 3"),
+    assert [(r["line"], r["refused"], r["looks_like"]) for r in batch.rows] == [
+        (2, "", {"player": harvey.pk, "name": "Harvey Price"}),
+        (3, "", None),
+        (4, "the same name as line 3", None),
     ]
 
 

@@ -16,6 +16,8 @@ from brag_event.audit.models import AuditEntry, Verb
 from brag_event.core.errors import ServiceError
 from brag_event.events.models import Event
 from brag_event.organiser.audit_words import Names, audit_sentence
+from brag_event.players.models import Person, Player
+from brag_event.players.roster import player_rename
 from brag_event.series.models import Series, SeriesEvent
 from brag_event.series.points import points_parse
 from brag_event.series.selectors import series_standings
@@ -159,3 +161,30 @@ def test_the_console_makes_a_series_and_adds_events() -> None:
     assert reverse("public:series", args=[series.pk]) in html and "Spring" in html
     assert client.post(url, {"form": "remove", "event": spring.pk}).status_code == 302
     assert not SeriesEvent.objects.exists()
+
+
+def test_a_series_counts_people_not_spellings(django_capture_on_commit_callbacks: Any) -> None:
+    """Andy is entered in Autumn as the same person under another spelling (“Andrew”): one
+    row. Autumn's Bill is someone else who shares the name: two rows, told apart by number."""
+    commits = django_capture_on_commit_callbacks
+    spring = finished("Spring", ends_by_a_see, commits)
+    autumn = finished("Autumn", ends_by_a_concede, commits)
+    andy = Player.objects.get(event=autumn, name="Andy")
+    player_rename(player=andy, name="Andrew", by=None)
+    other_bill = Player.objects.get(event=autumn, name="Bill")
+    Player.objects.filter(pk=other_bill.pk).update(person=Person.objects.create(name="Bill"))
+    series = series_create(name="Brag League 2026", points=[10, 6, 4], by=None)
+    series_event_add(series=series, event=spring, by=None)
+    series_event_add(series=series, event=autumn, by=None)
+    first_bill = Player.objects.get(event=spring, name="Bill").person
+    second_bill = Person.objects.get(pk=Player.objects.get(pk=other_bill.pk).person_id)
+    assert (
+        Player.objects.get(pk=andy.pk).person_id
+        == Player.objects.get(event=spring, name="Andy").person_id
+    )
+    assert ranking(series) == [
+        (1, "Chris", 14),
+        (2, "Andy", 12),
+        (3, f"Bill (no. {first_bill.number})", 10),
+        (4, f"Bill (no. {second_bill.number})", 4),
+    ]
