@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 
 from brag_event.core.models import LedgerCachedModel
 from brag_event.events.models import Event
@@ -72,10 +73,19 @@ class Person(models.Model):
         super().save(*args, **kwargs)
 
 
+# The transaction-level advisory lock that draws membership numbers one registration at a time.
+NUMBER_LOCK = zlib.crc32(b"players.person.number") & 0x7FFFFFFF
+
+
 def person_number_next(count: int = 1) -> int:
-    """The first of ``count`` free membership numbers after the highest given. (Two
-    registrations at once may draw the same: the unique index refuses the second, which
-    ``people`` draws again.)"""
+    """The first of ``count`` free membership numbers after the highest given. On PostgreSQL
+    the draw holds a lock until the caller's transaction ends, so registrations at once take
+    turns (without it, every one of a crowd draws the same number and all but one lose, round
+    after round); SQLite lets one writer in at a time anyway. A number given by hand meanwhile
+    is still refused by the unique index, which ``people`` draws again."""
+    if connection.vendor == "postgresql" and connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [NUMBER_LOCK])
     top = Person.objects.aggregate(m=models.Max("number"))["m"]
     return max(int(top or 0) + 1, NUMBER_FIRST)
 

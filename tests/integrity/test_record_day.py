@@ -352,5 +352,5 @@ def test_the_close_report_prints_the_root_and_the_days_own_records(
     day_close_run(close_id=close.pk)
     root = Day.objects.get(pk=w.day.pk).record_root
     page = _login_organiser().get(f"/organiser/days/{w.day.pk}/close/").content.decode()
-    assert f'root <code style="overflow-wrap: anywhere">{root}</code>, over 2 hands' in page
+    assert f'root <code class="wrap-anywhere">{root}</code>, over 2 hands' in page
     assert "and 1 of the day's own records" in page

@@ -151,9 +151,16 @@ def issue(player_id: int, amount: int) -> Job:
     )
 
 
+def of(event_id: int, name: str) -> str:
+    """``name`` as this floor's own (a surname from its event's id): people are registered once
+    for every event, and the same first name in another floor's event would be asked about as
+    a returning person."""
+    return f"{name} {''.join(chr(ord('A') + int(d)) for d in str(event_id))}ova"
+
+
 def load(event_id: int, names: list[str]) -> Job:
     def job() -> int:
-        text = "name,starting_money\n" + "".join(f"{n},100\n" for n in names)
+        text = "name,starting_money\n" + "".join(f"{of(event_id, n)},100\n" for n in names)
         event = Event.objects.get(pk=event_id)
         batch = players_import_preview(event=event, data=text.encode(), by=None)
         return len(players_import_confirm(batch=batch, by=None))
@@ -164,7 +171,10 @@ def load(event_id: int, names: list[str]) -> Job:
 def register(event_id: int, name: str) -> Job:
     return lambda: (
         player_register(
-            event=Event.objects.get(pk=event_id), name=name, starting_money=100, by=None
+            event=Event.objects.get(pk=event_id),
+            name=of(event_id, name),
+            starting_money=100,
+            by=None,
         ).pk
     )
 
@@ -201,14 +211,14 @@ def sits_once(name: str) -> Expect:
 
 
 def everyone_once(f: Floor, outcomes: list[Outcome]) -> None:
-    names = ("Xavier", "Yvonne", "Zoe", "Walter")
+    names = [of(f.event.pk, n) for n in ("Xavier", "Yvonne", "Zoe", "Walter")]
     assert Player.objects.filter(event=f.event, name__in=names).count() == 4, outcomes
 
 
 def the_import_whole_or_not_at_all(f: Floor, outcomes: list[Outcome]) -> None:
     """A confirmation registers every row it previewed or none: the register first leaves
     the import refused (its preview is stale), the import first leaves the register refused."""
-    names = ("Xavier", "Yvonne", "Zoe", "Walter")
+    names = [of(f.event.pk, n) for n in ("Xavier", "Yvonne", "Zoe", "Walter")]
     registered = Player.objects.filter(event=f.event, name__in=names).count()
     kinds = sorted((o.kind, o.value if o.kind == "refused" else "") for o in outcomes)
     if registered == 4:
