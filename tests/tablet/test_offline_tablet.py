@@ -37,8 +37,11 @@ def test_a_whole_hand_offline_then_reconnected_matches_the_server(hall: Hall, br
     bet_least(page, "Bill (seat 2)", 3)
     expect(page.locator("#net")).to_contain_text("queued")
     expect(page.locator("#engine-status")).to_be_visible()  # now it matters
-    # The next player's bar comes from the tablet's engine: no answer came from the server.
-    page.get_by_role("button", name="Fold").click()  # Chris, seat 3
+    # The next player's bar comes from the tablet's engine: no answer came from the server
+    # (drawn once the engine has replayed the hand: seconds on a loaded machine).
+    fold = page.get_by_role("button", name="Fold")
+    expect(fold).to_be_visible(timeout=60_000)
+    fold.click()  # Chris, seat 3
     expect(page.locator(".s3")).to_have_class(re.compile("folded"))
     bet_least(page, "Andy (seat 1)", 3)
     expect(page.get_by_role("button", name="See for 6")).to_be_visible()
