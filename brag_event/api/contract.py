@@ -336,6 +336,20 @@ class ActionAcceptedOut(S.Serializer):
     )
 
 
+class HandStartedOut(HandOut):
+    """The hand just dealt, with the table's state after it (its ``table`` is the table's id)."""
+
+    table_state = TableOut(
+        required=False,
+        help_text="The table's state with the new hand, as GET /tables/{id}/ answers it",
+    )
+    table_etag = S.CharField(
+        required=False,
+        help_text="The ETag of that state: sent as If-None-Match, the table's read answers 304 "
+        "until something else changes",
+    )
+
+
 class HandStateOut(S.Serializer):
     hand = HandOut()
 

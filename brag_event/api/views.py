@@ -194,25 +194,25 @@ def apply(request: Request, hand_id: int, action: Action, seq: int) -> Response:
         access=roles.TableAccess(request.user),
     )
     shown = hand_view(hand, state)
-    # Inside the action's transaction (the table is the hand's, which the action reached): the
-    # table's row with the version the action just bumped, its seats, and the hand just shown
-    # (actions are entered only into a hand in play, always its table's latest) — two
-    # statements more for the action, a whole request less for the tablet.
-    table = table_read(hand.table_id)
-    view = table_view(table, latest=shown)
+    view, etag = table_after(hand.table_id, shown)
     return Response(
-        {
-            "seq": row.seq,
-            "hand": shown,
-            "table": view,
-            "table_etag": keep_on_commit(
-                key=f"table-{table.pk}",
-                version=str(table.version),
-                body=JSONRenderer().render(view),
-            ),
-        },
+        {"seq": row.seq, "hand": shown, "table": view, "table_etag": etag},
         status=201,
     )
+
+
+def table_after(table_id: int, shown: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The table's state right after a write to its latest hand (``shown``), as its read answers
+    it, and that read's ETag; the rendering is kept for the table's other screens once the write
+    commits. Read inside the write's transaction (the table's row with the version the write
+    just bumped, its seats, and the hand just shown — always the table's latest): two
+    statements more for the write, a whole request less for the tablet."""
+    table = table_read(table_id)
+    view = table_view(table, latest=shown)
+    etag = keep_on_commit(
+        key=f"table-{table.pk}", version=str(table.version), body=JSONRenderer().render(view)
+    )
+    return view, etag
 
 
 # ------------------------------------------------------------------ events and tables
@@ -290,13 +290,15 @@ class TableDetail(APIView):
 class TableHands(APIView):
     permission_classes = [StaffOnly]
 
-    @extend_schema(request=None, responses={201: c.HandOut}, summary="Start the next hand")
+    @extend_schema(request=None, responses={201: c.HandStartedOut}, summary="Start the next hand")
     @records_refusals
     @idempotent
     def post(self, request: Request, table_id: int) -> Response:
         hand = hand_start(table=table_id, by=actor(request), access=roles.TableAccess(request.user))
         # A hand just dealt has no actions yet: its state needs no read of the log.
-        return Response(hand_view(hand, hand_state(hand, log=[])), status=201)
+        shown = hand_view(hand, hand_state(hand, log=[]))
+        view, etag = table_after(hand.table_id, shown)
+        return Response({**shown, "table_state": view, "table_etag": etag}, status=201)
 
 
 class TableSeats(APIView):

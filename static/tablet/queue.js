@@ -70,6 +70,14 @@ export function startHand(T) {
     if (button) button.disabled = false;
     if (res.status === 201) {
       notice("");
+      // The answer is the table with its new hand, as the table's read answers it, and that
+      // read's ETag: drawn at once, and the next poll is a 304.
+      if (res.data.table_state && res.data.table_etag && !T.queue.length) {
+        T.table = res.data.table_state;
+        T.etag = res.data.table_etag;
+        applyHand(T, T.table.hand, true);
+        return;
+      }
       T.quiet = true;
       return refresh(T).then(function () { T.quiet = false; });
     }
@@ -113,11 +121,13 @@ export function sendQueue(T) {
   api("POST", item.path, item.body, item.key).then(function (res) {
     T.sending = false;
     if (res.status === 201 || res.status === 200) {
-      var got = item.kind === "start" ? res.data : res.data.hand;
-      // An action's answer is also the table as its read answers it, with that read's ETag:
+      // An entry's answer is also the table as its read answers it, with that read's ETag
+      // (an action's "table", a start's "table_state": a hand's "table" is its table's id):
       // kept, the next poll is a 304 instead of a second rendering of what was just done.
-      var fresh = !!(res.data.table && res.data.table_etag);
-      if (fresh) { T.table = res.data.table; T.etag = res.data.table_etag; }
+      var table = item.kind === "start" ? res.data.table_state : res.data.table;
+      var got = item.kind === "start" ? (table ? table.hand : res.data) : res.data.hand;
+      var fresh = !!(table && res.data.table_etag);
+      if (fresh) { T.table = table; T.etag = res.data.table_etag; }
       T.queue.shift();
       named(T, item, got);
       saveQueue(T);

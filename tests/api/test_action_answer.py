@@ -55,6 +55,25 @@ def test_every_answer_of_a_hand_is_the_tables_read_and_its_etag_a_304(api: Api) 
     assert got["table"]["seats"] == fresh_read(api).json()["seats"]
 
 
+def test_a_hand_starts_with_the_tables_read_and_its_etag_a_304(api: Api) -> None:
+    dealer = api.client("dealer")
+    started = start_hand(api)
+    read = fresh_read(api)
+    assert read.status_code == 200
+    assert started["table_state"] == read.json()
+    assert started["table_state"]["hand"]["id"] == started["id"]
+    assert started["table_etag"] == read["ETag"]
+    again = dealer.get(
+        f"/api/v1/tables/{api.world.table.pk}/", HTTP_IF_NONE_MATCH=started["table_etag"]
+    )
+    assert again.status_code == 304
+    # The hand itself is answered as before: its fields, the table's id among them.
+    assert started["table"] == api.world.table.pk
+    assert started["table_state"]["hand"] == {
+        k: v for k, v in started.items() if k not in ("table_state", "table_etag")
+    }
+
+
 def test_the_answer_is_kept_for_the_tables_other_screens_once_committed(
     api: Api, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -1,5 +1,5 @@
-"""The tablet keeps the table its action's answer brings (issue 33): the next poll of the table
-names that answer's ETag and is answered 304 — no second rendering of what it just did."""
+"""The tablet keeps the table its start's or action's answer brings (issue 33): the next poll of
+the table names that answer's ETag and is answered 304 — no second rendering of what it just did."""
 
 from __future__ import annotations
 
@@ -20,11 +20,29 @@ def table_read(hall: Hall) -> Any:
     return lambda r: r.request.method == "GET" and bool(path.search(r.url))
 
 
-def test_after_an_action_the_next_table_poll_is_a_304(hall: Hall, browser: Any) -> None:
+def polls_are_304(page: Any, hall: Hall, reads: list[int]) -> None:
+    """Since ``reads`` was cleared, the table's reads were all 304: the page polls every 2 s,
+    the next read after the answer, and the one after."""
+    for _ in range(2):
+        with page.expect_response(table_read(hall), timeout=15_000) as polled:
+            pass
+        assert polled.value.status == 304
+    assert reads and set(reads) == {304}, reads
+
+
+def test_after_a_start_and_an_action_the_next_table_poll_is_a_304(hall: Hall, browser: Any) -> None:
     page = open_table(hall, browser)
-    start_hand(page)
     reads: list[int] = []
     page.on("response", lambda r: reads.append(r.status) if table_read(hall)(r) else None)
+    started = lambda r: r.request.method == "POST" and r.url.endswith("/hands/")  # noqa: E731
+    expect(page.get_by_role("button", name="Start the next hand")).to_be_enabled()
+    with page.expect_response(table_read(hall), timeout=15_000):
+        pass  # the table as it was, read once (a 200) before the hand starts
+    reads.clear()
+    with page.expect_response(started) as sent:
+        start_hand(page)
+    assert sent.value.status == 201
+    polls_are_304(page, hall, reads)
     actions = lambda r: r.request.method == "POST" and "/actions/" in r.url  # noqa: E731
     for entry in ("bet", "fold"):
         with page.expect_response(actions) as sent:
@@ -35,10 +53,5 @@ def test_after_an_action_the_next_table_poll_is_a_304(hall: Hall, browser: Any) 
                 page.get_by_role("button", name="Fold").click()
         assert sent.value.status == 201
         reads.clear()
-        # The page polls every 2 s: the next read after the answer, and the one after.
-        for _ in range(2):
-            with page.expect_response(table_read(hall), timeout=15_000) as polled:
-                pass
-            assert polled.value.status == 304
-        assert reads and set(reads) == {304}, reads
+        polls_are_304(page, hall, reads)
     expect(page.locator(".s3")).to_have_class(re.compile("folded"))
