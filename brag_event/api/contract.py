@@ -336,20 +336,6 @@ class ActionAcceptedOut(S.Serializer):
     )
 
 
-class HandStartedOut(HandOut):
-    """The hand just dealt, with the table's state after it (its ``table`` is the table's id)."""
-
-    table_state = TableOut(
-        required=False,
-        help_text="The table's state with the new hand, as GET /tables/{id}/ answers it",
-    )
-    table_etag = S.CharField(
-        required=False,
-        help_text="The ETag of that state: sent as If-None-Match, the table's read answers 304 "
-        "until something else changes",
-    )
-
-
 class HandStateOut(S.Serializer):
     hand = HandOut()
 
@@ -377,6 +363,26 @@ class HistoryOut(S.Serializer):
     actions = ActionOut(many=True)
     cards = S.DictField(child=S.CharField(), help_text="Seat number → card text")
     meta = S.DictField(child=S.JSONField())
+
+
+class HandStartedOut(HandOut):
+    """The hand just dealt, with the table's state after it (its ``table`` is the table's id)."""
+
+    table_state = TableOut(
+        required=False,
+        help_text="The table's state with the new hand, as GET /tables/{id}/ answers it",
+    )
+    table_etag = S.CharField(
+        required=False,
+        help_text="The ETag of that state: sent as If-None-Match, the table's read answers 304 "
+        "until something else changes",
+    )
+    start_history = HistoryOut(
+        required=False,
+        help_text="The hand's start as a brag-hh/1 document (no actions yet), as GET "
+        "/hands/{id}/history/ answers it without its meta: a tablet keeps it to go on "
+        "offline",
+    )
 
 
 # ------------------------------------------------------------------ ledger, audit, standings

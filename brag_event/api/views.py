@@ -296,9 +296,15 @@ class TableHands(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         hand = hand_start(table=table_id, by=actor(request), access=roles.TableAccess(request.user))
         # A hand just dealt has no actions yet: its state needs no read of the log.
-        shown = hand_view(hand, hand_state(hand, log=[]))
+        state = hand_state(hand, log=[])
+        shown = hand_view(hand, state)
         view, etag = table_after(hand.table_id, shown)
-        return Response({**shown, "table_state": view, "table_etag": etag}, status=201)
+        # The start's brag-hh/1 document too: the tablet goes on offline from it without
+        # asking for the hand's history (a drop right after the start left it without).
+        return Response(
+            {**shown, "table_state": view, "table_etag": etag, "start_history": dump(state)},
+            status=201,
+        )
 
 
 class TableSeats(APIView):

@@ -63,8 +63,8 @@ function showKept() {
 }
 
 /* The server's hand, kept for the engine (its start document: one read per hand). */
-export function rememberHand(h) {
-  if (window.BragOffline) window.BragOffline.remember(h);
+export function rememberHand(h, start) {
+  if (window.BragOffline) window.BragOffline.remember(h, start);
 }
 
 /* Words for how the server's hand differs from what the tablet computed, or "". */

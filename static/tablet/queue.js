@@ -9,7 +9,7 @@ import { $, el, clear, announce, newKey, notice, setNet, seatLabel } from "./dom
 import { api, errorOf, toLogin } from "./api.js";
 import { hand, view, changed } from "./state.js";
 import { applyHand, refresh } from "./server.js";
-import { saveQueue, reproject, differs, rename, engineReady } from "./offline-glue.js";
+import { saveQueue, reproject, differs, rename, engineReady, rememberHand } from "./offline-glue.js";
 
 /* A tap on an action: queued, drawn at once (from the tablet's engine when entries wait), sent. */
 export function enqueue(T, kind, payload, label) {
@@ -72,6 +72,9 @@ export function startHand(T) {
       notice("");
       // The answer is the table with its new hand, as the table's read answers it, and that
       // read's ETag: drawn at once, and the next poll is a 304.
+      // Its start document is kept for the tablet's engine: a drop right after the start
+      // finds the hand ready to go on offline.
+      if (res.data.start_history) rememberHand(res.data.table_state ? res.data.table_state.hand : res.data, res.data.start_history);
       if (res.data.table_state && res.data.table_etag && !T.queue.length) {
         T.table = res.data.table_state;
         T.etag = res.data.table_etag;

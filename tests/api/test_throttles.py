@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from brag_event.api.models import IdempotencyRecord
-from brag_event.api.throttles import WriteThrottle
+from brag_event.api.throttles import LoginThrottle, WriteThrottle
 from brag_event.integrity.models import RefusedEntry
 
 from .conftest import Api, assert_error, post, token_client
@@ -113,3 +113,31 @@ def test_with_the_cache_unreachable_a_lockout_still_holds(
         "/api/v1/auth/login/", {"username": "dealer", "password": "dealer-pw"}, format="json"
     )
     assert_error(locked, 429, "login_locked")
+
+
+def test_sign_ins_at_a_windows_end_and_the_next_ones_start_get_exactly_the_allowance(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sign-in's throttle counts in windows of the rate's length, the window before weighed
+    by how much of it the sliding minute still covers: a burst across the edge of two windows
+    gets the allowance once, not twice; a refusal says how long to wait; a minute later the
+    allowance is whole again."""
+    monkeypatch.setattr(LoginThrottle, "THROTTLE_RATES", {"login": "3/min"})
+    now = [60 * 1000 + 59.0]  # the last second of a window
+    monkeypatch.setattr(LoginThrottle, "timer", lambda self: now[0])
+    client = APIClient()
+    names = (f"nobody{i}" for i in range(100))  # never locked out: every 429 is the throttle's
+
+    def attempt() -> Any:
+        body = {"username": next(names), "password": "no"}
+        return client.post("/api/v1/auth/login/", body, format="json")
+
+    assert [attempt().status_code for _ in range(2)] == [401, 401]
+    now[0] += 2  # one second into the next window: the sliding minute still holds both
+    assert attempt().status_code == 401
+    refused = attempt()
+    error = assert_error(refused, 429, "throttled")
+    wait = int(refused["Retry-After"])
+    assert 0 < wait <= 120 and error["details"]["retry_after"] == pytest.approx(wait, abs=1)
+    now[0] += 120  # two windows on: nothing of the burst is weighed any more
+    assert [attempt().status_code for _ in range(4)] == [401, 401, 401, 429]

@@ -158,14 +158,19 @@ def test_a_day_not_open_is_said_in_words_and_not_polled(
     Day.objects.filter(pk=hall.world.day.pk).update(status=status)
     asked: list[int] = []
     shifts: list[int] = []
+    reloaded: set[Any] = set()  # the requests sent by the reloaded page
 
     def answered(response: Any) -> None:
-        # The dealer's sign-in (shift.js) of the page as it was before the reload may answer
-        # after this listener is attached: counted apart, and never refused.
-        if "/api/v1/tables/" in response.url:
+        # Only the reloaded page's requests count: the dealer's sign-in or banner read
+        # (shift.js) of the page as it was before may still be answered after this, refused
+        # since the day's state changed under it.
+        if "/api/v1/tables/" in response.url and response.request in reloaded:
             (shifts if "/shift/" in response.url else asked).append(response.status)
 
     page.on("response", answered)
+    navigated: list[bool] = []
+    page.on("framenavigated", lambda _frame: navigated.append(True))
+    page.on("request", lambda request: reloaded.add(request) if navigated else None)
     page.reload()
     state = page.locator("#day-state")
     expect(state).to_contain_text(said)

@@ -13,7 +13,7 @@
  *
  *   BragOffline.start(onReady)     boot the engine worker (its state in #engine-status)
  *   BragOffline.restore()          → Promise: the start documents kept in IndexedDB
- *   BragOffline.remember(hand)     keep the hand's start document (one read per hand)
+ *   BragOffline.remember(hand, start) keep the hand's start document (given, or one read)
  *   BragOffline.project(table, queue) → Promise of {table, hand} after the queue, null, or {error}
  *   BragOffline.rename(local, id)  a hand started offline got its id from the server
  *   BragOffline.differs(expected, got) → words for what differs, or ""
@@ -102,8 +102,12 @@
     }).catch(function () { /* nothing kept */ });
   }
 
-  function remember(hand) {
-    if (!hand || hand.status !== "in_progress" || starts[hand.id] || loading[hand.id]) return;
+  /* ``start``: the hand's start document when the answer that dealt it carried it (the start's
+   * own answer does); otherwise it is read from the hand's history. */
+  function remember(hand, start) {
+    if (!hand || hand.status !== "in_progress" || starts[hand.id]) return;
+    if (start) { keep(hand.id, startOnly(start)); return; }
+    if (loading[hand.id]) return;
     loading[hand.id] = true;
     var headers = { "Accept": "application/json" };
     if (token()) headers["Authorization"] = "Token " + token();
@@ -111,12 +115,14 @@
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (doc) {
         delete loading[hand.id];
-        if (!doc) return;
-        doc.actions = [];
-        doc.cards = {};
-        delete doc.meta;
-        keep(hand.id, doc);
+        if (doc && !starts[hand.id]) keep(hand.id, startOnly(doc));
       }, function () { delete loading[hand.id]; });
+  }
+
+  function startOnly(doc) {
+    var copy = Object.assign({}, doc, { actions: [], cards: {} });
+    delete copy.meta;
+    return copy;
   }
 
   /* A hand started offline has its id now: its start document and queued entries follow. */
