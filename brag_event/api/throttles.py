@@ -59,29 +59,30 @@ class LoginThrottle(ScopedRateThrottle):
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
+        allowance, length = self.num_requests, self.duration
+        if allowance is None or length is None:
+            return True  # no rate for the scope: no throttle (as DRF)
         try:
-            return self._counted()
+            return self._counted(allowance, length)
         except Exception as err:  # the cache is unreachable: count nothing, refuse nothing
             log.warning(
                 "throttle %s let a request through: cache unavailable (%s)", self.scope, err
             )
             return True
 
-    def _counted(self) -> bool:
+    def _counted(self, allowance: int, length: int) -> bool:
         now = self.timer()
-        window, into = divmod(now, self.duration)
+        window, into = divmod(now, length)
         current = f"{self.key}:{int(window)}"
-        self.cache.add(current, 0, timeout=2 * self.duration)
+        self.cache.add(current, 0, timeout=2 * length)
         count = int(self.cache.incr(current))
         before = int(self.cache.get(f"{self.key}:{int(window) - 1}", 0))
-        weight = 1 - into / self.duration
-        if before * weight + count <= self.num_requests:
+        weight = 1 - into / length
+        if before * weight + count <= allowance:
             return True
         # Allowed again once the estimate falls to the allowance: in the next window, when the
         # share of this window's count still weighed leaves room for one more.
-        self.retry_in = (self.duration - into) + self.duration * max(
-            0.0, 1 - (self.num_requests - 1) / count
-        )
+        self.retry_in = (length - into) + length * max(0.0, 1 - (allowance - 1) / count)
         return False
 
     def wait(self) -> float | None:
