@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from brag_event.closing.exchange.services import event_import_results
 from brag_event.closing.services import day_close_request
 from brag_event.events.models import Event
 from brag_event.events.services import day_open
@@ -18,6 +19,7 @@ from brag_event.players.people import person_update
 from brag_event.players.qualify import player_requalify
 from brag_event.players.services import player_register
 from brag_event.tables.services import seat_buy_in, table_create
+
 from .factories import disqualify, world
 from .scenarios import ends_by_folds
 
@@ -69,3 +71,36 @@ def renamed(document: dict[str, Any], name: str, uid: str) -> dict[str, Any]:
     out["event"]["name"] = name
     out["event"]["uid"] = uid
     return out
+
+
+def minimal_document(name: str = "Club night") -> dict[str, Any]:
+    """The least a results file says: an event's name, two people, one day's rules and
+    results (every other field takes its default when read)."""
+    return {
+        "format": "brag-results/1",
+        "event": {"name": name},
+        "people": [{"number": 4001, "name": "Ann Lee"}, {"number": 4002, "name": "Bo"}],
+        "days": [
+            {
+                "number": 1,
+                "rules": {
+                    "ante": 1,
+                    "min_bet": 2,
+                    "max_bet": 20,
+                    "max_raise": 20,
+                    "house_fee": 0,
+                    "table_min": 10,
+                    "table_max": 500,
+                },
+                "results": [
+                    {"rank": 1, "number": 4002, "money": 300},
+                    {"rank": 2, "number": 4001, "money": 100},
+                ],
+            }
+        ],
+    }
+
+
+def past_event(name: str = "Club night") -> Event:
+    """A past event imported from ``minimal_document``."""
+    return event_import_results(document=minimal_document(name), by=None).event
