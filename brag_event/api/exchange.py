@@ -36,7 +36,9 @@ ABOUT = (
 class ResultsDocument(S.Serializer):
     format = S.CharField(help_text=f"Always {FORMAT}")
     exported_at = S.DateTimeField(required=False)
-    source = S.DictField(required=False, help_text="software, site, imported_from")
+    source = S.DictField(  # type: ignore[assignment]  # the document's field, not DRF's
+        required=False, help_text="software, site, imported_from"
+    )
     event = S.DictField(help_text="uid, name, currency, time_zone, starting_money")
     people = S.ListField(child=S.DictField(), help_text="number, name, club, group, withdrawn")
     days = S.ListField(

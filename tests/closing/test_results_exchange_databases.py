@@ -53,7 +53,7 @@ def other_database(tmp_path: Path) -> Iterator[str]:
     if not url.startswith(("postgres://", "postgresql://")):
         yield f"sqlite:///{tmp_path / 'other.sqlite3'}"
         return
-    params = dict(dj_database_url.parse(url))
+    params: dict[str, Any] = dict(dj_database_url.parse(url))
     name = f"{(params['NAME'] or 'brag')[:30]}_exchange_{secrets.token_hex(4)}"
     with _server(params) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))

@@ -142,11 +142,11 @@ def _day(day: Day, close: DayClose | None, number: dict[int, int]) -> dict[str, 
             "money_seq": day.record_money_seq,
             "money_head": day.record_money_head,
         }
-    field = [
+    field: list[dict[str, Any]] = [
         {"number": number[q.player_id], "reason": q.reason}
         for q in Qualification.objects.filter(day=day, player_id__in=number)
     ]
-    results = [
+    results: list[dict[str, Any]] = [
         {
             "rank": s.rank or None,  # 0: disqualified, outside the ranking
             "number": number[s.player_id],
