@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,6 +19,7 @@ from brag_event.closing.exchange.document import FORMAT, event_results_document
 from brag_event.closing.exchange.services import event_import_results
 from brag_event.events.models import Event
 
+from . import contract as c
 from .idempotency import idempotent
 from .views import OrganiserOnly, actor
 
@@ -83,9 +84,15 @@ class EventResultsExchange(APIView):
     permission_classes = [OrganiserOnly]
 
     @extend_schema(
-        responses={200: ResultsDocument},
+        responses={
+            200: ResultsDocument,
+            409: OpenApiResponse(
+                c.ErrorOut,
+                description="A day of the event has not closed yet (exchange_not_finished)",
+            ),
+        },
         summary="The event's results exchange file (once its last day has closed)",
-        description=ABOUT + " Refused (409, exchange_not_finished) until every day has closed.",
+        description=ABOUT,
     )
     def get(self, request: Request, event_id: int) -> Response:
         event = get_object_or_404(Event, pk=event_id)
