@@ -324,6 +324,25 @@ REFUSED = [
     ),
     ("rules", _bad_rules, "exchange_rules", "Day 2's rules: "),
     (
+        "not a number",
+        lambda d: d["people"][0].update(number="abc"),
+        "exchange_invalid",
+        "The membership number of person 1 of the event's people must be a whole number from "
+        '1 to 99,999,999, not "abc".',
+    ),
+    (
+        "a day twice",
+        lambda d: d["days"].append(dict(d["days"][0])),
+        "exchange_day_twice",
+        "Day 1 is in the file twice.",
+    ),
+    (
+        "a penalty's unknown day",
+        lambda d: d["rulings"][0]["penalties"][0].update(day=5),
+        "exchange_unknown_day",
+        "Ruling 1's penalty 1 names day 5, which is not among the event's days.",
+    ),
+    (
         "a number twice",
         lambda d: d["people"].append(dict(d["people"][0])),
         "exchange_number_twice",

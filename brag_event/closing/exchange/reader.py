@@ -203,6 +203,11 @@ def _capital(words: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+def _of(label: str, place: Place) -> str:
+    """ "The money of day 1's results, row 3"."""
+    return f"The {label} of {place.words}"
+
+
 MISSING = object()
 
 
@@ -233,7 +238,7 @@ def _list(obj: dict[str, Any], key: str, place: Place, label: str, *, needed: bo
     if not isinstance(value, list):
         place.at(key).refuse(
             "exchange_invalid",
-            f"{_capital(place.words)}'s {label} must be a list, not {_shown(value)}.",
+            f"{_of(label, place)} must be a list, not {_shown(value)}.",
             field=key,
         )
     return value
@@ -270,7 +275,7 @@ def _whole(
     if number is None or not least <= number <= most:
         place.at(key).refuse(
             "exchange_invalid",
-            f"{_capital(place.words)}'s {label} must be a whole number from {least:,} to "
+            f"{_of(label, place)} must be a whole number from {least:,} to "
             f"{most:,}, not {_shown(value)}.",
             field=key,
         )
@@ -282,7 +287,7 @@ def _flag(obj: dict[str, Any], key: str, place: Place, label: str, default: bool
     if not isinstance(value, bool):
         place.at(key).refuse(
             "exchange_invalid",
-            f"{_capital(place.words)}'s {label} must be true or false, not {_shown(value)}.",
+            f"{_of(label, place)} must be true or false, not {_shown(value)}.",
             field=key,
         )
     return value
@@ -306,7 +311,7 @@ def _text(
     if not isinstance(value, str):
         place.at(key).refuse(
             "exchange_invalid",
-            f"{_capital(place.words)}'s {label} must be text, not {_shown(value)}.",
+            f"{_of(label, place)} must be text, not {_shown(value)}.",
             field=key,
         )
     text = " ".join(value.split())
@@ -315,7 +320,7 @@ def _text(
             return text[:most]
         place.at(key).refuse(
             "exchange_invalid",
-            f"{_capital(place.words)}'s {label} is longer than {most} characters.",
+            f"{_of(label, place)} is longer than {most} characters.",
             field=key,
         )
     if not text and default is MISSING:
@@ -336,7 +341,7 @@ def _moment(obj: dict[str, Any], key: str, place: Place, label: str) -> dt.datet
     except ValueError:
         place.at(key).refuse(
             "exchange_invalid",
-            f"{_capital(place.words)}'s {label} must be a date and time such as "
+            f"{_of(label, place)} must be a date and time such as "
             f"2026-05-02T18:30:00+00:00, not {_shown(value)}.",
             field=key,
         )
@@ -356,8 +361,7 @@ def _date(obj: dict[str, Any], key: str, place: Place, label: str) -> dt.date | 
     except ValueError:
         place.at(key).refuse(
             "exchange_invalid",
-            f"{_capital(place.words)}'s {label} must be a date such as 2026-05-02, not "
-            f"{_shown(value)}.",
+            f"{_of(label, place)} must be a date such as 2026-05-02, not {_shown(value)}.",
             field=key,
         )
 
