@@ -35,7 +35,7 @@ from brag_event.players.selectors import person_history, standings
 from brag_event.players.services import player_register
 from brag_event.series.selectors import series_standings
 from brag_event.series.services import series_create, series_event_add
-from tests.exchange_world import CONTACT, finished_event, renamed
+from tests.exchange_world import CONTACT, finished_event, minimal_document, renamed
 from tests.factories import refused, world
 
 pytestmark = pytest.mark.django_db
@@ -394,3 +394,17 @@ def test_a_refusal_points_at_the_place_in_the_file(document: dict[str, Any]) -> 
         lambda: event_import_results(document=_edit(document, _unknown_number), by=None),
     )
     assert err.details["at"] == "/days/1/results/2/number"
+
+
+def test_two_people_of_one_name_come_in_told_apart_by_their_numbers() -> None:
+    document = minimal_document()
+    document["people"].append({"number": 4003, "name": "ANN LEE"})
+    document["days"][0]["results"].append({"rank": 3, "number": 4003, "money": 50})
+    past = event_import_results(document=document, by=None).event
+    assert [r["name"] for r in standings(past)] == [
+        "Bo",
+        "Ann Lee (no. 4001)",
+        "ANN LEE (no. 4003)",
+    ]
+    assert past.players.filter(look_alike_confirmed=True).count() == 1
+    assert schema_problems(event_results_document(past)) == []
