@@ -50,7 +50,8 @@ help:
 	@echo "make lint       ruff check, ruff format --check and the layers (lint-imports)"
 	@echo "make typecheck  mypy"
 	@echo "make security   bandit, and pip-audit over uv.lock"
-	@echo "make schema     write the API's OpenAPI schema to docs/openapi.yaml"
+	@echo "make schema     write the API's OpenAPI schema to docs/openapi.yaml, and the results"
+	@echo "                file's JSON Schema to docs/results-exchange.schema.json"
 	@echo "make format     ruff format and ruff check --fix"
 	@echo "make bench      run the engine benchmark (python -m bench.engine)"
 	@echo "make bench-standings  standings page and API latency on 100,000 hands (PostgreSQL)"
@@ -134,6 +135,7 @@ security: $(if $(INSTALLED),,install)
 # The published API contract (docs/api.md, "Generating a client"); a test checks it is current.
 schema: install
 	$(PY) manage.py spectacular --validate --fail-on-warn --file docs/openapi.yaml
+	cp brag_event/closing/exchange/results-exchange.schema.json docs/results-exchange.schema.json
 
 format: install
 	$(PY) -m ruff format .

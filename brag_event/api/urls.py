@@ -2,7 +2,7 @@ from csp.decorators import csp_update
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import floor, people, views
+from . import exchange, floor, people, views
 from .errors import api_not_found
 
 v1 = [
@@ -13,6 +13,9 @@ v1 = [
     path("events/<int:event_id>/standings/", views.EventStandings.as_view()),
     path("events/<int:event_id>/players/", people.EventPlayers.as_view()),
     path("people/<int:person_id>/", people.PersonDetail.as_view()),
+    # The results exchange file (docs/results-exchange.md): brag_event/api/exchange.py.
+    path("events/<int:event_id>/results-exchange/", exchange.EventResultsExchange.as_view()),
+    path("results-exchange/", exchange.ResultsExchangeImport.as_view()),
     path("days/<int:day_id>/tables/", views.DayTables.as_view()),
     path("tables/<int:table_id>/", views.TableDetail.as_view()),
     path("tables/<int:table_id>/hands/", views.TableHands.as_view()),

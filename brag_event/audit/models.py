@@ -79,6 +79,7 @@ class Verb(models.TextChoices):
     DAY_CLOCK = "day.clock", "day's break and end times set"
     SERIES_CREATE = "series.create", "series created"
     SERIES_CHANGE = "series.change", "series changed"
+    EVENT_IMPORT = "event.import", "past event imported from a results file"
     OTHER = "other", "other (recorded before the kinds were listed)"
 
 

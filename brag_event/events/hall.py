@@ -15,7 +15,7 @@ from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
 
 from .models import Announcement, Day, Event
-from .states import day_for_change, refuse_once_closing
+from .states import day_for_change, refuse_if_imported, refuse_once_closing
 from .versions import event_changed
 from .zones import zone
 
@@ -26,6 +26,7 @@ ANNOUNCEMENT_MAX = 200  # characters: one line, readable from across the hall
 def announcement_post(*, event: Event, text: str, by: Actor | None) -> Announcement:
     """Show ``text`` on the hall's screen and the players' pages, newest first; ``empty_text``
     or ``text_too_long`` (more than ``ANNOUNCEMENT_MAX`` characters) changes nothing."""
+    refuse_if_imported(event, "its announcements")
     text = " ".join(text.split())
     if not text:
         raise ServiceError("empty_text", "Type the announcement first.")

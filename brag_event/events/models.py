@@ -67,6 +67,22 @@ class Event(models.Model):
         "difference is ruled (or the count is waived, with a reason)",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A past event brought in from a results exchange file (closing.exchange, issue 32): every
+    # day closed, its results as the file gave them. Read-only: nothing is played, registered,
+    # ruled or paid on it (``events.states.refuse_if_imported``), and its standings are its
+    # days' results (``players.selectors.standings``), since no money moved here.
+    imported_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="Imported from a results exchange file: a past event, read-only",
+    )
+    imported_from = models.CharField(
+        max_length=200,
+        blank=True,
+        editable=False,
+        help_text="Where the results file said it came from (its software and site)",
+    )
     version = models.PositiveBigIntegerField(
         default=0,
         editable=False,
@@ -84,6 +100,11 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def imported(self) -> bool:
+        """A past event imported from a results exchange file (read-only)."""
+        return self.imported_at is not None
 
 
 class Day(models.Model):

@@ -16,7 +16,12 @@ from brag_event.core.transactions import service_transaction
 from brag_event.engine import FLASH_DAYS, MONEY_MAX, EngineError, Rules
 
 from .models import FLOOR_FIELDS, Day, DayRulesChange, Event
-from .states import day_for_change, refuse_once_closing, refuse_until_day_before_closed
+from .states import (
+    day_for_change,
+    refuse_if_imported,
+    refuse_once_closing,
+    refuse_until_day_before_closed,
+)
 from .zones import default_time_zone, validate_time_zone
 
 
@@ -123,6 +128,7 @@ def event_set_starting_money(*, event: Event, amount: int, by: Actor | None) -> 
     """Set what players of ``event`` are registered with unless said otherwise (players
     registered already keep what they were given)."""
     check_starting_money(amount)
+    refuse_if_imported(event, "its starting money")
     event = Event.objects.select_for_update().get(pk=event.pk)
     before = event.starting_money
     if before == amount:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from django.db import connection
 
 from brag_event.core import sql
-from brag_event.core.errors import ServiceError
+from brag_event.core.errors import Conflict, ServiceError
 
-from .models import Day
+from .models import Day, Event
 
 
 def day_for_play(day_id: int) -> Day:
@@ -87,3 +87,20 @@ def refuse_until_day_before_closed(day: Day, what: str) -> Day | None:
             details={"day": day.number, "previous": before.number, "status": before.status},
         )
     return before
+
+
+def refuse_if_imported(event: Event | int, what: str) -> None:
+    """Refuse, in words, any change to a past event imported from a results exchange file
+    (``Event.imported_at``): ``what`` names it ("its players", "its penalties", …). Its days
+    are closed, so play is refused already; this covers what does not wait for a day."""
+    event_id = event if isinstance(event, int) else event.pk
+    found = Event.objects.filter(pk=event_id, imported_at__isnull=False).values_list(
+        "name", flat=True
+    )
+    for name in found:
+        raise Conflict(
+            "event_imported",
+            f"{name} was imported from a results file: it is a past event, and {what} cannot "
+            "change here.",
+            details={"event": event_id},
+        )

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 
 from brag_event.access.selectors import dealers_of
+from brag_event.closing.exchange.services import MAX_BYTES as RESULTS_FILE_BYTES
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import ID_MAX, IdChoiceField, IdMultipleChoiceField, WholeNumberField
 from brag_event.engine import MONEY_MAX
@@ -164,6 +165,32 @@ class PlayerImportForm(forms.Form):
             )
         cleaned["data"] = data
         cleaned["file_name"] = name
+        return cleaned
+
+
+class ResultsImportForm(forms.Form):
+    """A results exchange file (.json) to import as a past event (closing.exchange)."""
+
+    file = forms.FileField(
+        label="Results file (.json)",
+        allow_empty_file=True,
+        help_text="The file downloaded from the other installation's final results "
+        "(“Download the results file”).",
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        upload: UploadedFile | None = cleaned.get("file")
+        if upload is None:
+            return cleaned
+        if (upload.size or 0) > RESULTS_FILE_BYTES:
+            self.add_error(
+                "file", f"The file is larger than {RESULTS_FILE_BYTES // (1024 * 1024)} MB."
+            )
+            return cleaned
+        cleaned["data"] = upload.read(RESULTS_FILE_BYTES + 1)
+        cleaned["file_name"] = str(upload.name or "")[:200]
         return cleaned
 
 

@@ -30,6 +30,8 @@ class Root:
     value: str
     hands: int
     export_name: str  # the day's hands file, as the console names its download
+    # A past event imported from a results file: its hands stayed where it was played.
+    imported: bool = False
 
     @property
     def command(self) -> str:
@@ -37,6 +39,13 @@ class Root:
 
     @property
     def verify(self) -> str:
+        if self.imported:
+            return (
+                f"Day {self.day} was played on another installation, which keeps its hands: "
+                f"anyone can check there that nothing changed since the close, running the "
+                "command below on the hands of the day it exports; it must say that the record "
+                "ends in this root."
+            )
         return (
             "Anyone can check that nothing changed since the close: download the hands of "
             f"day {self.day} ({self.export_name}) and run the command below; it must say that "
@@ -74,6 +83,8 @@ def root_of(day: Day) -> Root | None:
     hands = data.get("record_hands")
     if not isinstance(hands, int):  # a close from before its report counted them
         hands = Hand.objects.filter(table__day=day).count()
+    if day.event.imported_at is not None:
+        return Root(day.number, day.record_root, hands, f"day{day.number}.jsonl", imported=True)
     return Root(day.number, day.record_root, hands, export_name(day))
 
 

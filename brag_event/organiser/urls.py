@@ -4,6 +4,7 @@ from . import (
     access,
     audit_views,
     count_views,
+    exchange_views,
     hall_views,
     paper_views,
     people_views,
@@ -21,6 +22,7 @@ urlpatterns = [
     path("login/", access.console_login, name="login"),
     path("logout/", access.console_logout, name="logout"),
     path("events/new/", setup_views.event_new, name="event_new"),
+    path("events/import/", exchange_views.results_import, name="results_import"),
     path("events/<int:event_id>/", views.dashboard, name="dashboard"),
     path("events/<int:event_id>/setup/", setup_views.event_setup, name="event_setup"),
     path("days/<int:day_id>/setup/", setup_views.day_setup, name="day_setup"),
@@ -56,6 +58,11 @@ urlpatterns = [
     path("events/<int:event_id>/results/", paper_views.results_event, name="results_event"),
     path(
         "events/<int:event_id>/results.pdf", paper_views.results_event_pdf, name="results_event_pdf"
+    ),
+    path(
+        "events/<int:event_id>/results.json",
+        exchange_views.results_exchange,
+        name="results_exchange",
     ),
     path("days/<int:day_id>/seating/", include("brag_event.organiser.seating_urls")),
 ]

@@ -29,6 +29,7 @@ from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Event
+from brag_event.events.states import refuse_if_imported
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import account_issuer, transfers_post
 from brag_event.tables import versions
@@ -121,6 +122,7 @@ def players_import_preview(
     to confirm (``players_import_confirm``). A file without a money column gives every row the
     event's starting money (refused when the event has none); a row with money that is
     missing, negative or not a whole number is refused, never registered with 0."""
+    refuse_if_imported(event, "its players")
     if len(data) > MAX_FILE_BYTES:
         raise ServiceError(
             "file_too_large",
@@ -521,6 +523,7 @@ def player_remove(*, player: Player, reason: str = "", by: Actor | None) -> Play
     """Remove a player registered by mistake, before they have played (the module's docstring
     says what that does)."""
     player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+    refuse_if_imported(player.event_id, "its players")
     if player.removed_at is not None:
         raise Conflict("already_removed", f"{player} was removed already.")
     _refuse_if_played([player], "a player who has played cannot be removed")

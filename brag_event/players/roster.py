@@ -11,6 +11,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Event
+from brag_event.events.states import refuse_if_imported
 from brag_event.tables import versions
 
 from .models import Player
@@ -36,6 +37,7 @@ def player_rename(*, player: Player, name: str, by: Actor | None) -> Player:
     characters, and no other player of the event with a name that looks the same."""
     clean = player_name_checked(name)
     player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+    refuse_if_imported(player.event_id, "its players")
     before = player.name
     if clean == before:
         return player
@@ -74,6 +76,7 @@ def player_regroup(*, player: Player, group: str, by: Actor | None) -> Player:
     group's players at different tables; tables drawn already are not changed."""
     clean = player_group_checked(group)
     player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+    refuse_if_imported(player.event_id, "its players")
     before = player.group
     if clean == before:
         return player

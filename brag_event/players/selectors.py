@@ -80,7 +80,12 @@ def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
     A hand in play counts when it ends: its players are shown with the stack they had before
     it and without it in their hands played, so the standings move when a hand settles, not
     with every bet (and the hall's hundreds of phones can be answered from one cached answer
-    per settled hand — see ``tables.versions``)."""
+    per settled hand — see ``tables.versions``).
+
+    A past event imported from a results exchange file moved no money here: its standings are
+    its days' results as the file gave them (``imported_standings``)."""
+    if event.imported_at is not None:
+        return imported_standings(event, day)
     stacks = dict(
         Seat.objects.filter(player__event=event, left_at__isnull=True)
         .values("player_id")
@@ -153,6 +158,65 @@ def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
         if row["total"] != previous:
             rank, previous = index, row["total"]
         row["rank"] = rank  # equal money, equal rank
+    return rows
+
+
+def imported_standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
+    """The standings of an imported past event (``Event.imported_at``): ``day``'s results
+    (without: the last day's, with the hands of every day), as ``standings`` gives them; a
+    result of rank 0 is a disqualified player's, outside the ranking."""
+    last = day or event.days.order_by("-number").first()
+    if last is None:
+        return []
+    snaps = list(
+        StandingSnapshot.objects.filter(day=last, player__removed_at__isnull=True).values(
+            "player_id",
+            "rank",
+            "total",
+            "change",
+            "hands_played",
+            "hands_won",
+            "player__name",
+            "player__name_key",
+            "player__person__number",
+        )
+    )
+    hands: dict[int, tuple[int, int]] = {}
+    if day is None:
+        hands = {
+            row["player_id"]: (int(row["played"] or 0), int(row["won"] or 0))
+            for row in StandingSnapshot.objects.filter(day__event=event)
+            .values("player_id")
+            .annotate(played=Sum("hands_played"), won=Sum("hands_won"))
+        }
+    shown = names_shown(
+        [
+            {
+                "id": s["player_id"],
+                "name": s["player__name"],
+                "name_key": s["player__name_key"],
+                "person__number": s["player__person__number"],
+            }
+            for s in snaps
+        ]
+    )
+    rows = [
+        {
+            "player": s["player_id"],
+            "name": shown[s["player_id"]],
+            "balance": s["total"],
+            "stack": 0,
+            "table": None,
+            "total": s["total"],
+            "change": s["change"],
+            "hands_played": hands.get(s["player_id"], (s["hands_played"], 0))[0],
+            "hands_won": hands.get(s["player_id"], (0, s["hands_won"]))[1],
+            "disqualified": s["rank"] == 0,
+            "rank": s["rank"] or None,
+        }
+        for s in snaps
+    ]
+    rows.sort(key=lambda r: (r["disqualified"], r["rank"] or 0, r["name"]))
     return rows
 
 

@@ -14,6 +14,7 @@ from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Event
+from brag_event.events.states import refuse_if_imported
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import account_issuer, account_player, transfer_post
 from brag_event.tables import versions
@@ -163,6 +164,7 @@ def player_register(
 
     ``group``: the player's club or group in this event (the seating draw keeps a group's
     players apart); when none is given, the person's club (docs/people.md)."""
+    refuse_if_imported(event, "its players")
     clean = player_name_checked(name)
     group = player_group_checked(group)
     club = club_checked(club)
@@ -255,6 +257,7 @@ def player_issue_money(
     """Issue new money of the event to a player's balance. An event never issues more than the
     money bound in all (``MONEY_MAX``), so no balance or sum can outgrow its column."""
     _check_money(amount, what="The amount issued", field="amount", minimum=1)
+    refuse_if_imported(player.event_id, "its money")
     if player.removed_at is not None:
         raise ServiceError(
             "player_removed",

@@ -16,6 +16,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict
 from brag_event.core.transactions import service_transaction
+from brag_event.events.states import refuse_if_imported
 from brag_event.hands.models import Hand
 from brag_event.players.models import Player
 
@@ -39,6 +40,7 @@ def _dealt_in_live_hand(seat: Seat) -> bool:
 def player_withdraw(*, player: Player, reason: str = "", by: Actor | None) -> Player:
     """Withdraw a player from the event (the module's docstring says what that means)."""
     player = Player.objects.get(pk=player.pk)
+    refuse_if_imported(player.event_id, "its players")
     if player.withdrawn_at is not None:
         raise Conflict("already_withdrawn", f"{player} was already withdrawn.")
     seat = _seat_of(player)
@@ -88,6 +90,7 @@ def player_reinstate(*, player: Player, by: Actor | None) -> Player:
     """Take a withdrawal back: the player can be drawn and seated again (on a later day, only if
     the close of the day before qualified them)."""
     player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+    refuse_if_imported(player.event_id, "its players")
     if player.withdrawn_at is None:
         raise Conflict("not_withdrawn", f"{player} is not withdrawn.")
     if player.removed_at is not None:

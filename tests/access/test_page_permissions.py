@@ -93,6 +93,10 @@ NEEDS: dict[str, set[str] | None] = {
     "organiser:results_day_pdf": EVENT,
     "organiser:results_event": EVENT,
     "organiser:results_event_pdf": EVENT,
+    # The results exchange file: an event's for its organisers; an import for organisers of
+    # every event (it makes an event and registers people).
+    "organiser:results_exchange": EVENT,
+    "organiser:results_import": SITE,
     "organiser:seating": EVENT,
     "organiser:seating_sheets": EVENT,
     "organiser:seating_balance": EVENT,

@@ -31,6 +31,7 @@ from brag_event.players.services import player_register
 from brag_event.tables.models import DealerShift, Seat, Table
 from brag_event.tables.services import seat_buy_in, seat_leave, table_create
 from brag_event.tables.shifts import shift_sign_in
+from tests.exchange_world import minimal_document, past_event
 from tests.factories import act, disqualify, start
 
 from .conftest import SEEN_HAND, Api, assert_error
@@ -249,6 +250,10 @@ def me_check(api: Api, role: str, body: Any) -> None:
 def person_check(api: Api, role: str, body: Any) -> None:
     assert body["number"] == api.world.players[0].person.number
     assert [e["event_name"] for e in body["events"]] == [api.world.event.name]
+
+
+def exchange_check(api: Api, role: str, body: Any) -> None:
+    assert body["format"] == "brag-results/1" and body["event"]["name"] == "Club night"
 
 
 def tokens_check(api: Api, role: str, body: Any) -> None:
@@ -529,6 +534,19 @@ MATRIX: list[Row] = [
     ),
     Row(
         "GET",
+        "events/<int:event_id>/results-exchange/",
+        url_body(lambda a: (f"/api/v1/events/{past_event().pk}/results-exchange/", None)),
+        (401, 403, 403, 403, 403, 200),
+        exchange_check,
+    ),
+    Row(
+        "POST",
+        "results-exchange/",
+        url_body(lambda a: ("/api/v1/results-exchange/", minimal_document())),
+        (401, 403, 403, 403, 403, 201),
+    ),
+    Row(
+        "GET",
         "auth/csrf/",
         url_body(lambda a: ("/api/v1/auth/csrf/", None)),
         (200, 200, 200, 200, 200, 200),
@@ -742,6 +760,10 @@ AWAY: dict[tuple[str, str], tuple[int, int, int]] = {
     # Registering needs the event's organiser; people's pages an organiser of every event.
     ("POST", "events/<int:event_id>/players/"): (403, 403, 403),
     ("GET", "people/<int:person_id>/"): (403, 403, 403),
+    # The results file: of a past event (not theirs); an import needs an organiser of every
+    # event.
+    ("GET", "events/<int:event_id>/results-exchange/"): (403, 403, 403),
+    ("POST", "results-exchange/"): (403, 403, 403),
     ("GET", "auth/csrf/"): (200, 200, 200),
     ("POST", "auth/login/"): (200, 200, 200),
     ("POST", "auth/logout/"): (200, 200, 200),
@@ -756,6 +778,8 @@ def scoped_expected(row: Row, role: str) -> int:
             return 404  # likewise that dealer's token
         if role == "here_organiser" and row.route == "people/<int:person_id>/":
             return 403  # a person spans events: organisers of every event only
+        if role == "here_organiser" and "results-exchange" in row.route:
+            return 403  # a past event's file (not their event's); an import: every event's
         return row.expect[ROLES.index(HERE_AS[role])]
     return AWAY[(row.method, row.route)][SCOPED_ROLES.index(role) - 3]
 

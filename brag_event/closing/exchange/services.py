@@ -1,0 +1,291 @@
+"""Importing a results exchange document as a past event (docs/results-exchange.md).
+
+``event_import_results`` reads the document (``reader``: leniently, every refusal in words),
+checks it against this installation — the event not here already, its name free, each person
+found by membership number under a name that looks the same, or new — and then makes, in one
+transaction, the past event: its days closed with their rules, results, field and published
+roots, its players (each a ``Player`` of a ``Person``), the floor's rulings and penalties. A
+refusal leaves everything as it was.
+
+**A past event** (``Event.imported_at``): every day closed, so nothing can be played on it;
+its players, money, penalties and announcements cannot change (``events.states
+.refuse_if_imported``); its standings are its days' results as the file gave them
+(``players.selectors.standings``), since no money moved here; the ledger audit does not
+recompute its roots, whose records stayed where it was played (``hands.audit``). It shows on
+its people's pages and counts in a series as any finished event."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from brag_event.audit.models import Verb
+from brag_event.audit.services import audit_record
+from brag_event.core.actors import Actor
+from brag_event.core.errors import Conflict, ServiceError
+from brag_event.core.transactions import service_transaction
+from brag_event.events.models import Day, DayClose, Event
+from brag_event.floor.models import Penalty, Ruling
+from brag_event.players.models import Person, Player, Qualification, StandingSnapshot
+from brag_event.players.names import name_key
+from brag_event.players.people import person_by_number
+
+from .reader import DocumentIn, PersonIn, document_parse, document_read
+
+# A file the console takes: 2,000 players over three days is 2.2 MB indented (docs).
+MAX_BYTES = 4 * 1024 * 1024
+
+
+@dataclass
+class ImportedEvent:
+    """What an import made: the event, and its people new here and found here (numbers)."""
+
+    event: Event
+    people_new: list[int] = field(default_factory=list)
+    people_known: list[int] = field(default_factory=list)
+
+    @property
+    def summary(self) -> str:
+        days = self.event.days.count()
+        players = len(self.people_new) + len(self.people_known)
+        return (
+            f"{self.event.name} imported as a past event: {days} day{'s' if days != 1 else ''}, "
+            f"{players} player{'s' if players != 1 else ''} ({len(self.people_known)} already "
+            f"registered here, {len(self.people_new)} new)."
+        )
+
+
+def document_from_file(data: bytes) -> Any:
+    """The JSON document of an uploaded file, or ``exchange_too_large`` / ``exchange_not_json``."""
+    if len(data) > MAX_BYTES:
+        raise ServiceError(
+            "exchange_too_large",
+            f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB: a results file of an "
+            "event is far smaller. Choose the .json file exported by the other installation.",
+            details={"at": ""},
+        )
+    return document_parse(data)
+
+
+@service_transaction
+def event_import_results(*, document: Any, by: Actor | None, file_name: str = "") -> ImportedEvent:
+    """Make the past event that ``document`` (a results exchange document, parsed from JSON)
+    describes, with its days, results, people and penalties; or refuse, changing nothing."""
+    found = document_read(document)
+    _refuse_if_here(found)
+    people = _people_for(found.people)
+    now = timezone.now()
+    event = Event.objects.create(
+        uid=found.event.uid,
+        name=found.event.name,
+        currency=found.event.currency,
+        time_zone=found.event.time_zone,
+        starting_money=found.event.starting_money,
+        count_at_close=False,
+        imported_at=now,
+        imported_from=found.event.source,
+    )
+    result = ImportedEvent(event)
+    try:
+        with transaction.atomic():
+            new = [p for p in found.people if people.get(p.number) is None]
+            Person.objects.bulk_create(
+                [
+                    Person(name=p.name, name_key=name_key(p.name), number=p.number, club=p.club)
+                    for p in new
+                ]
+            )
+    except IntegrityError:  # a number given here since the check above
+        raise Conflict(
+            "exchange_number_taken",
+            "A membership number of the file was given to someone here a moment ago: import "
+            "the file again.",
+        ) from None
+    for p in Person.objects.filter(number__in=[p.number for p in new]):
+        people[p.number] = p
+    result.people_new = sorted(p.number for p in new)
+    result.people_known = sorted({p.number for p in found.people} - set(result.people_new))
+    players = _players(event, found.people, people, now)
+    days = _days(event, found, players, now)
+    _rulings(event, found, players, days)
+    audit_record(
+        by=by,
+        verb=Verb.EVENT_IMPORT,
+        subject=event,
+        data={
+            "file": file_name[:200],
+            "source": found.event.source,
+            "uid": str(found.event.uid),
+            "days": len(found.days),
+            "people_new": result.people_new,
+            "people_known": result.people_known,
+        },
+        event_id=event.pk,
+    )
+    return result
+
+
+def _refuse_if_here(found: DocumentIn) -> None:
+    here = Event.objects.filter(uid=found.event.uid).first()
+    if here is not None:
+        if here.imported_at is not None:
+            when = timezone.localtime(here.imported_at).strftime("%d %b %Y")
+            words = f"was imported here already, on {when}"
+        else:
+            words = "is this installation's own event (the file was written here)"
+        raise Conflict(
+            "exchange_event_here",
+            f"{here.name} {words}: importing it again would count its results twice.",
+            details={"event": here.pk},
+        )
+    if Event.objects.filter(name=found.event.name).exists():
+        raise Conflict(
+            "exchange_event_name_taken",
+            f"An event called “{found.event.name}” is here already, and it is another event. "
+            "Rename one of them (the event's set-up page here, or the file's event name), "
+            "then import again.",
+            details={"at": "/event/name"},
+        )
+
+
+def _people_for(listed: list[PersonIn]) -> dict[int, Person | None]:
+    """membership number → the person here (the one a merged duplicate went into), or None:
+    someone new. A number whose person here has another name (looking the same as neither
+    their name nor a name an event registered them with) is refused: the file and this
+    installation disagree about who it is, and only a person can tell which is right."""
+    out: dict[int, Person | None] = {}
+    whose: dict[int, int] = {}  # person id → the number of the file's that found them
+    for listed_person in listed:
+        person = person_by_number(listed_person.number)
+        out[listed_person.number] = person
+        if person is None:
+            continue
+        first = Person.objects.filter(number=listed_person.number).values_list("name", flat=True)
+        names = {
+            *first,
+            person.name,
+            *Player.objects.filter(person=person).values_list("name", flat=True),
+        }
+        if name_key(listed_person.name) not in {name_key(n) for n in names}:
+            raise Conflict(
+                "exchange_name_mismatch",
+                f"Membership number {listed_person.number} is {person.name} here, but the file "
+                f"names them {listed_person.name}: correct the name here (their person's page) "
+                "or in the file, then import again.",
+                details={"number": listed_person.number, "here": person.name},
+            )
+        if person.pk in whose:
+            raise Conflict(
+                "exchange_same_person",
+                f"Membership numbers {whose[person.pk]} and {listed_person.number} are one "
+                f"person here ({person.name}, merged): the file has them as two people of the "
+                "event. Correct the file, then import again.",
+                details={"numbers": [whose[person.pk], listed_person.number]},
+            )
+        whose[person.pk] = listed_person.number
+    return out
+
+
+def _players(
+    event: Event, listed: list[PersonIn], people: dict[int, Person | None], now: Any
+) -> dict[int, Player]:
+    """The event's players, one per person of the file: a second name that looks the same as
+    another's of the event is told apart by its number, as the organiser confirmed there."""
+    seen: set[str] = set()
+    out: dict[int, Player] = {}
+    for p in listed:
+        person = people[p.number]
+        assert person is not None  # found or made by now
+        key = name_key(p.name)
+        out[p.number] = Player.objects.create(
+            event=event,
+            person=person,
+            name=p.name,
+            group=p.group,
+            look_alike_confirmed=key in seen,
+            withdrawn_at=now if p.withdrawn else None,
+        )
+        seen.add(key)
+    return out
+
+
+def _days(event: Event, found: DocumentIn, players: dict[int, Player], now: Any) -> dict[int, Day]:
+    out: dict[int, Day] = {}
+    for d in found.days:
+        root = d.root
+        day = Day.objects.create(
+            event=event,
+            number=d.number,
+            date=d.date,
+            status=Day.Status.CLOSED,
+            qualify_rule=d.qualify_rule,
+            qualify_top=d.qualify_top,
+            record_root=root.value if root else "",
+            record_version=root.version if root else 3,
+            record_money_seq=root.money_seq if root else None,
+            record_money_head=root.money_head if root else "",
+            **d.rules,
+        )
+        out[d.number] = day
+        qualified = sum(1 for r in d.results if r.qualified)
+        DayClose.objects.create(
+            day=day,
+            status=DayClose.Status.DONE,
+            progress=100,
+            step="imported",
+            finished_at=d.closed_at or now,
+            report={
+                "imported": True,
+                "players": len(d.results),
+                "qualified": qualified,
+                "record_root": root.value if root else "",
+                "record_hands": root.hands if root else 0,
+            },
+        )
+        StandingSnapshot.objects.bulk_create(
+            StandingSnapshot(
+                day=day,
+                player=players[r.number],
+                rank=r.rank or 0,  # 0: disqualified, outside the ranking (as a close keeps it)
+                total=r.money,
+                change=r.change,
+                hands_played=r.hands_played,
+                hands_won=r.hands_won,
+                qualified=r.qualified,
+            )
+            for r in d.results
+        )
+        Qualification.objects.bulk_create(
+            Qualification(day=day, player=players[number], reason=reason)
+            for number, reason in d.field
+        )
+    return out
+
+
+def _rulings(
+    event: Event, found: DocumentIn, players: dict[int, Player], days: dict[int, Day]
+) -> None:
+    for r in found.rulings:
+        ruling = Ruling.objects.create(
+            event=event, what_happened=r.what_happened, decision=r.decision
+        )
+        ruling.players.set({players[p.number].pk for p in r.penalties})
+        if r.at is not None:  # the time as the file gives it, not the import's
+            Ruling.objects.filter(pk=ruling.pk).update(ruled_at=r.at)
+        for p in r.penalties:
+            penalty = Penalty.objects.create(
+                ruling=ruling,
+                event=event,
+                player=players[p.number],
+                kind=p.kind,
+                hands=p.hands,
+                hands_left=0,
+                day=days.get(p.day) if p.day is not None else None,
+                lifted_at=(p.lifted_at or timezone.now()) if p.lifted else None,
+                lift_reason=p.lift_reason,
+            )
+            if r.at is not None:
+                Penalty.objects.filter(pk=penalty.pk).update(created_at=r.at)
