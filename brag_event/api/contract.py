@@ -380,8 +380,7 @@ class HandStartedOut(HandOut):
     start_history = HistoryOut(
         required=False,
         help_text="The hand's start as a brag-hh/1 document (no actions yet), as GET "
-        "/hands/{id}/history/ answers it without its meta: a tablet keeps it to go on "
-        "offline",
+        "/hands/{id}/history/ answers it: a tablet keeps it to go on offline",
     )
 
 

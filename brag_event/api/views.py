@@ -302,7 +302,12 @@ class TableHands(APIView):
         # The start's brag-hh/1 document too: the tablet goes on offline from it without
         # asking for the hand's history (a drop right after the start left it without).
         return Response(
-            {**shown, "table_state": view, "table_etag": etag, "start_history": dump(state)},
+            {
+                **shown,
+                "table_state": view,
+                "table_etag": etag,
+                "start_history": dump(state, meta=history_meta(hand)),
+            },
             status=201,
         )
 
@@ -363,13 +368,18 @@ class HandHistory(APIView):
     @extend_schema(responses={200: c.HistoryOut}, summary="The hand as a brag-hh/1 document")
     def get(self, request: Request, hand_id: int) -> Response:
         hand = get_object_or_404(roles.hands_for(request.user), pk=hand_id)
-        meta = {
-            "event": hand.table.day.event.name,
-            "day": hand.table.day.number,
-            "table": hand.table.number,
-            "hand": hand.number,
-        }
-        return Response(_as_seen_by(request.user, hand, dump(hand_state(hand), meta=meta)))
+        document = dump(hand_state(hand), meta=history_meta(hand))
+        return Response(_as_seen_by(request.user, hand, document))
+
+
+def history_meta(hand: Hand) -> dict[str, Any]:
+    """Where a hand was played, for its ``brag-hh/1`` document's ``meta``."""
+    return {
+        "event": hand.table.day.event.name,
+        "day": hand.table.day.number,
+        "table": hand.table.number,
+        "hand": hand.number,
+    }
 
 
 class HandActions(APIView):

@@ -70,8 +70,12 @@ def test_a_hand_starts_with_the_tables_read_and_its_etag_a_304(api: Api) -> None
     # The hand itself is answered as before: its fields, the table's id among them.
     assert started["table"] == api.world.table.pk
     assert started["table_state"]["hand"] == {
-        k: v for k, v in started.items() if k not in ("table_state", "table_etag")
+        k: v for k, v in started.items() if k not in ("table_state", "table_etag", "start_history")
     }
+    # And its start document, as the hand's history answers it (no actions yet).
+    history = dealer.get(f"/api/v1/hands/{started['id']}/history/")
+    assert started["start_history"] == history.json()
+    assert started["start_history"]["actions"] == []
 
 
 def test_the_answer_is_kept_for_the_tables_other_screens_once_committed(

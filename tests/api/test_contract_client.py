@@ -89,7 +89,8 @@ def test_a_generated_client_plays_a_whole_hand(
     w = api.world
 
     hand = call("v1_tables_hands_create", w.table.pk, client=client, idempotency_key="gen-start")
-    assert isinstance(hand, models.HandOut) and hand.to_act == 2
+    assert isinstance(hand, models.HandStartedOut) and hand.to_act == 2
+    assert hand.table_state.hand.id == hand.id and hand.start_history.actions == []
     seq = hand.next_seq
     for seat, action, amount in (
         (2, "look", None),
