@@ -8,6 +8,7 @@ inputs but no declared form fails it."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -55,9 +56,10 @@ class WholeNumberField(forms.IntegerField):
 
 class LongSelect(forms.Select):
     """A ``<select>`` of hundreds of options (the time zones) written as Django's ``Select``
-    writes it, byte for byte, without a template per option: Django renders each ``<option>``
-    through its own template, which made most of the new-event page's time (two lists of ~600
-    zones). Options in groups are left to Django."""
+    writes it, byte for byte, without a template per option — and its options written once per
+    list and choice (``_options``): Django renders each ``<option>`` through its own template and
+    builds a dict for each first, which made most of the new-event page's time (two lists of
+    ~600 zones). Options in groups are left to Django."""
 
     def render(
         self,
@@ -66,21 +68,34 @@ class LongSelect(forms.Select):
         attrs: dict[str, Any] | None = None,
         renderer: Any = None,
     ) -> SafeString:
-        widget = self.get_context(name, value, attrs)["widget"]
-        if any(group for group, _options, _index in widget["optgroups"]):
+        choices = tuple(self.choices)
+        if self.allow_multiple_selected or any(
+            isinstance(label, (list, tuple)) for _value, label in choices
+        ):
             return super().render(name, value, attrs, renderer)
-        options = format_html_join(
-            "",
-            '\n  <option value="{}"{}>{}</option>\n',
-            (
-                (str(o["value"]), _attrs(o["attrs"]), o["label"])
-                for _group, group_options, _index in widget["optgroups"]
-                for o in group_options
-            ),
-        )
+        listed = tuple(("" if v is None else str(v), str(label)) for v, label in choices)
+        final = self.build_attrs(self.attrs, attrs)
         return format_html(
-            '<select name="{}"{}>{}\n</select>', widget["name"], _attrs(widget["attrs"]), options
+            '<select name="{}"{}>{}\n</select>',
+            name,
+            _attrs(final),
+            _options(listed, tuple(self.format_value(value))),
         )
+
+
+@functools.lru_cache(maxsize=32)
+def _options(listed: tuple[tuple[str, str], ...], value: tuple[str, ...]) -> SafeString:
+    """The ``<option>``s of ``listed`` (value, label) with the first whose value is among
+    ``value`` selected, as Django's ``Select`` writes them."""
+    chosen = next((i for i, (v, _label) in enumerate(listed) if v in value), None)
+    return format_html_join(
+        "",
+        '\n  <option value="{}"{}>{}</option>\n',
+        ((v, SELECTED if i == chosen else "", label) for i, (v, label) in enumerate(listed)),
+    )
+
+
+SELECTED = SafeString(" selected")
 
 
 def _attrs(attrs: dict[str, Any]) -> SafeString:

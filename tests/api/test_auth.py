@@ -261,7 +261,8 @@ def test_login_attempts_beyond_the_rate_get_429_with_retry_after(
     throttled = login(client, "dealer", "dealer-pw", **csrf(client))
     error = assert_error(throttled, 429, "throttled")
     wait = int(throttled["Retry-After"])
-    assert 0 < wait <= 60
+    # Until the sliding minute's estimate leaves room (api.throttles): within two windows.
+    assert 0 < wait <= 120
     assert error["details"]["retry_after"] == pytest.approx(wait, abs=1)
     assert "sessionid" not in client.cookies
     # The throttle is per login, not per API: other endpoints still answer.
