@@ -8,8 +8,8 @@ from __future__ import annotations
 import copy
 import json
 import uuid
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,8 +38,8 @@ from brag_event.players.selectors import person_history, standings
 from brag_event.players.services import player_register
 from brag_event.series.selectors import series_standings
 from brag_event.series.services import series_create, series_event_add
-from tests.exchange_world import CONTACT, finished_event, minimal_document, renamed
 from tests.conftest import FAST_HASHERS
+from tests.exchange_world import CONTACT, finished_event, minimal_document, renamed
 from tests.factories import refused, world
 
 pytestmark = pytest.mark.django_db
