@@ -68,12 +68,15 @@ def record(
 ) -> None:
     status = getattr(response, "status_code", 0) or 0
     cpu = None
-    if response is not None:
-        found = TIMING.search(response.headers.get("Server-Timing", "") or "")
+    # A request that failed (the connection refused or cut) has a response without headers:
+    # counted as an error below, never lost with the handler's exception.
+    headers = getattr(response, "headers", None)
+    if headers is not None:
+        found = TIMING.search(headers.get("Server-Timing", "") or "")
         cpu = float(found.group(1)) if found else None
         # Answered from nginx's cache: its headers are the kept rendering's, Django spent
         # nothing on this one.
-        if response.headers.get("X-Cache-Status", "") in ("HIT", "STALE", "UPDATING"):
+        if headers.get("X-Cache-Status", "") in ("HIT", "STALE", "UPDATING"):
             cpu = 0.0
     began = start_time if start_time is not None else time.time() - response_time / 1000
     error = "" if exception is None else type(exception).__name__
@@ -276,6 +279,10 @@ class TabletUser(Polling):
             self.rebuy()
             status, data = self.call("start", "POST", f"/tables/{self.table_id}/hands/")
         if status in OK:
+            # A start's answer is also the table with its new hand and that read's ETag (the
+            # hand's own "table" is the table's id): kept, as static/tablet/queue.js keeps it.
+            if data.get("table_state") is not None and data.get("table_etag"):
+                self.table, self.etag = data["table_state"], data["table_etag"]
             self.hand = data
             self.dealer.deal()
         else:
