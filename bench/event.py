@@ -336,7 +336,9 @@ def run_multiple(
         reached_last: Counter[str] = Counter()
         assert load.stdout is not None
         for line in load.stdout:
-            if line.startswith("WINDOW START"):
+            if line.startswith("SPAWNED"):
+                print(f"bench.event: {line.strip().lower()}, then the warm-up", flush=True)
+            elif line.startswith("WINDOW START"):
                 first = probe(server, pg, db, [redis.pid, load.pid], nginx)
                 reached_first = gunicorn_requests(workdir / "access.log")
             elif line.startswith("WINDOW END"):
