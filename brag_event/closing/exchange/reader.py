@@ -193,10 +193,19 @@ class Place:
     def refuse(self, code: str, message: str, **details: Any) -> NoReturn:
         raise ServiceError(code, message, details={"at": self.pointer, **details})
 
+    def invalid(self, key: str, message: str) -> NoReturn:
+        """The field ``key`` here is of the wrong kind or out of range."""
+        self.at(key).refuse("exchange_invalid", message, field=key)
+
 
 def _shown(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _hex64(text: str) -> bool:
+    """64 hexadecimal digits, either case: a root or a money record's head."""
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text.lower())
 
 
 def _capital(words: str) -> str:
@@ -236,10 +245,9 @@ def _object(value: Any, place: Place, what: str) -> dict[str, Any]:
 def _list(obj: dict[str, Any], key: str, place: Place, label: str, *, needed: bool) -> list[Any]:
     value = _get(obj, key, place, label, MISSING if needed else [])
     if not isinstance(value, list):
-        place.at(key).refuse(
-            "exchange_invalid",
+        place.invalid(
+            key,
             f"{_of(label, place)} must be a list, not {_shown(value)}.",
-            field=key,
         )
     return value
 
@@ -273,11 +281,10 @@ def _whole(
         if digits.isascii() and digits.isdigit() and len(digits) <= 18:
             number = sign * int(digits)
     if number is None or not least <= number <= most:
-        place.at(key).refuse(
-            "exchange_invalid",
+        place.invalid(
+            key,
             f"{_of(label, place)} must be a whole number from {least:,} to "
             f"{most:,}, not {_shown(value)}.",
-            field=key,
         )
     return number
 
@@ -285,10 +292,9 @@ def _whole(
 def _flag(obj: dict[str, Any], key: str, place: Place, label: str, default: bool) -> bool:
     value = _get(obj, key, place, label, default)
     if not isinstance(value, bool):
-        place.at(key).refuse(
-            "exchange_invalid",
+        place.invalid(
+            key,
             f"{_of(label, place)} must be true or false, not {_shown(value)}.",
-            field=key,
         )
     return value
 
@@ -309,19 +315,17 @@ def _text(
     if value is default and default is not MISSING:
         return default
     if not isinstance(value, str):
-        place.at(key).refuse(
-            "exchange_invalid",
+        place.invalid(
+            key,
             f"{_of(label, place)} must be text, not {_shown(value)}.",
-            field=key,
         )
     text = " ".join(value.split())
     if len(text) > most:
         if cut:
             return text[:most]
-        place.at(key).refuse(
-            "exchange_invalid",
+        place.invalid(
+            key,
             f"{_of(label, place)} is longer than {most} characters.",
-            field=key,
         )
     if not text and default is MISSING:
         place.at(key).refuse(
@@ -339,11 +343,10 @@ def _moment(obj: dict[str, Any], key: str, place: Place, label: str) -> dt.datet
             raise ValueError
         found = dt.datetime.fromisoformat(value.strip())
     except ValueError:
-        place.at(key).refuse(
-            "exchange_invalid",
+        place.invalid(
+            key,
             f"{_of(label, place)} must be a date and time such as "
             f"2026-05-02T18:30:00+00:00, not {_shown(value)}.",
-            field=key,
         )
     if found.tzinfo is None:
         found = found.replace(tzinfo=dt.UTC)  # a time without its offset: read as UTC
@@ -359,10 +362,9 @@ def _date(obj: dict[str, Any], key: str, place: Place, label: str) -> dt.date | 
             raise ValueError
         return dt.date.fromisoformat(value.strip()[:10])
     except ValueError:
-        place.at(key).refuse(
-            "exchange_invalid",
+        place.invalid(
+            key,
             f"{_of(label, place)} must be a date such as 2026-05-02, not {_shown(value)}.",
-            field=key,
         )
 
 
@@ -423,10 +425,9 @@ def _event(document: dict[str, Any], top: Place) -> EventIn:
         try:
             uid = uuid.UUID(str(uid_text))
         except ValueError:
-            place.at("uid").refuse(
-                "exchange_invalid",
+            place.invalid(
+                "uid",
                 f"The event's uid must be a UUID, not {_shown(uid_text)}.",
-                field="uid",
             )
     name = _text(obj, "name", place, "name", most=EVENT_NAME_MAX)
     currency = _text(obj, "currency", place, "currency", most=CURRENCY_MAX, default="MB") or "MB"
@@ -434,11 +435,10 @@ def _event(document: dict[str, Any], top: Place) -> EventIn:
     try:
         validate_time_zone(zone)
     except ValidationError:
-        place.at("time_zone").refuse(
-            "exchange_invalid",
+        place.invalid(
+            "time_zone",
             f"The event's time zone must be an IANA name such as Europe/London, not "
             f"{_shown(zone)}.",
-            field="time_zone",
         )
     money = _whole(
         obj, "starting_money", place, "starting money", least=0, most=MONEY_MAX, default=None
@@ -467,10 +467,9 @@ def _people(document: dict[str, Any], top: Place) -> list[PersonIn]:
         seen.add(number)
         name = player_name_clean(_text(obj, "name", place, "name", most=NAME_MAX * 2))
         if not name or len(name) > NAME_MAX:
-            place.at("name").refuse(
-                "exchange_invalid",
+            place.invalid(
+                "name",
                 f"Membership number {number}'s name must be 1 to {NAME_MAX} characters.",
-                field="name",
             )
         club = player_group_clean(_text(obj, "club", place, "club", most=CLUB_MAX, default=""))
         group = obj.get("group")
@@ -536,10 +535,9 @@ def _day(obj: dict[str, Any], place: Place, number: int, numbers: set[int]) -> D
         q = _object(qualify, q_place, "an object")
         rule = _text(q, "rule", q_place, "rule", most=10, default="afford")
         if rule not in ("afford", "top"):
-            q_place.at("rule").refuse(
-                "exchange_invalid",
+            q_place.invalid(
+                "rule",
                 f"Day {number}'s qualification rule must be “afford” or “top”, not {_shown(rule)}.",
-                field="rule",
             )
         top = _whole(q, "top", q_place, "top N", least=1, most=100_000, default=None)
         if rule == "top" and top is None:
@@ -633,18 +631,16 @@ def _root(obj: dict[str, Any], place: Place, number: int) -> RootIn | None:
     r_place = place.at("root", f"day {number}'s root")
     root = _object(value, r_place, "an object")
     hex_value = _text(root, "value", r_place, "value", most=64)
-    if len(hex_value) != 64 or any(c not in "0123456789abcdef" for c in hex_value.lower()):
-        r_place.at("value").refuse(
-            "exchange_invalid",
+    if not _hex64(hex_value):
+        r_place.invalid(
+            "value",
             f"Day {number}'s root must be 64 hexadecimal digits, not {_shown(hex_value)}.",
-            field="value",
         )
     head = _text(root, "money_head", r_place, "money record's head", most=64, default="")
-    if head and (len(head) != 64 or any(c not in "0123456789abcdef" for c in head.lower())):
-        r_place.at("money_head").refuse(
-            "exchange_invalid",
+    if head and not _hex64(head):
+        r_place.invalid(
+            "money_head",
             f"Day {number}'s money record head must be 64 hexadecimal digits, not {_shown(head)}.",
-            field="money_head",
         )
     return RootIn(
         version=_whole(root, "version", r_place, "version", least=1, most=99, default=3),
@@ -689,11 +685,10 @@ def _rulings(
                 )
             kind = _text(p, "kind", p_place, "kind", most=20)
             if kind not in KINDS:
-                p_place.at("kind").refuse(
-                    "exchange_invalid",
+                p_place.invalid(
+                    "kind",
                     f"Ruling {i + 1}'s penalty {j + 1} must be a warning, missed_hands or "
                     f"disqualified, not {_shown(kind)}.",
-                    field="kind",
                 )
             least = 1 if kind == Penalty.Kind.MISSED_HANDS else 0
             hands = _whole(
