@@ -7,8 +7,6 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import Group, User
 from django.core.cache import cache, caches
-from django.db import transaction
-from django.test import override_settings
 from rest_framework.test import APIClient
 
 from brag_event.access.models import StaffRole
@@ -18,8 +16,8 @@ from brag_event.events.models import Day, Event
 from brag_event.events.services import event_create_flash
 from brag_event.players.models import Player
 from brag_event.tables.models import Seat, Table
-from tests.conftest import FAST_HASHERS
 from tests.factories import World, world
+from tests.once import built_once
 
 
 @dataclass
@@ -121,22 +119,13 @@ class Built:
 
 @pytest.fixture(scope="module")
 def built_api(django_db_setup: None, django_db_blocker: Any) -> Iterator[Built]:
-    """``build_api()`` once for a module, in a transaction that the module's end rolls back.
+    """``build_api()`` once for a module (``tests.once.built_once``): the permission matrix's
+    ~200 cells each built their own, about 80 ms and 200 statements apiece."""
 
-    Each test's own transaction (pytest-django's ``db``) is a savepoint inside it, rolled back
-    after the test, so every test starts from exactly this state, as if it had been built for
-    it alone (the permission matrix's ~200 cells each built their own: about 80 ms and 200
-    statements apiece). pytest-django has no module-scoped database fixture; this is the usual
-    recipe: ``django_db_blocker.unblock()`` around an outer atomic block."""
-    outer = transaction.atomic()
-    with django_db_blocker.unblock():
-        outer.__enter__()
-    try:
-        with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
-            api, keys = build_api()  # fast hashing, as tests/conftest.py's for every test
+    def build() -> Built:
+        api, keys = build_api()
         w = api.world
-        # Blocked again between tests: a test without the database mark still gets an error.
-        yield Built(
+        return Built(
             event=w.event.pk,
             day=w.day.pk,
             table=w.table.pk,
@@ -145,10 +134,8 @@ def built_api(django_db_setup: None, django_db_blocker: Any) -> Iterator[Built]:
             users={role: user.pk for role, user in api.users.items()},
             keys=keys,
         )
-    finally:
-        with django_db_blocker.unblock():
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
+
+    yield from built_once(django_db_blocker, build)
 
 
 @pytest.fixture

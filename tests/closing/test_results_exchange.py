@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.db import transaction
-from django.test import TestCase, override_settings
+from django.test import TestCase
 
 from brag_event.audit.models import AuditEntry
 from brag_event.closing.exchange.document import (
@@ -38,9 +37,9 @@ from brag_event.players.selectors import person_history, standings
 from brag_event.players.services import player_register
 from brag_event.series.selectors import series_standings
 from brag_event.series.services import series_create, series_event_add
-from tests.conftest import FAST_HASHERS
 from tests.exchange_world import CONTACT, finished_event, minimal_document, renamed
 from tests.factories import refused, world
+from tests.once import built_once
 
 pytestmark = pytest.mark.django_db
 
@@ -49,19 +48,11 @@ ROOT = Path(settings.BASE_DIR)
 
 @pytest.fixture(scope="module")
 def built_event(django_db_setup: None, django_db_blocker: Any) -> Iterator[int]:
-    """``finished_event()`` once for the module, in a transaction that the module's end rolls
-    back; each test's own transaction is a savepoint inside it (as ``tests/api/conftest.py``'s
-    ``built_api``): about a second and a three-day event less per test."""
-    outer = transaction.atomic()
-    with django_db_blocker.unblock():
-        outer.__enter__()
-    try:
-        with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
-            yield finished_event(TestCase.captureOnCommitCallbacks).pk
-    finally:
-        with django_db_blocker.unblock():
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
+    """``finished_event()`` once for the module (``tests.once.built_once``): about a second and
+    a three-day event less per test."""
+    yield from built_once(
+        django_db_blocker, lambda: finished_event(TestCase.captureOnCommitCallbacks).pk
+    )
 
 
 @pytest.fixture
