@@ -322,6 +322,15 @@ class TableOut(S.Serializer):
     hand = HandOut(allow_null=True, help_text="The latest hand")
 
 
+def table_etag_field() -> S.CharField:
+    """The ETag of the table's state a write answers with (its read's)."""
+    return S.CharField(
+        required=False,
+        help_text="The ETag of that state: sent as If-None-Match, the table's read answers 304 "
+        "until something else changes",
+    )
+
+
 class ActionAcceptedOut(S.Serializer):
     seq = S.IntegerField(help_text="The sequence number the action got")
     hand = HandOut()
@@ -329,11 +338,7 @@ class ActionAcceptedOut(S.Serializer):
         required=False,
         help_text="The table's state after the action, as GET /tables/{id}/ answers it",
     )
-    table_etag = S.CharField(
-        required=False,
-        help_text="The ETag of that state: sent as If-None-Match, the table's read answers 304 "
-        "until something else changes",
-    )
+    table_etag = table_etag_field()
 
 
 class HandStateOut(S.Serializer):
@@ -372,11 +377,7 @@ class HandStartedOut(HandOut):
         required=False,
         help_text="The table's state with the new hand, as GET /tables/{id}/ answers it",
     )
-    table_etag = S.CharField(
-        required=False,
-        help_text="The ETag of that state: sent as If-None-Match, the table's read answers 304 "
-        "until something else changes",
-    )
+    table_etag = table_etag_field()
     start_history = HistoryOut(
         required=False,
         help_text="The hand's start as a brag-hh/1 document (no actions yet), as GET "
