@@ -81,7 +81,7 @@ def error_response(exc: BaseException) -> Response | None:
         if isinstance(exc, exceptions.ValidationError):
             details = {"fields": exc.detail}
         elif isinstance(exc, BodyTooLarge):
-            details = {"limit_bytes": settings.BRAG_JSON_MAX_BYTES}
+            details = {"limit_bytes": exc.limit}
         elif isinstance(exc, BodyTooDeep):
             details = {"max_depth": settings.BRAG_JSON_MAX_DEPTH}
         elif isinstance(exc, exceptions.Throttled):

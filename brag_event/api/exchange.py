@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
@@ -16,11 +17,12 @@ from rest_framework.views import APIView
 
 from brag_event.access.rules import can
 from brag_event.closing.exchange.document import FORMAT, event_results_document
-from brag_event.closing.exchange.services import event_import_results
+from brag_event.closing.exchange.services import MAX_BYTES, event_import_results
 from brag_event.events.models import Event
 
 from . import contract as c
 from .idempotency import idempotent
+from .parsers import LimitedJSONParser
 from .views import OrganiserOnly, actor
 
 S = serializers
@@ -99,8 +101,19 @@ class EventResultsExchange(APIView):
         return Response(event_results_document(event))
 
 
+class ResultsFileParser(LimitedJSONParser):
+    """A results file as the body (an event of 300 players over three days is over 100 KB;
+    every other body of the API stays under its 64 KB): up to the file's own limit, and within
+    Django's limit on a request's body (``DATA_UPLOAD_MAX_MEMORY_SIZE``, 2.5 MB), which a body
+    read in full meets first. The console's upload takes files up to the 4 MB."""
+
+    def limit(self) -> int:
+        return min(MAX_BYTES, int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE))
+
+
 class ResultsExchangeImport(APIView):
     permission_classes = [EventCreators]
+    parser_classes = [ResultsFileParser]
 
     @extend_schema(
         request=ResultsDocument,

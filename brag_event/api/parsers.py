@@ -21,6 +21,10 @@ class BodyTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "request_too_large"
 
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"The body is larger than {limit} bytes.")
+        self.limit = limit
+
 
 class BodyTooDeep(exceptions.ParseError):
     default_code = "json_too_deep"
@@ -45,16 +49,20 @@ def json_depth(value: Any) -> int:
 
 
 class LimitedJSONParser(JSONParser):
+    def limit(self) -> int:
+        """The largest body taken, in bytes."""
+        return int(settings.BRAG_JSON_MAX_BYTES)
+
     def parse(
         self,
         stream: Any,
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
-        limit = settings.BRAG_JSON_MAX_BYTES
+        limit = self.limit()
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:
-            raise BodyTooLarge(f"The body is larger than {limit} bytes.")
+            raise BodyTooLarge(limit)
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             data = json.loads(raw.decode(encoding), parse_constant=_no_constant)
