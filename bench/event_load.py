@@ -7,8 +7,9 @@ Users, each a Locust ``FastHttpUser`` doing what its page's script does:
 * a **tablet** per table (``TabletUser``): its dealer enters random legal hands with a think
   time drawn from an exponential distribution of mean ``think`` seconds before every entry
   (actions, shown cards, starting a hand; a player who ran out leaves and buys in again), and
-  the tablet re-reads its table every ``read_every`` seconds with the ETag of the last read,
-  as the tablet's ``static/tablet/queue.js`` does;
+  the tablet re-reads its table with the ETag of the last read once what it has of the table
+  is ``read_every`` seconds old (an entry's answer brings the table), as the tablet's
+  ``static/tablet/table.js`` does;
 * **phones** (``PhoneUser``): the standings page once, then the standings API every
   ``poll_every`` seconds after the previous answer, with its ETag (``static/public/standings.js``);
 * **big screens** (``ScreenUser``): the same with ``?big=1``;
@@ -180,6 +181,7 @@ class TabletUser(Polling):
         self.table: dict[str, Any] | None = None
         self.hand: dict[str, Any] | None = None
         self.etag: str | None = None
+        self.seen = 0.0  # when the table kept was last had from the server
 
     def call(self, name: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         hdrs = headers(Authorization=self.auth)
@@ -233,14 +235,17 @@ class TabletUser(Polling):
         self.read(conditional=False)
         self.dealer.deal(self.hand)  # a table of the previous multiple may have a hand in play
         now = time.monotonic()
-        next_read = now + rng.uniform(0, every)
+        self.seen = now - rng.uniform(0, every)
         next_entry = now + (rng.expovariate(1 / think) if think else 0)
         while True:
+            # The table is read again once the copy kept is ``every`` old, as the tablet's
+            # static/tablet/table.js does: an entry's answer that brings the table renews it.
+            next_read = self.seen + every
             wake = min(next_read, next_entry)
             gevent.sleep(max(0.0, wake - time.monotonic()))
             if next_read <= next_entry:
+                self.seen = time.monotonic()  # asked (one read per ``every`` at most)
                 self.read()
-                next_read = max(next_read + every, time.monotonic())
                 continue
             self.step()
             next_entry = time.monotonic() + (rng.expovariate(1 / think) if think else 0)
@@ -259,6 +264,7 @@ class TabletUser(Polling):
             fresh = data.get("table") is not None and data.get("table_etag")
             if fresh:
                 self.table, self.etag = data["table"], data["table_etag"]
+                self.seen = time.monotonic()
             if self.hand is not None and self.hand["status"] != "in_progress":
                 COUNTERS["settled"] += 1
                 if not fresh:
@@ -283,6 +289,7 @@ class TabletUser(Polling):
             # hand's own "table" is the table's id): kept, as static/tablet/queue.js keeps it.
             if data.get("table_state") is not None and data.get("table_etag"):
                 self.table, self.etag = data["table_state"], data["table_etag"]
+                self.seen = time.monotonic()
             self.hand = data
             self.dealer.deal()
         else:

@@ -124,13 +124,17 @@ def hand_entries(hand: Hand) -> list[dict[str, Any]]:
     ]
 
 
-def table_view(table: Table, *, latest: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A table's live state (the tablet's read). ``latest``: the view of the table's latest
-    hand, already computed (an action's answer: a hand in play is always its table's latest),
-    so that neither the hand nor its log is read again."""
-    seats = list(
-        table.seats.filter(left_at__isnull=True).select_related("player").order_by("number")
-    )
+def table_view(
+    table: Table, seats: list[Seat] | None = None, *, latest: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A table's live state (the tablet's read). ``seats``: its occupied seats by number with
+    their players, if already read (``tables.selectors.table_live``). ``latest``: the view of
+    the table's latest hand, already computed (an action's answer: a hand in play is always its
+    table's latest), so that neither the hand nor its log is read again."""
+    if seats is None:
+        seats = list(
+            table.seats.filter(left_at__isnull=True).select_related("player").order_by("number")
+        )
     if latest is not None:
         shown: dict[str, Any] | None = latest
     else:

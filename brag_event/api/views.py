@@ -46,6 +46,7 @@ from brag_event.players.models import Player
 from brag_event.players.qualify import standings_marked
 from brag_event.players.selectors import current_day
 from brag_event.tables.models import Seat, Table
+from brag_event.tables.selectors import table_live
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
 from brag_event.tables.shifts import shift_sign_in, shift_sign_out, shift_view
 from brag_event.tables.versions import standings_version, table_version
@@ -173,9 +174,12 @@ def refuse_day_not_open(request: Request, table_id: int) -> None:
     )
 
 
-def table_read(table_id: int) -> Any:
-    # Access was checked with the version, in this request: the table by its id.
-    return Table.objects.select_related("day__event").get(pk=table_id)
+def table_read(table_id: int) -> tuple[Table, list[Seat]]:
+    """The table and its seats (access was checked with its version, in this request)."""
+    found = table_live(table_id)
+    if found is None:
+        raise Http404
+    return found
 
 
 def apply(request: Request, hand_id: int, action: Action, seq: int) -> Response:
@@ -207,8 +211,8 @@ def table_after(table_id: int, shown: dict[str, Any]) -> tuple[dict[str, Any], s
     commits. Read inside the write's transaction (the table's row with the version the write
     just bumped, its seats, and the hand just shown — always the table's latest): two
     statements more for the write, a whole request less for the tablet."""
-    table = table_read(table_id)
-    view = table_view(table, latest=shown)
+    table, seats = table_read(table_id)
+    view = table_view(table, seats, latest=shown)
     etag = keep_on_commit(
         key=f"table-{table.pk}", version=str(table.version), body=JSONRenderer().render(view)
     )
@@ -283,7 +287,7 @@ class TableDetail(APIView):
             request,
             key=f"table-{table_id}",
             version=str(version),
-            data=lambda: table_view(table_read(table_id)),
+            data=lambda: table_view(*table_read(table_id)),
         )
 
 

@@ -78,6 +78,7 @@ export function startHand(T) {
       if (res.data.table_state && res.data.table_etag && !T.queue.length) {
         T.table = res.data.table_state;
         T.etag = res.data.table_etag;
+        T.seenAt = Date.now();
         applyHand(T, T.table.hand, true);
         return;
       }
@@ -130,7 +131,7 @@ export function sendQueue(T) {
       var table = item.kind === "start" ? res.data.table_state : res.data.table;
       var got = item.kind === "start" ? (table ? table.hand : res.data) : res.data.hand;
       var fresh = !!(table && res.data.table_etag);
-      if (fresh) { T.table = table; T.etag = res.data.table_etag; }
+      if (fresh) { T.table = table; T.etag = res.data.table_etag; T.seenAt = Date.now(); }
       T.queue.shift();
       named(T, item, got);
       saveQueue(T);

@@ -13,7 +13,7 @@ import { saveTable, rememberHand, reproject } from "./offline-glue.js";
 export function refresh(T) {
   return api("GET", "/tables/" + T.id + "/", undefined, undefined, T.etag).then(function (res) {
     if (res.status === 401) { toLogin(); return; }
-    if (res.status === 304) { T.fromStore = false; saveTable(T); setNet("", ""); return; }
+    if (res.status === 304) { T.seenAt = Date.now(); T.fromStore = false; saveTable(T); setNet("", ""); return; }
     var refused = res.status !== 200 ? errorOf(res) : null;
     if (refused && /^day_/.test(refused.code)) { dayNotOpen(T, refused); return; }
     if (refused) { notice(refused.message, "error"); return; }
@@ -23,6 +23,7 @@ export function refresh(T) {
     // older state never replaces a newer one (the next refresh brings the table again).
     if (before && after && (after.id < before.id || (after.id === before.id && after.next_seq < before.next_seq))) return;
     T.etag = res.etag;
+    T.seenAt = Date.now();
     // (Not for the table kept on the tablet and drawn at a reload: it is only a placeholder
     // until the server answers; a queued entry it made stale is refused and said so.)
     var kept = T.fromStore;

@@ -43,6 +43,8 @@ export function createTableState(id) {
     stopped: false, // the day is not open: nothing to poll
     fromStore: false, // the table drawn is the one kept on the tablet, not yet the server's
     keptAt: null, // when the kept table was seen
+    seenAt: 0, // when the server last gave the whole table (a read, or an entry's answer): the poll waits POLL_MS after it
+    polledAt: 0, // when the last poll was sent (answered or not): one every POLL_MS at most
     wakeLock: null
   };
 }

@@ -1,6 +1,6 @@
 /* Brag Event — the table page: its state made (state.js) and handed to every module's
  * functions, what the tablet kept drawn at once, then the server's table, the queue sent and the
- * table read again every 2 seconds. The offline engine and the service worker start only once
+ * table read again once what the tablet has of it is 2 seconds old. The offline engine and the service worker start only once
  * the table is drawn (or could not be read): on a slow first visit their megabytes never stand
  * between the dealer and the table. */
 import { $, setNet, notice } from "./dom.js";
@@ -14,6 +14,11 @@ import { keepMe, restoreKept, startEngine, registerServiceWorker } from "./offli
 import { watchShift } from "./shift.js";
 
 // ---------------------------------------------------------------- start
+
+// The table is read again once the tablet's copy is this old. An entry's answer brings the
+// whole table (as its read would), so a dealer entering the hand sends no reads at all.
+var POLL_MS = 2000;
+
 
 /* Who is signed in, asked of the server; with no network, who the tablet kept (and asked
  * again on each round of the page until the server answers). */
@@ -72,7 +77,11 @@ export function tablePage() {
         T.askingWho = true;
         signIn(T).then(function () { T.askingWho = false; startShift(); }, function () { T.askingWho = false; });
       }
+    }, POLL_MS);
+    window.setInterval(function () {
+      if (Date.now() - Math.max(T.seenAt, T.polledAt) < POLL_MS) return;
       if (!T.stopped && !T.sending && !T.queue.length && !($("#dialog") && $("#dialog").open)) {
+        T.polledAt = Date.now();
         var first = !T.table;
         refresh(T).then(function () {
           if (first && T.table) {
@@ -82,7 +91,7 @@ export function tablePage() {
           }
         });
       }
-    }, 2000);
+    }, POLL_MS / 4);
     window.addEventListener("online", function () { sendQueue(T); });
   }).catch(function () { startBackground(); setNet("Offline", "offline"); });
 }

@@ -55,3 +55,30 @@ def test_after_a_start_and_an_action_the_next_table_poll_is_a_304(hall: Hall, br
         reads.clear()
         polls_are_304(page, hall, reads)
     expect(page.locator(".s3")).to_have_class(re.compile("folded"))
+
+
+def test_a_dealer_entering_a_hand_sends_no_table_reads(hall: Hall, browser: Any) -> None:
+    """Each entry's answer brings the whole table, so the page reads it again only once its
+    copy is 2 s old: five bets 0.6 s apart (over 3 s: a poll or two before) send no read."""
+    page = open_table(hall, browser)
+    expect(page.get_by_role("button", name="Start the next hand")).to_be_enabled()
+    with page.expect_response(table_read(hall), timeout=15_000):
+        pass  # the first read, before the hand starts
+    started = lambda r: r.request.method == "POST" and r.url.endswith("/hands/")  # noqa: E731
+    with page.expect_response(started) as sent:
+        start_hand(page)
+    assert sent.value.status == 201
+    reads: list[int] = []
+    page.on("response", lambda r: reads.append(r.status) if table_read(hall)(r) else None)
+    actions = lambda r: r.request.method == "POST" and "/actions/" in r.url  # noqa: E731
+    for n in range(5):
+        page.wait_for_timeout(600)
+        with page.expect_response(actions) as sent:
+            page.locator(".quick .chip").first.click()
+            page.locator("#bet-submit").click()
+        assert sent.value.status == 201, n
+    assert reads == []
+    # Once nothing is entered, the page reads the table again (a 304: it has the latest).
+    with page.expect_response(table_read(hall), timeout=15_000) as polled:
+        pass
+    assert polled.value.status == 304
