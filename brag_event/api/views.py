@@ -14,6 +14,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_protect, ensure_csrf_cookie
+from django.views.decorators.gzip import gzip_page
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import LimitOffsetPagination
@@ -619,6 +620,8 @@ def _refuse_unknown(event: Event, given: dict[str, Any]) -> None:
         )
 
 
+# Compressed here for nginx's copy of the public reads (see public.views.standings_page).
+@method_decorator(gzip_page, name="dispatch")
 class EventStandings(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []

@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanen
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.views.decorators.gzip import gzip_page
 
 from brag_event.core.conditional import versioned_answer
 from brag_event.core.exports import spreadsheet_safe
@@ -34,6 +35,9 @@ PAGE_SECONDS = 15  # the hall's big screen shows each page of rows this long
 PLAYER_REFRESH_SECONDS = 15  # a player's page asks for a new version this often
 
 
+# The public reads nginx keeps (deploy/nginx): compressed here, once per version, for the copy
+# nginx keeps for clients that take gzip (docs/operations.md, "Public reads at the edge").
+@gzip_page
 @takes(query=StandingsQuery)
 def standings_page(request: HttpRequest, event_id: int) -> HttpResponse:
     """The standings, overall or of one day (``?day=N``); ``?big=1`` for the hall's screen.
@@ -97,6 +101,7 @@ def _standings_html(request: HttpRequest, event_id: int, number: int | None, big
 HALL_PAGE_SECONDS = 12  # each page of the hall's screen stays this long
 
 
+@gzip_page
 @takes()
 def hall(request: HttpRequest, event_id: int) -> HttpResponse:
     """The hall's screen, left on all day: the whole standings page after page (cut line and
@@ -139,6 +144,7 @@ def _hall_html(request: HttpRequest, event_id: int) -> bytes:
     return render_to_string("public/hall.html", context, request=request).encode()
 
 
+@gzip_page
 @takes()
 def player(request: HttpRequest, token: str) -> HttpResponse:
     """A player's own page (their current link is the key; a replaced one is answered 410): seat,

@@ -7,6 +7,7 @@ are never kept."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import time
 from collections.abc import Iterator
@@ -145,3 +146,30 @@ def test_signed_in_and_organisers_answers_are_never_kept(site: tuple[World, Web,
         status, headers, _ = call(nginx.base + login)
         assert status == 200 and headers.get("Set-Cookie")
     assert web.requests(login).count(200) == 2
+
+
+def test_a_version_is_compressed_once_and_kept_compressed(site: tuple[World, Web, Nginx]) -> None:
+    """Clients that take gzip get the copy Django compressed once (nginx keeps it and does not
+    compress it again); clients that do not get the plain copy, kept apart; the two say the
+    same thing, and revalidate to 304 from nginx with the ETag each got."""
+    w, web, nginx = site
+    path = f"/api/v1/events/{w.event.pk}/standings/"
+    gz = {"Accept-Encoding": "br;q=1.0, gzip;q=0.8, *;q=0.1"}  # a browser's own words
+    answers = [call(nginx.base + path, headers=gz) for _ in range(10)]
+    assert {a[0] for a in answers} == {200}
+    assert {a[1]["Content-Encoding"] for a in answers} == {"gzip"}
+    assert "HIT" in {a[1]["X-Cache-Status"] for a in answers}
+    packed = answers[-1][2]
+    status, headers, plain = call(nginx.base + path)  # no Accept-Encoding
+    assert status == 200 and headers.get("Content-Encoding") is None
+    assert gzip.decompress(packed) == plain
+    # Django compressed it once, and answered the plain copy once: two renderings' answers.
+    reached = web.requests(path)
+    assert reached.count(200) == 2, reached
+    # The compressed copy's ETag (weak: the bytes differ from the plain one's) revalidates.
+    status, _, _ = call(
+        nginx.base + path, headers={**gz, "If-None-Match": answers[-1][1]["ETag"]}
+    )
+    assert status == 304
+    # nginx's log: the compressed copy went out at its compressed size (no second gzip).
+    assert len(packed) < len(plain) / 2
