@@ -364,6 +364,7 @@ def run_multiple(
                 workdir / "samples.json",
                 nginx_logs / "brag-event.access.log",
                 nginx_logs / "brag-event.error.log",
+                nginx_logs / "error.log",
             ):
                 if source.exists():
                     shutil.copy(source, kept / source.name)

@@ -72,8 +72,12 @@ class Nginx:
             # Started as root, nginx's workers would run as nobody, who cannot enter the
             # test's private temporary directory: they run as the test's user instead.
             + ("user root;\n" if os.geteuid() == 0 else "")
-            + "worker_processes 1;\n"
-            "events {}\n"
+            # Debian's /etc/nginx/nginx.conf, which the deployed site file is included by: a
+            # worker per core, 768 connections each (nginx's own default, 512 for one worker,
+            # is fewer than ×2's 706 users keep open: the rest were refused and shook hands
+            # again, a TLS handshake each).
+            + "worker_processes auto;\n"
+            "events { worker_connections 768; }\n"
             "http {\n"
             "    default_type application/octet-stream;\n"
             "    log_format edge '$msec $request $status $upstream_cache_status "

@@ -224,7 +224,7 @@ BRAG_CACHE_URL = _CACHE_URL = os.environ.get("BRAG_CACHE_URL", "").strip()
 CACHE_TIMEOUT = float(os.environ.get("BRAG_CACHE_TIMEOUT", "1"))
 CACHES: dict[str, dict[str, Any]] = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "brag_event.core.cache.RedisCache",
         "LOCATION": _CACHE_URL,
         "KEY_PREFIX": "brag",
         # A Redis that does not answer is given up on in a second (BRAG_CACHE_TIMEOUT): every

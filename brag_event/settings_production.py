@@ -59,7 +59,7 @@ if _CACHE == CELERY_BROKER_URL:
     raise ImproperlyConfigured("BRAG_CACHE_URL needs a Redis database of its own, not the broker's")
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "brag_event.core.cache.RedisCache",
         "LOCATION": _CACHE,
         "KEY_PREFIX": "brag",
         # A Redis that does not answer is given up on in a second (BRAG_CACHE_TIMEOUT): every

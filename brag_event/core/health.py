@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import DatabaseError, connection
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, JsonResponse
@@ -58,7 +58,12 @@ def _broker() -> dict[str, Any]:
 
 
 def _cache() -> dict[str, Any]:
-    backend = str(settings.CACHES["default"]["BACKEND"]).rsplit(".", 2)[-2]  # redis, db, locmem
+    # Django's backend it is (or extends): redis, db, locmem.
+    backend = next(
+        c.__module__.rsplit(".", 1)[-1]
+        for c in type(caches["default"]).__mro__
+        if c.__module__.startswith("django.core.cache.backends.")
+    )
     try:
         cache.set("readyz", "ok", 10)
         if cache.get("readyz") != "ok":

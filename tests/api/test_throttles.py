@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("unthrottled")]
 
 UNREACHABLE = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "brag_event.core.cache.RedisCache",
         "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }

@@ -44,7 +44,7 @@ def test_readyz_reports_a_broker_away_and_stays_ready(client: Client, settings: 
 def test_readyz_reports_a_cache_away_and_stays_ready(client: Client, settings: Any) -> None:
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "brag_event.core.cache.RedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
             "OPTIONS": {"socket_connect_timeout": 1},
         }

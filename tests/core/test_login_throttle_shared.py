@@ -138,7 +138,7 @@ def test_production_caches_in_redis(cache_url: str, expected: str) -> None:
     )
     done = python_code(f"import django; django.setup(); {code}", env)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["django.core.cache.backends.redis.RedisCache", expected]
+    assert done.stdout.split() == ["brag_event.core.cache.RedisCache", expected]
 
 
 def test_production_refuses_a_cache_that_is_not_redis() -> None:
