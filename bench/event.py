@@ -227,6 +227,43 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
+AUDIENCE_PER_PROCESS = 1500  # followers a Locust process keeps polling (one core's worth)
+PLAN_MARGIN_S = 30.0  # how long the audience keeps polling past the hall's window, at most
+
+
+def start_audience(plan: dict[str, Any], workdir: Path) -> list[tuple[subprocess.Popen[str], Path]]:
+    """The followers outside (``plan["counts"]["audience"]``), polling from processes of their
+    own, each started and its users spawned before this returns; each process's samples file.
+    They poll through the hall's spawn, warm-up and window (and a margin), then write their
+    samples; the window's are counted with the hall's."""
+    total = plan["counts"]["audience"]
+    out: list[tuple[subprocess.Popen[str], Path]] = []
+    n = math.ceil(total / AUDIENCE_PER_PROCESS)
+    for i in range(n):
+        share = total // n + (1 if i < total % n else 0)
+        counts = {"tablets": 0, "phones": 0, "screens": 0, "dashboards": 0, "audience": share}
+        seconds = plan["warmup"] + plan["seconds"] + PLAN_MARGIN_S + 30  # the hall's spawn
+        own = {**plan, "counts": counts, "warmup": 0, "seconds": seconds, "seed": plan["seed"] + i}
+        plan_path = workdir / f"audience-{i}.json"
+        samples = workdir / f"audience-{i}-samples.json"
+        plan_path.write_text(json.dumps(own))
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bench.event_load", str(plan_path), str(samples)],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        out.append((process, samples))
+    for process, _ in out:
+        assert process.stdout is not None
+        for line in process.stdout:
+            if line.startswith("SPAWNED"):
+                print(f"bench.event: the audience's {line.strip().lower()}", flush=True)
+                break
+    return out
+
+
 def probe(server: Server, pg: Postgres, db: str, pids: list[int], nginx: Nginx) -> dict[str, Any]:
     workers = [pid for pid in group_cpu(server.pid) if pid != server.pid]
     return {
@@ -289,11 +326,14 @@ def run_multiple(
     server = sync_server(env, args.workers, ready=("/healthz", (200,)))
     load: subprocess.Popen[str] | None = None
     nginx: Nginx | None = None
+    audience: list[tuple[subprocess.Popen[str], Path]] = []
+    generators: list[int] = []
     try:
         server.start()
         # As deployed: every request through nginx (deploy/nginx/brag-event.conf, HTTPS), which
         # answers the public reads from its cache.
-        nginx = Nginx(workdir / "nginx", [server.port])
+        users = tables + phones + screens + dashboards + args.audience
+        nginx = Nginx(workdir / "nginx", [server.port], clients=users)
         nginx.start()
         say(f"bench.event ×{m}: seeded in {setup_s:.0f} s; gunicorn on port {server.port}; "
             f"{args.warmup:g} s warm-up + {args.seconds:g} s …")  # fmt: skip
@@ -323,7 +363,12 @@ def run_multiple(
             "seed": args.seed + m,
         }
         plan_path, out_path = workdir / "plan.json", workdir / "samples.json"
-        plan_path.write_text(json.dumps(plan))
+        # The followers outside come from processes of their own (AUDIENCE_PER_PROCESS each,
+        # started first, running past the hall's window): in the hall's process, one Locust
+        # event loop for 3,000 more users delayed the hall's own answers by seconds.
+        hall_counts = {**plan["counts"], "audience": 0}
+        plan_path.write_text(json.dumps({**plan, "counts": hall_counts}))
+        audience = start_audience(plan, workdir)
         load = subprocess.Popen(
             [sys.executable, "-m", "bench.event_load", str(plan_path), str(out_path)],
             cwd=ROOT,
@@ -331,6 +376,7 @@ def run_multiple(
             stdout=subprocess.PIPE,
             text=True,
         )
+        generators = [load.pid, *(a.pid for a, _ in audience)]
         first = last = None
         reached_first: Counter[str] = Counter()
         reached_last: Counter[str] = Counter()
@@ -339,18 +385,25 @@ def run_multiple(
             if line.startswith("SPAWNED"):
                 print(f"bench.event: {line.strip().lower()}, then the warm-up", flush=True)
             elif line.startswith("WINDOW START"):
-                first = probe(server, pg, db, [redis.pid, load.pid], nginx)
+                first = probe(server, pg, db, [redis.pid, *generators], nginx)
                 reached_first = gunicorn_requests(workdir / "access.log")
             elif line.startswith("WINDOW END"):
-                last = probe(server, pg, db, [redis.pid, load.pid], nginx)
+                last = probe(server, pg, db, [redis.pid, *generators], nginx)
                 reached_last = gunicorn_requests(workdir / "access.log")
         if load.wait(timeout=120) != 0 or first is None or last is None:
             raise SystemExit(f"bench.event: the load generator failed (exit {load.returncode})")
         out = json.loads(out_path.read_text())
+        for process, samples in audience:
+            if process.wait(timeout=PLAN_MARGIN_S * 4) != 0:
+                raise SystemExit("bench.event: an audience generator failed")
+            out["samples"] += json.loads(samples.read_text())["samples"]
         errors_logged = server.log_errors()
     finally:
         if load is not None and load.poll() is None:
             load.kill()
+        for process, _ in audience:
+            if process.poll() is None:
+                process.kill()
         if nginx is not None:
             nginx.stop()
         server.stop()
@@ -385,7 +438,9 @@ def run_multiple(
             {redis.pid: last["others"].get(redis.pid, 0.0)},
         )
         / window,
-        "load_generator": (last["others"].get(load.pid, 0.0) - first["others"].get(load.pid, 0.0))
+        "load_generator": sum(
+            last["others"].get(pid, 0.0) - first["others"].get(pid, 0.0) for pid in generators
+        )
         / window,
         "machine_busy": busy / total * cores if total else math.nan,
     }

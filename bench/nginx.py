@@ -33,7 +33,9 @@ def nginx_binary() -> str | None:
 class Nginx:
     """nginx with the deployed site's configuration, HTTPS on ``port``, to ``upstreams``."""
 
-    def __init__(self, root: Path, upstreams: list[int]) -> None:
+    def __init__(self, root: Path, upstreams: list[int], clients: int = 0) -> None:
+        """``clients``: how many connections the load keeps open (each worker is given room
+        for all of them and one to gunicorn each, if that is more than Debian's 768)."""
         self.root = root
         self.port = free_port()
         self.binary = nginx_binary()
@@ -75,9 +77,10 @@ class Nginx:
             # Debian's /etc/nginx/nginx.conf, which the deployed site file is included by: a
             # worker per core, 768 connections each (nginx's own default, 512 for one worker,
             # is fewer than ×2's 706 users keep open: the rest were refused and shook hands
-            # again, a TLS handshake each).
+            # again, a TLS handshake each) — more where the load keeps more open, as a site
+            # with thousands of followers must set it (docs/operations.md).
             + "worker_processes auto;\n"
-            "events { worker_connections 768; }\n"
+            f"events {{ worker_connections {max(768, 2 * clients + 64)}; }}\n"
             "http {\n"
             "    default_type application/octet-stream;\n"
             "    log_format edge '$msec $request $status $upstream_cache_status "
