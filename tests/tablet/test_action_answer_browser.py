@@ -57,19 +57,23 @@ def test_after_a_start_and_an_action_the_next_table_poll_is_a_304(hall: Hall, br
     expect(page.locator(".s3")).to_have_class(re.compile("folded"))
 
 
+RESOURCE_TIMES = """() => performance.getEntriesByType("resource")
+  .filter(e => e.initiatorType === "fetch")
+  .map(e => ({url: e.name, start: e.startTime, end: e.responseEnd}))"""
+
+
 def test_a_dealer_entering_a_hand_sends_no_table_reads(hall: Hall, browser: Any) -> None:
     """Each entry's answer brings the whole table, so the page reads it again only once its
-    copy is 2 s old: five bets 0.6 s apart (over 3 s: a poll or two before) send no read."""
+    copy is 2 s old: while five bets are entered 0.6 s apart, no read leaves the page within
+    2 s of the last answer (by the browser's own clock: its resource timings). A page that
+    polled every 2 s whatever it had would read within 0.6 s of some answer."""
     page = open_table(hall, browser)
+    page.evaluate("() => performance.setResourceTimingBufferSize(2000)")
     expect(page.get_by_role("button", name="Start the next hand")).to_be_enabled()
-    with page.expect_response(table_read(hall), timeout=15_000):
-        pass  # the first read, before the hand starts
     started = lambda r: r.request.method == "POST" and r.url.endswith("/hands/")  # noqa: E731
     with page.expect_response(started) as sent:
         start_hand(page)
     assert sent.value.status == 201
-    reads: list[int] = []
-    page.on("response", lambda r: reads.append(r.status) if table_read(hall)(r) else None)
     actions = lambda r: r.request.method == "POST" and "/actions/" in r.url  # noqa: E731
     for n in range(5):
         page.wait_for_timeout(600)
@@ -77,8 +81,18 @@ def test_a_dealer_entering_a_hand_sends_no_table_reads(hall: Hall, browser: Any)
             page.locator(".quick .chip").first.click()
             page.locator("#bet-submit").click()
         assert sent.value.status == 201, n
-    assert reads == []
     # Once nothing is entered, the page reads the table again (a 304: it has the latest).
     with page.expect_response(table_read(hall), timeout=15_000) as polled:
         pass
     assert polled.value.status == 304
+    times = page.evaluate(RESOURCE_TIMES)
+    read = re.compile(rf"/api/v1/tables/{hall.world.table.pk}/$")
+    answers = sorted(
+        t["end"] for t in times if t["url"].endswith("/hands/") or "/actions/" in t["url"]
+    )
+    assert len(answers) == 6, times  # the start and five bets
+    reads = [t["start"] for t in times if read.search(t["url"]) and t["start"] > answers[0]]
+    assert reads, times  # the poll above, at least
+    for at in reads:
+        last = max(a for a in answers if a <= at)
+        assert at - last >= 1900, (at - last, times)  # ms: 2 s, less the timer's granularity
