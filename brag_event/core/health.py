@@ -60,9 +60,13 @@ def _broker() -> dict[str, Any]:
 def _cache() -> dict[str, Any]:
     # Django's backend it is (or extends): redis, db, locmem.
     backend = next(
-        c.__module__.rsplit(".", 1)[-1]
-        for c in type(caches["default"]).__mro__
-        if c.__module__.startswith("django.core.cache.backends.")
+        (
+            c.__module__.rsplit(".", 1)[-1]
+            for c in type(caches["default"]).__mro__
+            if c.__module__.startswith("django.core.cache.backends.")
+            and c.__module__ != "django.core.cache.backends.base"
+        ),
+        "other",
     )
     try:
         cache.set("readyz", "ok", 10)

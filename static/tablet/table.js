@@ -1,8 +1,8 @@
 /* Brag Event — the table page: its state made (state.js) and handed to every module's
  * functions, what the tablet kept drawn at once, then the server's table, the queue sent and the
- * table read again once what the tablet has of it is 2 seconds old. The offline engine and the service worker start only once
- * the table is drawn (or could not be read): on a slow first visit their megabytes never stand
- * between the dealer and the table. */
+ * table read again once what the tablet has of it is 2 seconds old. The offline engine and the
+ * service worker start only once the table is drawn (or could not be read): on a slow first
+ * visit their megabytes never stand between the dealer and the table. */
 import { $, setNet, notice } from "./dom.js";
 import { whoAmI, showWho, NetworkError } from "./api.js";
 import { createTableState, hand, onChange } from "./state.js";
