@@ -227,6 +227,17 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
+def load_generator(plan: Path, samples: Path) -> subprocess.Popen[str]:
+    """``bench.event_load`` running ``plan`` in a process of its own, writing ``samples``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "bench.event_load", str(plan), str(samples)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
 AUDIENCE_PER_PROCESS = 1500  # followers a Locust process keeps polling (one core's worth)
 PLAN_MARGIN_S = 30.0  # how long the audience keeps polling past the hall's window, at most
 
@@ -247,13 +258,7 @@ def start_audience(plan: dict[str, Any], workdir: Path) -> list[tuple[subprocess
         plan_path = workdir / f"audience-{i}.json"
         samples = workdir / f"audience-{i}-samples.json"
         plan_path.write_text(json.dumps(own))
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bench.event_load", str(plan_path), str(samples)],
-            cwd=ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+        process = load_generator(plan_path, samples)
         out.append((process, samples))
     for process, _ in out:
         assert process.stdout is not None
@@ -369,13 +374,7 @@ def run_multiple(
         hall_counts = {**plan["counts"], "audience": 0}
         plan_path.write_text(json.dumps({**plan, "counts": hall_counts}))
         audience = start_audience(plan, workdir)
-        load = subprocess.Popen(
-            [sys.executable, "-m", "bench.event_load", str(plan_path), str(out_path)],
-            cwd=ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+        load = load_generator(plan_path, out_path)
         generators = [load.pid, *(a.pid for a, _ in audience)]
         first = last = None
         reached_first: Counter[str] = Counter()
