@@ -100,6 +100,26 @@ def tier_rank(item: pytest.Item) -> int:
     return 3 if "browser" in marks else 4
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(request: pytest.FixtureRequest) -> None:
+    """With ``--reuse-db`` on SQLite (``make test-fast``), each process's test database is a file
+    kept between runs (``.pytest_cache/sqlite/test_gwN.sqlite3``), as pytest-django keeps
+    PostgreSQL's: the next run applies only new migrations instead of building the database
+    from all of them (10-11 s a process here). Without ``--reuse-db`` the test database stays
+    in memory, as Django makes it."""
+    from django.conf import settings
+
+    default = settings.DATABASES["default"]
+    if request.config.getoption("reuse_db") and default["ENGINE"].endswith("sqlite3"):
+        folder = Path(str(request.config.rootpath)) / ".pytest_cache" / "sqlite"
+        folder.mkdir(parents=True, exist_ok=True)
+        default.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+        # A cache of the tests, not data to keep: no waiting for the disk on each commit.
+        default.setdefault("OPTIONS", {})["init_command"] = "PRAGMA synchronous=OFF"
+    # pytest-django's own: a name per pytest-xdist process (test.sqlite3_gw0, ...).
+    request.getfixturevalue("django_db_modify_db_settings_parallel_suffix")
+
+
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
