@@ -106,9 +106,10 @@ test: lock-check install
 	@$(MAKE) --no-print-directory -j3 -O INSTALLED=1 $(CHECKS)
 	$(PY) -m pytest -n $(TEST_WORKERS) $(XDIST)
 
-# The quick loop: engine, services, API (see docs/testing.md), on FAST_WORKERS processes. On
-# PostgreSQL the test databases are kept between runs (--reuse-db: Django's keepdb, which still
-# applies any new migration), so a second run does not build them again.
+# The quick loop: engine, services, API (see docs/testing.md), on FAST_WORKERS processes. The
+# test databases are kept between runs (--reuse-db: Django's keepdb, which still applies any new
+# migration; on SQLite as files under .pytest_cache/sqlite, tests/conftest.py), so a second run
+# does not build them again.
 test-fast: install
 	$(PY) -m pytest -q -n $(FAST_WORKERS) --reuse-db -m "not browser and not production and not slow" \
 		--hypothesis-profile fast \
