@@ -103,10 +103,10 @@ def tier_rank(item: pytest.Item) -> int:
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(request: pytest.FixtureRequest) -> None:
     """With ``--reuse-db`` on SQLite (``make test-fast``), each process's test database is a file
-    kept between runs (``.pytest_cache/sqlite/test_gwN.sqlite3``), as pytest-django keeps
+    kept between runs (``.pytest_cache/sqlite/test.sqlite3_gwN``), as pytest-django keeps
     PostgreSQL's: the next run applies only new migrations instead of building the database
-    from all of them (10-11 s a process here). Without ``--reuse-db`` the test database stays
-    in memory, as Django makes it."""
+    from all of them (10-11 s a process here); ``--create-db`` builds it afresh. Without
+    ``--reuse-db`` the test database stays in memory, as Django makes it."""
     from django.conf import settings
 
     default = settings.DATABASES["default"]
