@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.cache.backends.base import BaseCache
 from django.test import Client
 
 from brag_event.celery import app
@@ -54,3 +55,26 @@ def test_readyz_reports_a_cache_away_and_stays_ready(client: Client, settings: A
     body = response.json()
     assert body["status"] == "degraded" and "cache" in body["degraded"], body
     assert body["checks"]["cache"] == {"ok": False, "backend": "redis", "error": "ConnectionError"}
+
+
+class DictCache(BaseCache):
+    """A cache backend of its own, on Django's base class only (as a third-party one would be)."""
+
+    def __init__(self, location: str, params: dict[str, Any]) -> None:
+        super().__init__(params)
+        self.kept: dict[str, Any] = {}
+
+    def set(self, key: str, value: Any, timeout: Any = None, version: Any = None) -> None:
+        self.kept[key] = value
+
+    def get(self, key: str, default: Any = None, version: Any = None) -> Any:
+        return self.kept.get(key, default)
+
+
+@pytest.mark.django_db
+def test_readyz_names_a_cache_that_is_not_djangos_other(client: Client, settings: Any) -> None:
+    """Not "base": the name is that of the Django backend it extends, and there is none."""
+    settings.CACHES = {"default": {"BACKEND": "tests.core.test_health.DictCache"}}
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json()["checks"]["cache"] == {"ok": True, "backend": "other"}
