@@ -11,7 +11,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db.models import Exists, OuterRef
 
 from brag_event.core.sql import qn
 
@@ -74,26 +73,6 @@ def remember_role_from_flags(user: Any, flags: Any, has_player: bool) -> None:
     groups = {name for name, flag in zip(STAFF_GROUPS, group_flags, strict=True) if flag}
     setattr(user, _GLOBAL, _decide(user, groups, has_player))
     setattr(user, _HAS_EVENT_ROLES, bool(has_event_roles))
-
-
-def role_annotations(user_ref: str) -> dict[str, Any]:
-    """Annotations that bring a user's staff groups (and whether they have a role of one event)
-    along with the query that loads the user (a token or a session look-up), so no request
-    spends a query of its own on its role. ``user_ref`` is the path to the user's id in that
-    query (``"pk"`` or ``"user_id"``)."""
-    out: dict[str, Any] = {
-        f"_in_{name}": Exists(Group.objects.filter(user=OuterRef(user_ref), name=name))
-        for name in STAFF_GROUPS
-    }
-    out["_has_staff_role"] = Exists(StaffRole.objects.filter(user=OuterRef(user_ref)))
-    return out
-
-
-def remember_role(user: Any, holder: Any) -> None:
-    """Decide the role from annotations made by ``role_annotations`` on ``holder``."""
-    groups = {name for name in STAFF_GROUPS if getattr(holder, f"_in_{name}", False)}
-    setattr(user, _GLOBAL, _decide(user, groups))
-    setattr(user, _HAS_EVENT_ROLES, bool(getattr(holder, "_has_staff_role", True)))
 
 
 def _signed_in(user: Any) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
@@ -15,7 +16,7 @@ from brag_event.core import sql
 from brag_event.players.models import Player
 
 from .models import DeviceToken, token_hash
-from .roles import group_flags_sql, remember_role, remember_role_from_flags, role_annotations
+from .roles import group_flags_sql, remember_role_from_flags
 
 
 class DeviceTokenAuthentication(authentication.BaseAuthentication):
@@ -80,17 +81,57 @@ def _token_with_user(key_hash: str) -> DeviceToken | None:
 
 class RoleAwareModelBackend(ModelBackend):
     """Django's model backend, but the user of a session arrives with their role and player in
-    the same query (see ``roles.role_annotations``)."""
+    one hand-written query, as a token's does (every signed-in page starts here)."""
 
     def get_user(self, user_id: Any) -> Any:
-        model = get_user_model()
-        user = (
-            model._default_manager.select_related("player")
-            .annotate(**role_annotations("pk"))
-            .filter(pk=user_id)
-            .first()
-        )
+        user = _session_user(user_id)
         if user is None or not self.user_can_authenticate(user):
             return None
-        remember_role(user, user)
         return user
+
+
+@cache
+def _session_user_sql() -> tuple[str, list[Any]]:
+    user_model = get_user_model()
+    flags, flag_params = group_flags_sql("u.id")
+    query = (
+        f"SELECT {sql.columns(user_model, 'u')}, {sql.columns(Player, 'p')}, "  # nosec B608
+        f"{flags} "
+        f"FROM {sql.table(user_model)} u "
+        f"LEFT JOIN {sql.table(Player)} p ON p.{sql.qn('user_id')} = u.{sql.qn('id')} "
+        f"WHERE u.{sql.qn('id')} = %s"
+    )
+    return query, flag_params
+
+
+@cache
+def _player_pk_index() -> int:
+    return Player._meta.concrete_fields.index(Player._meta.pk)
+
+
+def _session_user(user_id: Any) -> Any:
+    """The session's user with their player (or none) and their role, or ``None``: what
+    ``select_related("player")`` with the role's annotations gave, without the ORM compiling
+    that query on every request (see ``core.sql``)."""
+    user_model = get_user_model()
+    try:
+        pk = user_model._meta.pk.to_python(user_id)  # type: ignore[union-attr]
+    except ValidationError:
+        return None
+    if not isinstance(pk, int) or not sql.possible_id(pk):
+        return None
+    query, flag_params = _session_user_sql()
+    (rows,) = sql.run_batch([(query, [*flag_params, pk])])
+    if not rows:
+        return None
+    row = rows[0]
+    user, at = sql.hydrate(user_model, row)
+    player: Player | None = None
+    if row[at + _player_pk_index()] is not None:
+        player, at = sql.hydrate(Player, row, at)
+        Player.user.field.set_cached_value(player, user)  # type: ignore[attr-defined]
+    else:
+        at += len(Player._meta.concrete_fields)
+    user_model.player.related.set_cached_value(user, player)  # type: ignore[attr-defined]
+    remember_role_from_flags(user, row[at:], player is not None)
+    return user

@@ -21,9 +21,7 @@ from brag_event.access.roles import (
     event_roles,
     events_where,
     group_flags_sql,
-    remember_role,
     remember_role_from_flags,
-    role_annotations,
     role_of,
 )
 from brag_event.core.sql import qn
@@ -44,9 +42,7 @@ __all__ = [
     "event_roles",
     "group_flags_sql",
     "hands_for",
-    "remember_role",
     "remember_role_from_flags",
-    "role_annotations",
     "role_of",
     "table_of_any_day",
     "tables_for",

@@ -130,3 +130,44 @@ def test_a_user_without_roles_of_one_event_spends_no_query_on_them(client: objec
             role_in(loaded, w.event.pk)
         assert len(seen) == queries, (user, [q["sql"] for q in seen])
     assert Day.objects.exists()
+
+
+def test_a_sessions_user_comes_in_one_query_with_their_role_and_player() -> None:
+    """The session's user is read by one hand-written query: the role the groups give, the
+    player (or that there is none) already there, and the role as the ORM would decide it."""
+    from brag_event.access.roles import global_role
+    from brag_event.api.auth import RoleAwareModelBackend
+
+    w = world(2)
+    player_user = User.objects.create_user("seat1")
+    player = w.players[0]
+    player.user = player_user
+    player.save(update_fields=["user"])
+    cases = {
+        user_in("organiser"): ("organiser", None),
+        user_in("dealer"): ("dealer", None),
+        player_user: ("player", player.pk),
+        User.objects.create_user("nobody"): ("public", None),
+        User.objects.create_superuser("root"): ("organiser", None),
+    }
+    backend = RoleAwareModelBackend()
+    for user, (role, player_id) in cases.items():
+        with CaptureQueriesContext(connection) as seen:
+            loaded = backend.get_user(str(user.pk))  # as the session keeps it
+            assert loaded is not None and loaded.pk == user.pk
+            assert loaded.username == user.username and loaded.password == user.password
+            assert global_role(loaded) == role
+            found = getattr(loaded, "player", None)
+            assert (found.pk if found else None) == player_id
+            if found:
+                assert found.user is loaded and found.name == player.name
+        assert len(seen) == 1, (user, [q["sql"] for q in seen])
+
+
+def test_a_sessions_user_id_that_names_no_active_user_is_nobody() -> None:
+    from brag_event.api.auth import RoleAwareModelBackend
+
+    gone = User.objects.create_user("gone", is_active=False)
+    backend = RoleAwareModelBackend()
+    for bad in (gone.pk, gone.pk + 1000, "x", "", None, "1.5", -1, 0, 2**63, "9" * 40):
+        assert backend.get_user(bad) is None, bad
