@@ -24,10 +24,10 @@ SYNC=$(UV) sync --locked --python $(PYTHON3)
 # makes pytest rewrite every test module's asserts again on each run.
 export PYTHONDONTWRITEBYTECODE=
 FAST_WORKERS?=2
-# `make test`'s pytest processes (pytest-xdist); the suite is written to run on any number. Four
+# `make test`'s pytest processes (pytest-xdist); the suite is written to run on any number. Three
 # on this 2-core machine: two leave a tenth of the cores idle while tests wait on browsers,
-# servers and the network they emulate (docs/testing.md).
-TEST_WORKERS?=4
+# servers and the network they emulate; four were no faster (docs/testing.md).
+TEST_WORKERS?=3
 # Each test file goes whole to one worker (a fixture built once for a module — a world, Pyodide
 # booted once, the production run's services — is built once), in the order tests/conftest.py
 # gives: the slow files first (hence no reordering by size). (--dist loadgroup with the
@@ -45,7 +45,7 @@ RUN_ADDR?=127.0.0.1:8000
 help:
 	@echo "make run        install the runtime set, migrate, load demo data, serve on RUN_ADDR"
 	@echo "                (default 127.0.0.1:8000; DEBUG=1 for Django's debug pages)"
-	@echo "make test       the whole suite, as CI: lock check, lint, typecheck, security, pytest on 4 processes"
+	@echo "make test       the whole suite, as CI: lock check, lint, typecheck, security, pytest on 3 processes"
 	@echo "make test-fast  engine, services and API tests (no browser, production run or slow)"
 	@echo "make install    the venv with every extra (dev, bench) from uv.lock, and the vendored Pyodide"
 	@echo "make lock       regenerate uv.lock after editing pyproject.toml's dependencies"

@@ -35,7 +35,7 @@ def worker_redis(url: str, worker: str) -> str:
 
 
 REDIS = worker_redis(
-    os.environ.get("BRAG_TEST_REDIS", "redis://127.0.0.1:6379/12"),
+    os.environ.get("BRAG_TEST_REDIS", "redis://127.0.0.1:6379/13"),
     os.environ.get("PYTEST_XDIST_WORKER", ""),
 )
 
