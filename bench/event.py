@@ -729,9 +729,11 @@ def chart(runs: list[dict[str, Any]], path: Path) -> None:
 
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=110)
     xs = [r["multiple"] for r in runs]
-    for name, label in CLASSES[:5]:
+    for i, (name, label) in enumerate(CLASSES[:5]):
         ys = [r["classes"].get(name, {}).get("p99_ms", math.nan) for r in runs]
-        ax.plot(xs, ys, marker="o", label=label)
+        if all(math.isnan(y) for y in ys):
+            continue  # a class this run had none of (the followers, without --audience)
+        ax.plot(xs, ys, marker="o", label=label, color=f"C{i}")  # a class keeps its colour
     ax.axhline(TARGET_MS, color="crimson", linestyle="--", linewidth=1, label="target: 100 ms")
     ax.set_xlabel("multiple of the event (×1 = 50 tables, 300 phones, 2 screens, 1 dashboard)")
     ax.set_ylabel("p99 latency (ms)")
