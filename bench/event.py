@@ -507,7 +507,9 @@ def run_multiple(
         "workers": workers,
         "server_cpu_ms_per_request": server_cpu * window * 1000 / max(requests, 1),
         "server_cpu_cores": server_cpu,
-        "projected_capacity": cores / server_cpu / m if server_cpu else math.nan,
+        # In multiples of ×1 (the server's CPU for this mix ÷ m is its cost for ×1's): with the
+        # load generator elsewhere, how many times ×1 these cores would carry.
+        "projected_capacity": cores * m / server_cpu if server_cpu else math.nan,
         # What reached gunicorn, by kind (its access log), per second of the window.
         "gunicorn_per_s": {
             k: (reached_last.get(k, 0) - reached_first.get(k, 0)) / window
@@ -675,7 +677,7 @@ def report(run: dict[str, Any]) -> None:
     reached = run["gunicorn_per_s"]
     print(
         f"  server CPU {run['server_cpu_cores']:.2f} cores ({run['server_cpu_ms_per_request']:.2f}"
-        f" ms a request): projected capacity ×{run['projected_capacity']:.1f} on "
+        f" ms a request): projected capacity ×{run['projected_capacity']:.1f} of ×1 on "
         f"{os.cpu_count()} cores; {run['audience']} followers outside; reaching gunicorn a "
         f"second: public reads {reached.get('public', 0):.1f}, table reads "
         f"{reached.get('table_read', 0):.1f}, the rest {reached.get('other', 0):.1f}"
