@@ -45,7 +45,7 @@ RUN_ADDR?=127.0.0.1:8000
 help:
 	@echo "make run        install the runtime set, migrate, load demo data, serve on RUN_ADDR"
 	@echo "                (default 127.0.0.1:8000; DEBUG=1 for Django's debug pages)"
-	@echo "make test       the whole suite, as CI: lock check; lint, typecheck and security beside pytest on 3 processes"
+	@echo "make test       the whole suite, as CI: lock check, lint, typecheck, security, pytest on 3 processes"
 	@echo "make test-fast  engine, services and API tests (no browser, production run or slow)"
 	@echo "make install    the venv with every extra (dev, bench) from uv.lock, and the vendored Pyodide"
 	@echo "make lock       regenerate uv.lock after editing pyproject.toml's dependencies"
@@ -101,20 +101,12 @@ run: install-runtime
 	DJANGO_DEBUG=$(RUN_DEBUG) BRAG_DASHBOARD_AUDIT=true $(PY) manage.py runserver --insecure $(RUN_ADDR)
 
 # The checks (ruff and the layers, mypy, bandit and pip-audit) run side by side — mypy is the
-# longest, pip-audit mostly waits on PyPI — each with its own output (-O), and beside pytest: their
-# output is kept in $(CHECKS_LOG) and printed once pytest ends, and make test fails if either
-# failed (the checks' status is reported first). The environment is installed once, before them.
+# longest, pip-audit mostly waits on PyPI — each with its own output (-O) and exit status: any
+# failure stops make before pytest. The environment is installed once, before them.
 CHECKS=lint typecheck security
-CHECKS_LOG=$(VENV)/checks.log
 test: lock-check install
-	@echo "lint, typecheck and security run beside pytest; their output follows pytest's"
-	@{ $(MAKE) --no-print-directory -j3 -O INSTALLED=1 $(CHECKS) >$(CHECKS_LOG) 2>&1; \
-		echo $$? >$(CHECKS_LOG).rc; } & \
-	$(PY) -m pytest -n $(TEST_WORKERS) $(XDIST); tests=$$?; wait; \
-	checks=$$(cat $(CHECKS_LOG).rc); cat $(CHECKS_LOG); \
-	[ "$$checks" = 0 ] || echo "make test: lint, typecheck or security failed (above)"; \
-	[ "$$tests" = 0 ] || echo "make test: pytest failed (exit status $$tests)"; \
-	[ "$$checks" = 0 ] && [ "$$tests" = 0 ]
+	@$(MAKE) --no-print-directory -j3 -O INSTALLED=1 $(CHECKS)
+	$(PY) -m pytest -n $(TEST_WORKERS) $(XDIST)
 
 # The quick loop: engine, services, API (see docs/testing.md), on FAST_WORKERS processes. The
 # test databases are kept between runs (--reuse-db: Django's keepdb, which still applies any new
