@@ -246,29 +246,63 @@ def load_generator(plan: Path, samples: Path) -> subprocess.Popen[str]:
     )
 
 
-# Followers a Locust process keeps polling. At 1,500 a process (2026-11-27, ×1 with 3,000) the
-# two processes timed the followers' p99 at 123 ms while nginx's own log answered 99 % of the same
+# Users a Locust process drives, the hall's and the followers' alike (each process is one event
+# loop on one core). At 1,500 a process (2026-11-27, ×1 with 3,000 followers in two processes)
+# Locust timed the followers' p99 at 123 ms while nginx's own log answered 99 % of the same
 # requests in under a millisecond: the generators' event loops were the wait. At 500 a process
-# (six), the followers' p99 was 13 ms and the generators spent half the CPU (0.22 cores, not 0.41).
-AUDIENCE_PER_PROCESS = 500
-PLAN_MARGIN_S = 30.0  # how long the audience keeps polling past the hall's window, at most
+# the followers' p99 was 15 ms and the generators spent half the CPU. The hall's ×4 (1,413 users
+# in one process) showed the same: standings under a millisecond in nginx's log, 53 ms in Locust's.
+USERS_PER_PROCESS = 500
+PLAN_MARGIN_S = 30.0  # how long the helpers keep polling past the hall's window, at most
 
 
-def start_audience(plan: dict[str, Any], workdir: Path) -> list[tuple[subprocess.Popen[str], Path]]:
-    """The followers outside (``plan["counts"]["audience"]``), polling from processes of their
-    own, each started and its users spawned before this returns; each process's samples file.
-    They poll through the hall's spawn, warm-up and window (and a margin), then write their
-    samples; the window's are counted with the hall's."""
-    total = plan["counts"]["audience"]
-    out: list[tuple[subprocess.Popen[str], Path]] = []
-    n = math.ceil(total / AUDIENCE_PER_PROCESS)
+def split(count: int, parts: int) -> list[int]:
+    """``count`` in ``parts`` shares that differ by one at most."""
+    return [count // parts + (1 if i < count % parts else 0) for i in range(parts)]
+
+
+def hall_shares(plan: dict[str, Any]) -> list[dict[str, Any]]:
+    """The hall's users (tablets with their tables, phones, screens, dashboards) in processes of
+    at most USERS_PER_PROCESS users each; the first share is the clock's (its window is the
+    run's)."""
+    counts = plan["counts"]
+    kinds = ("tablets", "phones", "screens", "dashboards")
+    n = max(1, math.ceil(sum(counts[k] for k in kinds) / USERS_PER_PROCESS))
+    by_kind = {k: split(counts[k], n) for k in kinds}
+    shares, taken = [], 0
     for i in range(n):
-        share = total // n + (1 if i < total % n else 0)
-        counts = {"tablets": 0, "phones": 0, "screens": 0, "dashboards": 0, "audience": share}
-        seconds = plan["warmup"] + plan["seconds"] + PLAN_MARGIN_S + 30  # the hall's spawn
-        own = {**plan, "counts": counts, "warmup": 0, "seconds": seconds, "seed": plan["seed"] + i}
-        plan_path = workdir / f"audience-{i}.json"
-        samples = workdir / f"audience-{i}-samples.json"
+        tablets = by_kind["tablets"][i]
+        shares.append(
+            {
+                "counts": {**{k: by_kind[k][i] for k in kinds}, "audience": 0},
+                "tables": plan["tables"][taken : taken + tablets],
+            }
+        )
+        taken += tablets
+    return shares
+
+
+def audience_shares(plan: dict[str, Any]) -> list[dict[str, Any]]:
+    """The followers outside, USERS_PER_PROCESS a process at most."""
+    total = plan["counts"]["audience"]
+    n = math.ceil(total / USERS_PER_PROCESS)
+    none = {"tablets": 0, "phones": 0, "screens": 0, "dashboards": 0}
+    return [{"counts": {**none, "audience": k}, "tables": []} for k in split(total, n)] if n else []
+
+
+def start_helpers(
+    plan: dict[str, Any], shares: list[dict[str, Any]], workdir: Path
+) -> list[tuple[subprocess.Popen[str], Path]]:
+    """Processes of their own for ``shares`` of the users, each started and its users spawned
+    before this returns; each process's samples file. They run through the clock's spawn,
+    warm-up and window (and a margin), then write their samples; the window's are counted with
+    the clock's."""
+    out: list[tuple[subprocess.Popen[str], Path]] = []
+    for i, share in enumerate(shares):
+        seconds = plan["warmup"] + plan["seconds"] + PLAN_MARGIN_S + 30  # the clock's spawn
+        own = {**plan, **share, "warmup": 0, "seconds": seconds, "seed": plan["seed"] + 7919 * i}
+        plan_path = workdir / f"helper-{i}.json"
+        samples = workdir / f"helper-{i}-samples.json"
         plan_path.write_text(json.dumps(own))
         process = load_generator(plan_path, samples)
         out.append((process, samples))
@@ -276,7 +310,7 @@ def start_audience(plan: dict[str, Any], workdir: Path) -> list[tuple[subprocess
         assert process.stdout is not None
         for line in process.stdout:
             if line.startswith("SPAWNED"):
-                print(f"bench.event: the audience's {line.strip().lower()}", flush=True)
+                print(f"bench.event: a helper generator {line.strip().lower()}", flush=True)
                 break
     return out
 
@@ -353,7 +387,7 @@ def run_multiple(
     server = sync_server(env, args.workers, ready=("/healthz", (200,)))
     load: subprocess.Popen[str] | None = None
     nginx: Nginx | None = None
-    audience: list[tuple[subprocess.Popen[str], Path]] = []
+    helpers: list[tuple[subprocess.Popen[str], Path]] = []
     generators: list[int] = []
     try:
         server.start()
@@ -390,14 +424,14 @@ def run_multiple(
             "seed": args.seed + m,
         }
         plan_path, out_path = workdir / "plan.json", workdir / "samples.json"
-        # The followers outside come from processes of their own (AUDIENCE_PER_PROCESS each,
-        # started first, running past the hall's window): in the hall's process, one Locust
-        # event loop for 3,000 more users delayed the hall's own answers by seconds.
-        hall_counts = {**plan["counts"], "audience": 0}
-        plan_path.write_text(json.dumps({**plan, "counts": hall_counts}))
-        audience = start_audience(plan, workdir)
+        # The hall's users and the followers outside in processes of USERS_PER_PROCESS at most:
+        # the first share of the hall is the clock (its window is the run's); the others, and
+        # the followers, are started first and run past the window.
+        clock, *hall_helpers = hall_shares(plan)
+        plan_path.write_text(json.dumps({**plan, **clock}))
+        helpers = start_helpers(plan, [*hall_helpers, *audience_shares(plan)], workdir)
         load = load_generator(plan_path, out_path)
-        generators = [load.pid, *(a.pid for a, _ in audience)]
+        generators = [load.pid, *(a.pid for a, _ in helpers)]
         first = last = None
         reached_first: Counter[str] = Counter()
         reached_last: Counter[str] = Counter()
@@ -414,15 +448,18 @@ def run_multiple(
         if load.wait(timeout=120) != 0 or first is None or last is None:
             raise SystemExit(f"bench.event: the load generator failed (exit {load.returncode})")
         out = json.loads(out_path.read_text())
-        for process, samples in audience:
+        for process, samples in helpers:
             if process.wait(timeout=PLAN_MARGIN_S * 4) != 0:
-                raise SystemExit("bench.event: an audience generator failed")
-            out["samples"] += json.loads(samples.read_text())["samples"]
+                raise SystemExit("bench.event: a helper generator failed")
+            theirs = json.loads(samples.read_text())
+            out["samples"] += theirs["samples"]
+            for key, value in theirs["counters"].items():  # their tablets' re-buys, hands …
+                out["counters"][key] = out["counters"].get(key, 0) + value
         errors_logged = server.log_errors()
     finally:
         if load is not None and load.poll() is None:
             load.kill()
-        for process, _ in audience:
+        for process, _ in helpers:
             if process.poll() is None:
                 process.kill()
         if nginx is not None:
