@@ -398,11 +398,20 @@ class HandState:
         return ceil_half(base) if blind else base
 
     def _see_cost(self, p: Player) -> int:
-        """What ``p`` pays to see now."""
+        """What ``p`` pays to see now: under ``double`` twice the stake (a blind seer the
+        stake); under ``equal`` the stake (a blind seer half of it, rounded up) — but only when
+        the player being seen is open: seeing a blind player costs what it costs under
+        ``double`` (RULES 3.6, the ``equal`` option's Decision)."""
         stake = self.stake
-        if self.rules.see_cost == SEE_DOUBLE:
+        if self.rules.see_cost == SEE_DOUBLE or self._other_is_blind(p):
             return stake if p.blind else 2 * stake
         return ceil_half(stake) if p.blind else stake
+
+    def _other_is_blind(self, p: Player) -> bool:
+        """Whether the one other player left in the betting (a see needs exactly two) is
+        blind."""
+        left = [q for q in self.players if q is not p and q.status == ACTIVE]
+        return len(left) == 1 and left[0].blind
 
 
 def _check_setup(

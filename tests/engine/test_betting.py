@@ -285,6 +285,27 @@ def test_see_cost_equal_option() -> None:
     assert open_.pot_total == 10 + 14
 
 
+@pytest.mark.parametrize(
+    ("see_cost", "cost"),
+    [("double", 10), ("equal", 10)],
+)
+def test_a_blind_player_seeing_a_blind_player_pays_what_double_asks(
+    see_cost: str, cost: int
+) -> None:
+    """RULES 3.6, the ``equal`` option's Decision: seeing a blind player costs what it costs
+    under ``double`` — a blind seer pays the stake (10 at a stake of 10), not half of it."""
+    rules = Rules(ante=5, min_bet=5, max_bet=20, max_raise=20, see_cost=see_cost)
+    state = table(2, rules=rules)
+    state.bet(1, 5)  # blind 5 -> stake 10; both still blind
+    assert state.stake == 10
+    (see,) = [o for o in state.legal_actions() if o.action == "see"]
+    assert see.cost == cost
+    rejects(state, Action("see", 2, 5), "see_wrong_amount")
+    state.see(2, cost)
+    assert state.phase == SHOWING
+    assert state.pot_total == 10 + 5 + cost
+
+
 # ---------------------------------------------------------------- 3.7 everyone else folds
 
 
