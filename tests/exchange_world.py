@@ -1,7 +1,8 @@
 """A finished event to export, built through the services as in production: three days of
 Andy, Bill, Chris, Dan and Poor. Day 1: Bill wins a hand, Andy is warned, Dan is disqualified
-and Poor (50) cannot afford day 2; Poor is let back in for day 2 by the organiser; days 2 and 3
-seat the three and play nothing. Andy plays for Leeds Club; everyone has contact details, which
+and Poor (50) cannot afford day 2; Poor is let back in for day 2 by the organiser (and does not play
+it); days 2 and 3 seat the three, who play one hand each day (RULES §4b: only the players of a
+day who played it can qualify). Andy plays for Leeds Club; everyone has contact details, which
 no results file may carry."""
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from brag_event.players.qualify import player_requalify
 from brag_event.players.services import player_register
 from brag_event.tables.services import seat_buy_in, table_create
 
-from .factories import disqualify, world
+from .factories import World, disqualify, world
 from .scenarios import ends_by_folds
 
 CONTACT = "@contact.example"
@@ -56,8 +57,11 @@ def finished_event(commits: Any, name: str = "FLASH 2025") -> Event:
                 player_requalify(day=day, player=poor, reason="a sponsor's place", by=None)
             day = day_open(day=day, by=None)
             table = table_create(day=day, by=None)
-            for i, p in enumerate(w.players[:3]):
+            seats = [
                 seat_buy_in(table=table, seat_number=i + 1, player=p, amount=200, by=None)
+                for i, p in enumerate(w.players[:3])
+            ]
+            ends_by_folds(World(w.event, day, table, w.players[:3], seats))
         with commits(execute=True):
             day_close_request(day=day, by=None)
     w.event.refresh_from_db()

@@ -17,6 +17,7 @@ from brag_event.events.services import day_open, event_create_flash
 from brag_event.floor.models import Ruling
 from brag_event.floor.services import ruling_record
 from brag_event.hands.models import Hand
+from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_apply_action, hand_start
 from brag_event.ledger.audit import ledger_audit
 from brag_event.players.models import Person, Player
@@ -127,6 +128,39 @@ def played(w: World) -> Hand:
     act(hand, seat=3, action="fold")
     hand, _ = act(hand, seat=1, action="fold")
     return hand
+
+
+def play_day(
+    day: Day, players: list[Player], *, buy_in: int = 200, winner: Player | None = None
+) -> World:
+    """A new table on ``day`` (open), ``players`` bought in at it, and one hand played there to
+    its end: each of them has played the day, so its cut counts them (RULES §4b, "Who can
+    qualify"). The first to act looks and bets 10 and everyone else folds; with ``winner``, the
+    winner looks first and bets at their turn, everyone else folds at theirs (so the winner
+    gains the others' antes, and the others lose one ante each: their order is kept)."""
+    table = table_create(day=day, by=None)
+    seats = [
+        seat_buy_in(table=table, seat_number=i + 1, player=p, amount=buy_in, by=None)
+        for i, p in enumerate(players)
+    ]
+    w = World(day.event, day, table, players, seats)
+    hand = start(w)
+    state = hand_state(hand)
+    if winner is None:
+        first = state.to_act
+        act(hand, seat=first, action="look")
+        hand, state = act(hand, seat=first, action="bet", amount=10)
+    else:
+        seat = next(s.number for s in seats if s.player_id == winner.pk)
+        hand, state = act(hand, seat=seat, action="look")
+        if state.to_act == seat:
+            hand, state = act(hand, seat=seat, action="bet", amount=10)
+    while state.to_act is not None:
+        if winner is not None and state.to_act == seat:
+            hand, state = act(hand, seat=seat, action="bet", amount=10)
+        else:
+            hand, state = act(hand, seat=state.to_act, action="fold")
+    return w
 
 
 def disqualify(table: Table, player: Player) -> Ruling:

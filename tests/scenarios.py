@@ -14,11 +14,10 @@ from brag_event.events.services import day_open
 from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_void_last_action
-from brag_event.players.models import Person
+from brag_event.players.models import Person, Player
 from brag_event.players.services import player_register
-from brag_event.tables.services import seat_buy_in, table_create
 
-from .factories import World, act, start, world
+from .factories import World, act, play_day, start, world
 
 # The cards each seat shows where a hand needs them (distinct across seats).
 CARDS = {1: "2c 7d 9h", 2: "As Ad 2c", 3: "Kh Kd 4c"}
@@ -93,22 +92,33 @@ def finished(
     returning: bool = True,
 ) -> Event:
     """A three-day event of Andy, Bill and Chris (and ``others``, registered with their money
-    and never seated): ``play`` is day 1's one hand, days 2 and 3 seat the three and play
-    nothing; every day closed (``commits``: pytest-django's
-    ``django_capture_on_commit_callbacks``). ``returning``: players already registered (by
-    name) in another event are entered as the same people, as a series counts them."""
+    and never seated): ``play`` is day 1's one hand; days 2 and 3 seat the three, who play one
+    hand that the leader wins from the others' antes (so each day's order is day 1's); every
+    day closed (``commits``: pytest-django's ``django_capture_on_commit_callbacks``).
+    ``returning``: players already registered (by name) in another event are entered as the
+    same people, as a series counts them."""
     w = world(3, name=name, returning=returning)
     for other, money in others:
         person = Person.objects.filter(name=other, merged_into=None).first() if returning else None
         player_register(event=w.event, name=other, starting_money=money, person=person, by=None)
     play(w)
+    days_played_and_closed(w, commits)
+    return w.event
+
+
+def days_played_and_closed(w: World, commits: Any) -> None:
+    """Close day 1 of ``w`` (played), then open, play and close days 2 and 3: the three players
+    of ``w`` sit at a new table each day and play one hand that the leader wins from the
+    others' antes, so each day's order is day 1's (``commits``: pytest-django's
+    ``django_capture_on_commit_callbacks``)."""
     for number in (1, 2, 3):
         day = w.event.days.get(number=number)
         if number > 1:
             day = day_open(day=day, by=None)
-            table = table_create(day=day, by=None)
-            for i, p in enumerate(w.players):
-                seat_buy_in(table=table, seat_number=i + 1, player=p, amount=200, by=None)
+            leader = max(
+                Player.objects.filter(pk__in=[p.pk for p in w.players]),
+                key=lambda p: (p.balance, -p.pk),
+            )
+            play_day(day, w.players, winner=leader)
         with commits(execute=True):
             day_close_request(day=day, by=None)
-    return w.event

@@ -36,14 +36,14 @@ from brag_event.hands.models import Hand
 from brag_event.ledger.audit import ledger_audit
 from brag_event.ledger.models import LedgerCheck
 from brag_event.players.models import Qualification, StandingSnapshot
-from brag_event.players.qualify import day_cut
-from brag_event.players.selectors import standings
+from brag_event.players.results import close_standings
 from brag_event.tables import versions
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_leave
 from brag_event.tables.shifts import shifts_end_at_close
 
 from .count import count_refusal, count_report, count_state
+from .record import standings_chain
 from .signals import day_close_requested
 
 
@@ -339,27 +339,12 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
             return close
         _refuse_unless_empty(day)
         event = day.event
-        audit = ledger_audit(event=event)
-        if not audit.ok:
-            raise ServiceError(
-                "audit_failed",
-                f"The ledger audit failed: day {day.number} stays closing, with nothing "
-                "snapshotted or qualified. Correct the ledger, then close again.",
-                details={"audit": audit.lines()},
-            )
-        # The day's record: one root over its hands' chains and its own chain (recomputed by
-        # the audit above, which found every record intact), published with the close. A
-        # ruling chained onto the day after this snapshot moved the day's row: the lock above
-        # failed to serialize, and the close ran again (hands.chain.day_chain_append).
-        day.record_root, record_hands = audit.roots[day.pk]
-        if audit.money is not None:  # brag-day/3: the money record as it stands now
-            day.record_money_seq, day.record_money_head = audit.money.seq, audit.money.head
-        # The close's audit is the event's latest: the dashboard shows it like any other.
-        LedgerCheck.objects.create(event=event, ok=True, lines=audit.lines())
-        rows = standings(event, day)
-        # Only the day's own field can qualify: a player out at an earlier cut comes back only
-        # by an organiser's recorded decision (players.qualify.player_requalify).
-        cut = day_cut(day, rows)
+        # The standings the close takes (RULES §4b): the day's order, its cut made among the
+        # players of its field who played that day, every mark — kept as taken, and chained
+        # onto the day's own record before its root is computed, so the root covers them. Only
+        # the day's own field can qualify: a player out at an earlier cut comes back only by an
+        # organiser's recorded decision (players.qualify.player_requalify).
+        rows, cut = close_standings(day)
         following = cut.following
         qualified = cut.qualified
         for row in rows:
@@ -373,6 +358,9 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
                     "hands_played": row["hands_played"],
                     "hands_won": row["hands_won"],
                     "qualified": row["player"] in qualified,
+                    "position": row["position"],
+                    "mark": row["mark"],
+                    "out_after": row["out_after"],
                 },
             )
         if following is not None:
@@ -380,6 +368,25 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
                 Qualification.objects.get_or_create(
                     day=following, player_id=player_id, defaults={"reason": reason}
                 )
+        standings_chain(day=day, close=close)
+        audit = ledger_audit(event=event)
+        if not audit.ok:
+            raise ServiceError(
+                "audit_failed",
+                f"The ledger audit failed: day {day.number} stays closing, with nothing "
+                "snapshotted or qualified. Correct the ledger, then close again.",
+                details={"audit": audit.lines()},
+            )
+        # The day's record: one root over its hands' chains and its own chain (recomputed by
+        # the audit above, which found every record intact — the standings entry among them),
+        # published with the close. A ruling chained onto the day after this snapshot moved
+        # the day's row: the lock above failed to serialize, and the close ran again
+        # (hands.chain.day_chain_append).
+        day.record_root, record_hands = audit.roots[day.pk]
+        if audit.money is not None:  # brag-day/3: the money record as it stands now
+            day.record_money_seq, day.record_money_head = audit.money.seq, audit.money.head
+        # The close's audit is the event's latest: the dashboard shows it like any other.
+        LedgerCheck.objects.create(event=event, ok=True, lines=audit.lines())
         report = {
             "seats_returned": seats_returned,
             "players": len(rows),

@@ -350,6 +350,13 @@ class DayClose(models.Model):
     queue_error = models.CharField(
         max_length=200, blank=True, help_text="Why its job could not reach the job queue"
     )
+    # The day's standings as the close took them — every snapshot row and the qualifiers it
+    # wrote — as one entry of the day's own chain (``closing.record``), under its root.
+    standings = models.JSONField(
+        null=True, blank=True, editable=False, help_text="The entry's fields, as chained"
+    )
+    standings_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    standings_hash = models.CharField(max_length=64, blank=True, editable=False)
 
     def __str__(self) -> str:
         return f"Close of {self.day}: {self.status}"

@@ -98,8 +98,8 @@ def close_report(day: Day) -> CloseReport:
     pots = data.get("carried_pots")
     if isinstance(pots, list):
         report.carried_pots = [p for p in pots if isinstance(p, dict)]
-    if close.status != DayClose.Status.DONE:
-        return report
+    if close.status != DayClose.Status.DONE or following is None:
+        return report  # the last day: the final standings, nobody goes on or misses a cut
     reasons: dict[int, str] = {}
     if following is not None:
         reasons = dict(
@@ -109,7 +109,11 @@ def close_report(day: Day) -> CloseReport:
     # is explained from its snapshot.
     kept = data.get("missed")
     missed: dict[str, Any] = kept if isinstance(kept, dict) else {}
-    rows = StandingSnapshot.objects.filter(day=day).select_related("player").order_by("rank")
+    rows = (
+        StandingSnapshot.objects.filter(day=day)
+        .select_related("player")
+        .order_by("position", "rank", "player__name")
+    )
     for row in rows:
         entry = {
             "player": row.player_id,

@@ -15,8 +15,9 @@ from typing import Any
 from brag_event.events.models import Day, DayClose, Event
 from brag_event.floor.models import Penalty
 from brag_event.hands.models import Hand
-from brag_event.players.models import Qualification, StandingSnapshot
-from brag_event.players.qualify import standings_marks
+from brag_event.players.models import Qualification
+from brag_event.players.qualify import REQUALIFIED
+from brag_event.players.results import QUALIFIED, closed_cut, final_standings, snapshot_rows
 
 from .closing_report import following_day
 
@@ -121,28 +122,6 @@ def penalty_rows(event: Event, day: Day | None) -> list[dict[str, Any]]:
     return rows
 
 
-def _snapshot_rows(day: Day) -> list[dict[str, Any]]:
-    rows = []
-    for s in StandingSnapshot.objects.filter(day=day).select_related("player").order_by("pk"):
-        rows.append(
-            {
-                "player": s.player_id,
-                "name": s.player.name,
-                "rank": s.rank or None,  # 0 was kept for the disqualified: outside the ranking
-                "total": s.total,
-                "change": s.change,
-                "hands_played": s.hands_played,
-                "hands_won": s.hands_won,
-                "qualified": s.qualified,
-                "disqualified": s.rank == 0,
-            }
-        )
-    # The close's order: the ranked by rank (ties by name, as the standings), the disqualified
-    # last.
-    rows.sort(key=lambda r: (r["disqualified"], r["rank"] or 0, r["name"]))
-    return rows
-
-
 def day_results(day: Day) -> Results:
     """A day's results as its close kept them. Not ready until the day has closed."""
     event = day.event
@@ -156,21 +135,16 @@ def day_results(day: Day) -> Results:
     results.ready = True
     close = DayClose.objects.filter(day=day).first()
     results.closed_at = close.finished_at if close is not None else None
-    rows = _snapshot_rows(day)
-    marks = standings_marks(day, rows)
-    for r in rows:
-        r["standing"] = marks.status.get(r["player"], "in")
-        r["note"] = marks.text.get(r["player"], "")
+    rows = snapshot_rows(day)
     results.rows = rows
-    if marks.cut_after is not None:
-        results.cut = {"after": marks.cut_after, "text": marks.cut_label}
+    results.cut = closed_cut(day, rows)
     following = following_day(day)
     if following is not None:
-        results.qualified = [r for r in rows if r["standing"] == "qualified"]
+        results.qualified = [r for r in rows if r["mark"] == QUALIFIED]
         results.let_back = [
-            {"name": name, "why": why}
+            {"name": name, "why": why.removeprefix(REQUALIFIED)}
             for name, why in Qualification.objects.filter(
-                day=following, player__in=[r["player"] for r in rows if not r["qualified"]]
+                day=following, player__in=[r["player"] for r in rows if r["mark"] != QUALIFIED]
             )
             .order_by("player__name")
             .values_list("player__name", "reason")
@@ -196,7 +170,9 @@ def event_results(event: Event) -> Results:
     last = day_results(days[-1])
     results.ready = True
     results.closed_at = last.closed_at
-    results.rows = last.rows
+    # The final ranking: the last day's players by their money at its close, then those out
+    # after each earlier day (RULES §4b, "Standings after a close").
+    results.rows = final_standings(event)
     results.penalties = penalty_rows(event, None)
     results.disqualified = last.disqualified
     results.roots = [r for r in (root_of(d) for d in days) if r is not None]

@@ -48,13 +48,8 @@ from brag_event.hands.chain import chains, day_export_line, export_document, exp
 from brag_event.hands.models import Hand
 from brag_event.ledger.checks import ledger_check_if_due, ledger_check_run
 from brag_event.ledger.models import Transfer
-from brag_event.players.qualify import (
-    Cut,
-    day_cut,
-    day_field,
-    player_requalify,
-    standings_marked,
-)
+from brag_event.players.qualify import Cut, day_cut, day_field, player_requalify
+from brag_event.players.results import day_order, standings_marked
 from brag_event.players.selectors import current_day, standings
 from brag_event.public.forms import StandingsQuery
 from brag_event.tables.models import Seat
@@ -280,7 +275,7 @@ def day_close(request: HttpRequest, day_id: int) -> HttpResponse:
         rule = chosen or day.qualify_rule
         top = form.cleaned_data["qualify_top"] if chosen else day.qualify_top
         if not form.cleaned_data["confirm"]:
-            rows = standings(day.event, day)
+            rows = day_order(day, standings(day.event, day))
             cut = day_cut(day, rows, rule=rule, top=top)
             confirm = {"rule": rule, "top": top, "preview": _cut_preview(cut, rows)}
             return _day_close_page(request, day, form, status=200, confirm=confirm)

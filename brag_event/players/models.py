@@ -273,6 +273,18 @@ class StandingSnapshot(models.Model):
     hands_played = models.PositiveIntegerField()
     hands_won = models.PositiveIntegerField()
     qualified = models.BooleanField(default=False, help_text="Qualified for the next day")
+    position = models.PositiveIntegerField(
+        default=0, help_text="The row's place in the day's order (0: kept before the order was)"
+    )
+    mark = models.CharField(
+        max_length=16,
+        blank=True,
+        help_text="The player's mark at the close (players.results.MARKS; empty: kept before "
+        "marks were)",
+    )
+    out_after = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Out at an earlier cut: the day after which"
+    )
 
     class Meta:
         ordering = ["day", "rank"]
@@ -287,6 +299,14 @@ class Qualification(models.Model):
     day = models.ForeignKey("events.Day", on_delete=models.PROTECT, related_name="qualified")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="qualifications")
     reason = models.CharField(max_length=120, blank=True)
+    # A player let back in (``qualify.player_requalify``): who, when, and the entry of ``day``'s
+    # own chain it is (its seq and hash). A close's qualifiers are in its standings entry.
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(null=True, blank=True)
+    seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    hash = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         constraints = [

@@ -13,18 +13,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import timezone
+
 from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
-from brag_event.events.models import Day, Event
+from brag_event.events.models import Day
 from brag_event.events.states import day_before, day_for_change
 from brag_event.floor.selectors import disqualified_ids
+from brag_event.hands.chain import day_chain_append
 from brag_event.tables import versions
 
-from .models import Player, Qualification, StandingSnapshot
-from .selectors import current_day, standings
+from .models import Player, Qualification
 
 REASON_MAX = 200
 REQUALIFIED = "let back in by the organiser: "  # how a reinstatement's reason begins
@@ -93,8 +95,9 @@ def day_cut(
     field_ids: set[int] | None = None,
 ) -> Cut:
     """The cut of ``day`` over ``rows`` (``players.selectors.standings``, ranked): among the
-    day's field only, everyone who can afford the next day, or the ``top`` N of them (ties at
-    the cut all qualify). ``rule``/``top`` default to the day's own."""
+    players of the day's field who were dealt into at least one hand that day (RULES §4b, "Who
+    can qualify"), everyone who can afford the next day, or the ``top`` N of them (ties at the
+    cut all qualify). ``rule``/``top`` default to the day's own."""
     rule = rule or day.qualify_rule
     top = top if rule == "top" else None
     if rule == "top" and top is None:
@@ -119,6 +122,9 @@ def day_cut(
             cut.missed[player] = "withdrawn from the event"
         elif player not in allowed:
             cut.missed[player] = f"was not in day {day.number}'s field (out at an earlier cut)"
+        elif not r["hands_played"]:
+            # RULES §4b, "Who can qualify": sitting a day out is no way through its cut.
+            cut.missed[player] = f"did not play day {day.number} (dealt into no hand)"
         elif r["total"] < need:
             cut.missed[player] = (
                 f"has {r['total']}; day {following.number} needs {need} (table minimum plus fee)"
@@ -142,91 +148,18 @@ def day_cut(
     return cut
 
 
-@dataclass
-class Marks:
-    """The standings' marks: each player's state in words (``status``: ``qualified``, ``in``,
-    ``out`` or ``disqualified``; ``text``), and where the cut line falls (``cut_after``: the
-    number of rows above it; ``None``: no line) with its label."""
-
-    status: dict[int, str]
-    text: dict[int, str]
-    cut_after: int | None
-    cut_label: str
+LET_BACK = "let_back"  # a let-back-in's kind on its day's own chain
 
 
-def standings_marks(day: Day | None, rows: list[dict[str, Any]]) -> Marks:
-    """Marks for ``rows`` (ranked standings) as of ``day`` (the day shown or being played): once
-    the day has closed, its close's qualifiers (the snapshot); before, the players of its field
-    are in and, while it is in play, the line shows where the cut would fall if it closed now
-    (before it opens: no line)."""
-    status: dict[int, str] = {}
-    text: dict[int, str] = {}
-    if day is None:
-        return Marks(status, text, None, "")
-    allowed = day_field(day)
-    withdrawn = set(
-        Player.objects.filter(event_id=day.event_id, withdrawn_at__isnull=False).values_list(
-            "pk", flat=True
-        )
-    )
-    following = following_day(day)
-    closed = day.status == Day.Status.CLOSED
-    qualified: set[int] = set()
-    label = ""
-    if closed and following is not None:
-        qualified = set(
-            StandingSnapshot.objects.filter(day=day, qualified=True).values_list(
-                "player_id", flat=True
-            )
-        ) | set(Qualification.objects.filter(day=following).values_list("player_id", flat=True))
-        label = f"The cut: {len(qualified)} qualified for day {following.number}"
-    elif following is not None and day.status in (Day.Status.OPEN, Day.Status.CLOSING):
-        cut = day_cut(day, rows, field_ids=allowed)
-        qualified = set(cut.qualified)
-        label = (
-            f"The cut if day {day.number} closed now: {len(qualified)} would play day "
-            f"{following.number}"
-        )
-    for r in rows:
-        player = r["player"]
-        if r.get("disqualified"):
-            status[player], text[player] = "disqualified", "disqualified"
-        elif player in withdrawn:
-            status[player], text[player] = "out", "withdrawn"
-        elif closed and following is not None and player in qualified:
-            status[player], text[player] = "qualified", f"qualified for day {following.number}"
-        elif closed and following is not None:
-            status[player] = "out"
-            text[player] = (
-                f"out after day {day.number}" if player in allowed else "out (missed a cut)"
-            )
-        elif player in allowed:
-            status[player], text[player] = "in", ""
-        else:  # not allowed to play this day: out at an earlier cut
-            status[player], text[player] = "out", "out (missed a cut)"
-    cut_after: int | None = None
-    if label and rows:
-        above = [i for i, r in enumerate(rows) if r["player"] in qualified]
-        cut_after = above[-1] + 1 if above else 0
-    return Marks(status, text, cut_after, label)
-
-
-def standings_marked(
-    event: Event, day: Day | None = None
-) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """The standings (``players.selectors.standings``) with each player's mark (``standing``:
-    qualified, in, out or disqualified; ``note``: it in words), and the cut line (``after``:
-    how many rows lie above it; ``text``: it in words), or ``None`` when no cut applies (the
-    last day)."""
-    rows = standings(event, day)
-    marks = standings_marks(day or current_day(event), rows)
-    for r in rows:
-        r["standing"] = marks.status.get(r["player"], "in")
-        r["note"] = marks.text.get(r["player"], "")
-    cut = None
-    if marks.cut_after is not None:
-        cut = {"after": marks.cut_after, "text": marks.cut_label}
-    return rows, cut
+def let_back_fields(q: Qualification) -> dict[str, Any]:
+    """A player let back in, as chained onto the day's own chain (``closing.record`` reads the
+    same back from the row)."""
+    return {
+        "player": q.player_id,
+        "reason": q.reason,
+        "by": q.created_by_id,
+        "at": q.created_at.isoformat() if q.created_at is not None else None,
+    }
 
 
 @service_transaction
@@ -285,7 +218,17 @@ def player_requalify(*, day: Day, player: Player, reason: str, by: Actor | None)
             f"{player} already plays day {day.number}.",
             details={"player": player.pk},
         )
-    found = Qualification.objects.create(day=day, player=player, reason=(REQUALIFIED + words)[:120])
+    found = Qualification.objects.create(
+        day=day,
+        player=player,
+        reason=(REQUALIFIED + words)[:120],
+        created_by=by.user if by is not None and by.user_id else None,
+        created_at=timezone.now(),
+    )
+    # On the day's own record (its root covers it once the day closes).
+    found.seq, found.hash = day_chain_append(day=day, kind=LET_BACK, fields=let_back_fields(found))
+    found.save(update_fields=["seq", "hash"])
+    day.save(update_fields=["record_seq", "record_head"])
     versions.event_changed(day.event_id)
     audit_record(
         by=by,

@@ -20,7 +20,7 @@ from brag_event.events.models import Day, Event
 from brag_event.events.zones import activate_for
 from brag_event.players.links import player_link_holder
 from brag_event.players.models import Player
-from brag_event.players.qualify import standings_marked
+from brag_event.players.results import standings_marked
 from brag_event.players.selectors import current_day
 from brag_event.series.models import Series
 from brag_event.series.selectors import series_standings

@@ -1,8 +1,10 @@
 """A series' standings: every player's points over the final results of its events.
 
 * **Places.** An event counts once its last day has closed: each player's finishing place is
-  their rank in that close's standings (``StandingSnapshot``); players tied on money share the
-  place, and each scores that place's points (three players tied second each score place 2's).
+  their place in the event's final results (RULES §4b, "Standings after a close": the last
+  day's players by money at its close, then those out after each earlier day, later days
+  first); players tied on money in one group share the place, and each scores that place's
+  points (three players tied second each score place 2's).
   A place beyond the table scores 0; a disqualified player scores 0 and is marked so. An event
   still in play is listed and scores nothing yet.
 * **The same player in two events.** Each entry into an event is a ``Player`` of one
@@ -20,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from brag_event.events.models import Day, Event
-from brag_event.players.models import Person, StandingSnapshot
+from brag_event.players.models import Person, Player
+from brag_event.players.results import final_standings
 
 from .models import Series
 
@@ -79,17 +82,18 @@ class SeriesStandings:
 
 
 def final_places(event: Event) -> list[tuple[int, int | None]] | None:
-    """``(person id, place)`` of every player in the event's final results (place ``None``: the
-    disqualified), or ``None`` while its last day has not closed."""
+    """``(person id, place)`` of every player in the event's final results
+    (``players.results.final_standings``: the last day's players first, then those out after
+    each earlier day; place ``None``: the disqualified), or ``None`` while its last day has not
+    closed."""
     last = event.days.order_by("-number").first()
     if last is None or last.status != Day.Status.CLOSED:
         return None
-    return [
-        (person, rank or None)
-        for person, rank in StandingSnapshot.objects.filter(day=last)
-        .order_by("rank", "player__name")
-        .values_list("player__person_id", "rank")
-    ]
+    rows = final_standings(event)
+    person = dict(
+        Player.objects.filter(pk__in=[r["player"] for r in rows]).values_list("pk", "person_id")
+    )
+    return [(person[r["player"]], r["rank"]) for r in rows]
 
 
 def series_standings(series: Series) -> SeriesStandings:

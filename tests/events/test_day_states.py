@@ -156,27 +156,29 @@ def test_the_next_day_is_drawn_from_the_close_qualifiers_and_nobody_else(
     act(hand, seat=2, action="fold")
     act(hand, seat=3, action="look")
     act(hand, seat=3, action="bet", amount=20)
-    act(hand, seat=1, action="fold")  # Chris wins: top 1 (Late, who never sat down, is richer)
+    act(hand, seat=1, action="fold")  # Chris wins: top 1 (Late, richer, never sat down)
     day_set_qualification(day=w.day, rule="top", top=1, by=None)
     with django_capture_on_commit_callbacks(execute=True):
         day_close_request(day=w.day, by=None)
     day2 = w.event.days.get(number=2)
     qualified = set(Qualification.objects.filter(day=day2).values_list("player__name", flat=True))
-    assert qualified == {"Late"}  # the top 1 by money: Late's 5,000
+    # The top 1 of those who played day 1 (RULES §4b, "Who can qualify"): Late's 5,000 never
+    # sat down, and sitting a day out is no way through its cut.
+    assert qualified == {"Chris"}
     draw = seating_draw(day=day2, seed="d2", by=None)  # drawn while day 2 is scheduled
     placed = {e["name"] for t in draw.plan for e in t["seats"]}
-    assert placed == {"Late"}
+    assert placed == {"Chris"}
     excluded = {e["name"]: e["reason"] for e in draw.excluded}
-    assert excluded == {"Andy": "not qualified", "Bill": "not qualified", "Chris": "not qualified"}
+    assert excluded == {"Andy": "not qualified", "Bill": "not qualified", "Late": "not qualified"}
     refused("day_not_open", lambda: seating_apply(draw=draw, by=None))  # applied once open
     day_open(day=day2, by=None)
     table = table_create(day=day2, by=None)
-    andy = Player.objects.get(name="Andy")
     refused(
         "not_qualified",
-        lambda: seat_buy_in(table=table, seat_number=1, player=andy, amount=180, by=None),
+        lambda: seat_buy_in(table=table, seat_number=1, player=late, amount=180, by=None),
     )
-    seat_buy_in(table=table, seat_number=1, player=late, amount=180, by=None)
+    chris = Player.objects.get(name="Chris")
+    seat_buy_in(table=table, seat_number=1, player=chris, amount=180, by=None)
     assert_audit_ok(w.event)
 
 

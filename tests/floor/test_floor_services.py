@@ -28,7 +28,7 @@ from brag_event.players.selectors import standings
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in
-from tests.factories import act, assert_audit_ok, start, world
+from tests.factories import act, assert_audit_ok, played, start, world
 
 pytestmark = pytest.mark.django_db
 
@@ -502,6 +502,7 @@ def test_the_close_qualifies_nobody_disqualified_but_a_lifted_one(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     w = world(3)
+    played(w)  # everyone has played day 1 (only its players can qualify)
     andy, bill = w.players[0], w.players[1]
     for player in (andy, bill):
         ruling_record(

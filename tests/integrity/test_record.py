@@ -193,13 +193,18 @@ def test_an_exported_day_verifies_against_its_published_root_and_fails_when_alte
     w = world(3)
     day, lines = played_closed_exported(w, django_capture_on_commit_callbacks)
     last = json.loads(lines[-1])
+    close = DayClose.objects.get(day=day)
+    # No ruling or lift off the hands: the day's own chain holds the standings its close took.
+    (standings,) = last["entries"]
+    assert standings["kind"] == "standings" and standings["hash"] == close.standings_hash
+    assert standings["rows"] == close.standings["rows"] and len(standings["rows"]) == 3
     assert last == {
         "format": "brag-day/3",
         "event": str(w.event.uid),  # the event's identity: no organiser's edit changes it
         "day": 1,
         "hands": 2,
-        "entries": [],  # no ruling or lift off the hands
-        "head": None,
+        "entries": [standings],
+        "head": close.standings_hash,
         # the event's money record (buy-ins, fees, leaves, seats) as it stood at the close
         "money": {"seq": day.record_money_seq, "head": day.record_money_head},
         "root": day.record_root,

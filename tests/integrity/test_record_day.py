@@ -144,23 +144,26 @@ def test_a_ruling_while_the_day_closes_is_chained_before_the_root_and_refused_on
     hands_root = engine_chain.record_root_v3(
         heads, None, event=event_uid, day=day.number, money=money
     )
+    # The day's own chain: the late ruling, then the standings the close took (its head).
+    assert (close.standings_seq, day.record_head) == (2, close.standings_hash)
     root = engine_chain.record_root_v3(
-        heads, late.hash, event=event_uid, day=day.number, money=money
+        heads, close.standings_hash, event=event_uid, day=day.number, money=money
     )
     assert day.record_root == root != hands_root
     assert close.report["record_root"] == day.record_root
-    assert close.report["record_day_entries"] == 1
-    # The export carries the entry; verify checks it, the root it published included.
+    assert close.report["record_day_entries"] == 2
+    # The export carries the entries; verify checks them, the root it published included.
     lines = _export(day)
     last = json.loads(lines[-1])
-    assert last["format"] == "brag-day/3" and last["head"] == late.hash
-    assert [e["decision"] for e in last["entries"]] == ["a warning, given at the close"]
+    assert last["format"] == "brag-day/3" and last["head"] == close.standings_hash
+    assert [e["kind"] for e in last["entries"]] == ["ruling", "standings"]
+    assert last["entries"][0]["decision"] == "a warning, given at the close"
     done = verify_day(lines, day.record_root)
-    assert (done.hands, done.entries) == (2, 1)
+    assert (done.hands, done.entries) == (2, 2)
     path = tmp_path / "hands.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     ok = cli("verify", str(path), "--root", day.record_root)
-    assert ok.returncode == 0 and json.loads(ok.stdout)["day_entries"] == 1, ok.stdout
+    assert ok.returncode == 0 and json.loads(ok.stdout)["day_entries"] == 2, ok.stdout
     # The entry altered in the file: named by its seq on the day's line.
     altered = json.loads(lines[-1])
     altered["entries"][0]["decision"] = "no penalty"
@@ -178,7 +181,7 @@ def test_a_ruling_while_the_day_closes_is_chained_before_the_root_and_refused_on
         _rule(w, "later", hand=second)
     assert refused.value.code == "day_closed" and refused.value.details["day"] == 1
     assert Ruling.objects.count() == rulings
-    assert Day.objects.get(pk=w.day.pk).record_head == late.hash
+    assert Day.objects.get(pk=w.day.pk).record_head == close.standings_hash
     report = ledger_audit(event=w.event)
     assert report.ok, "\n".join(report.lines())
 
@@ -271,6 +274,7 @@ def test_rewriting_the_days_own_chain_whole_still_breaks_its_published_root(
     first, _last, _penalty = _day_rows(w, django_capture_on_commit_callbacks)
     close = DayClose.objects.get(day=w.day)
     assert day_close_run(close_id=close.pk).status == DayClose.Status.DONE
+    close.refresh_from_db()
     day = Day.objects.get(pk=w.day.pk)
     assert ledger_audit(event=w.event).ok
     # An insider who changes the first ruling and recomputes every later hash and the head.
@@ -281,6 +285,11 @@ def test_rewriting_the_days_own_chain_whole_still_breaks_its_published_root(
             _insider(
                 f"UPDATE {Penalty._meta.db_table} SET lift_hash = %s WHERE id = %s",
                 [digest, _penalty.pk],
+            )
+        elif seq == close.standings_seq:
+            _insider(
+                f"UPDATE {DayClose._meta.db_table} SET standings_hash = %s WHERE id = %s",
+                [digest, close.pk],
             )
         else:
             _insider(
@@ -353,4 +362,4 @@ def test_the_close_report_prints_the_root_and_the_days_own_records(
     root = Day.objects.get(pk=w.day.pk).record_root
     page = _login_organiser().get(f"/organiser/days/{w.day.pk}/close/").content.decode()
     assert f'root <code class="wrap-anywhere">{root}</code>, over 2 hands' in page
-    assert "and 1 of the day's own records" in page
+    assert "and 2 of the day's own records" in page  # the ruling, and the standings taken

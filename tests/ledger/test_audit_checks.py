@@ -59,10 +59,12 @@ def test_every_check_is_named_and_passes_on_honest_money() -> None:
         "settled hands' pots are empty",
         "hands replay to their transfers",
         "hand records are intact",
+        "standings are on the record",
     ]
     assert report.ok, "\n".join(report.lines())
-    assert "2 hands replayed" in report.lines()[-3]
-    assert "2 hands' records recomputed" in report.lines()[-2]
+    said = {c.name: c.detail for c in report.checks}
+    assert "2 hands replayed" in said["hands replay to their transfers"]
+    assert "2 hands' records recomputed" in said["hand records are intact"]
 
 
 def test_a_reversal_that_does_not_mirror_is_caught() -> None:
@@ -219,10 +221,14 @@ def test_a_day_scoped_audit_checks_that_days_hands_only() -> None:
     w = world(3)
     settled_hand(w)
     report = ledger_audit(event=w.event, day=w.day)
-    assert report.ok and "1 hands replayed" in report.lines()[-3]
+    assert report.ok and "1 hands replayed" in next(
+        c.detail for c in report.checks if c.name == "hands replay to their transfers"
+    )
     day2 = w.event.days.get(number=2)
     report = ledger_audit(event=w.event, day=day2)
-    assert report.ok and "0 hands replayed" in report.lines()[-3]
+    assert report.ok and "0 hands replayed" in next(
+        c.detail for c in report.checks if c.name == "hands replay to their transfers"
+    )
     assert Account.objects.filter(kind="pot").count() == 1
 
 

@@ -17,14 +17,14 @@ from brag_event.events.setup import day_rules_copy, day_setup_change
 from brag_event.players.models import Player, Qualification
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat, SeatingDraw
-from tests.factories import signed_in
+from tests.factories import play_day, signed_in
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def event() -> Event:
-    event = event_create_flash(name="Brag Open 2026", by=None)
+    event = event_create_flash(name="Brag Open 2026", count_at_close=False, by=None)
     for name in ("Ann", "Ben", "Cat", "Dee"):
         player_register(event=event, name=name, starting_money=1000, by=None)
     player_register(event=event, name="Poor", starting_money=50, by=None)
@@ -141,12 +141,13 @@ def test_closing_previews_the_cut_and_a_post_without_confirmation_changes_nothin
     event: Event, organiser: Client, django_capture_on_commit_callbacks: Any
 ) -> None:
     d1 = day_open(day=day(event, 1), by=None)
+    play_day(d1, list(Player.objects.filter(name__in=["Ann", "Ben", "Cat", "Dee"])))
     url = f"/organiser/days/{d1.pk}/close/"
     asked = organiser.post(url, {"qualify_rule": "afford"})
     html = page(asked)
     assert asked.status_code == 200 and "Close day 1 now?" in html
     assert 'id="preview-qualified"' in html and "Would miss the cut (1)" in html
-    assert "Poor" in html and "has 50; day 2 needs 205" in html
+    assert "Poor" in html and "did not play day 1 (dealt into no hand)" in html
     assert day(event, 1).status == Day.Status.OPEN
     with django_capture_on_commit_callbacks(execute=True):
         organiser.post(url, {"qualify_rule": "afford", "confirm": "yes"})

@@ -130,20 +130,11 @@ def test_results_not_yet_closed_say_so_and_print_nothing() -> None:
 def test_the_final_results_are_the_last_days_close_with_every_days_root(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    from brag_event.events.services import day_open
-    from brag_event.tables.services import seat_buy_in, table_create
+    from tests.scenarios import days_played_and_closed
 
     w = world(3)
     ends_by_folds(w)
-    for number in (1, 2, 3):
-        day = w.event.days.get(number=number)
-        if number > 1:
-            day = day_open(day=day, by=None)
-            table = table_create(day=day, by=None)
-            for i, p in enumerate(w.players):
-                seat_buy_in(table=table, seat_number=i + 1, player=p, amount=200, by=None)
-        with django_capture_on_commit_callbacks(execute=True):
-            day_close_request(day=day, by=None)
+    days_played_and_closed(w, django_capture_on_commit_callbacks)
     r = event_results(w.event)
     assert r.ready and [root.day for root in r.roots] == [1, 2, 3]
     assert r.rows[0]["name"] == "Bill" and r.cut is None

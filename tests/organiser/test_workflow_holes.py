@@ -12,7 +12,8 @@ from django.test import Client
 from brag_event.events.models import Day, Event
 from brag_event.players.services import player_register
 from brag_event.tables.models import SeatingDraw
-from tests.factories import signed_in
+from brag_event.tables.services import seat_leave
+from tests.factories import play_day, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +63,10 @@ def test_days_follow_each_other_through_the_console(
     assert 'name="ante"' not in text(rules) and "can no longer be changed" in text(rules)
     assert 'name="ante"' in text(organiser.get(f"/organiser/days/{d2.pk}/setup/"))
 
+    # Ann, Ben and Cat play a hand and leave the table (only the players of a day can qualify).
+    table = play_day(day(event, 1), list(event.players.order_by("name")))
+    for seat in table.seats:
+        seat_leave(seat=seat, by=None)
     # Day 1 closes (nobody seated: at once); now day 2 may open, day 3 still may not.
     with django_capture_on_commit_callbacks(execute=True):
         organiser.post(

@@ -10,6 +10,7 @@ import pytest
 
 from brag_event.closing.services import day_close_request
 from brag_event.events.models import Day
+from brag_event.hands.selectors import hand_state
 from brag_event.players.models import Player, Qualification, StandingSnapshot
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat
@@ -69,6 +70,12 @@ def test_the_close_qualifies_nobody_withdrawn_and_the_money_stays(
     w = world(3, money=1000, buy_in=200)
     bill = w.players[1]
     player_withdraw(player=bill, by=None)  # seated, no hand: leaves the table
+    # Andy and Chris play a hand (only the players of a day can qualify).
+    hand = start(w)
+    first = hand_state(hand).to_act
+    act(hand, seat=first, action="look")
+    _hand, state = act(hand, seat=first, action="bet", amount=10)
+    act(hand, seat=state.to_act, action="fold")
     Day.objects.filter(pk=w.day.pk).update(qualify_rule="top", qualify_top=5)
     with django_capture_on_commit_callbacks(execute=True):
         day_close_request(day=w.day, by=None)

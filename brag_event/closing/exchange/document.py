@@ -146,6 +146,12 @@ def _day(day: Day, close: DayClose | None, number: dict[int, int]) -> dict[str, 
         {"number": number[q.player_id], "reason": q.reason}
         for q in Qualification.objects.filter(day=day, player_id__in=number)
     ]
+    snaps = list(StandingSnapshot.objects.filter(day=day, player_id__in=number))
+    # The close's order (a close from before it was kept: by rank, the disqualified last).
+    if all(s.position for s in snaps):
+        snaps.sort(key=lambda s: s.position)
+    else:
+        snaps.sort(key=lambda s: (s.rank == 0, s.rank, number[s.player_id]))
     results: list[dict[str, Any]] = [
         {
             "rank": s.rank or None,  # 0: disqualified, outside the ranking
@@ -157,10 +163,10 @@ def _day(day: Day, close: DayClose | None, number: dict[int, int]) -> dict[str, 
             "qualified": s.qualified,
             "disqualified": s.rank == 0,
         }
-        for s in StandingSnapshot.objects.filter(day=day, player_id__in=number)
+        | ({"mark": s.mark} if s.mark else {})
+        for s in snaps
     ]
     field.sort(key=lambda f: f["number"])
-    results.sort(key=lambda r: (r["disqualified"], r["rank"] or 0, r["number"]))
     return {
         "number": day.number,
         "date": day.date.isoformat() if day.date else None,

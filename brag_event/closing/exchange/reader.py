@@ -105,6 +105,7 @@ class RowIn:
     hands_played: int
     hands_won: int
     qualified: bool
+    mark: str = ""  # players.results' mark at the close; "" when the file says none
 
 
 @dataclass(frozen=True)
@@ -287,6 +288,23 @@ def _whole(
             f"{most:,}, not {_shown(value)}.",
         )
     return number
+
+
+MARKS = ("qualified", "out", "did_not_play", "withdrawn", "earlier", "disqualified", "in")
+
+
+def _mark(row: dict[str, Any], place: Place, day: int, index: int) -> str:
+    value = row.get("mark")
+    if value is None:
+        return ""
+    if value not in MARKS:
+        place.at("mark").refuse(
+            "exchange_invalid",
+            f"Day {day}'s results, row {index + 1}: the mark is one of qualified, out, "
+            "did_not_play, withdrawn, earlier, disqualified or in.",
+            field="mark",
+        )
+    return str(value)
 
 
 def _flag(obj: dict[str, Any], key: str, place: Place, label: str, default: bool) -> bool:
@@ -600,6 +618,7 @@ def _day(obj: dict[str, Any], place: Place, number: int, numbers: set[int]) -> D
                     row, "hands_won", r_place, "hands won", least=0, most=10**9, default=0
                 ),
                 qualified=_flag(row, "qualified", r_place, "qualified", False),
+                mark=_mark(row, r_place, number, i),
             )
         )
     return DayIn(

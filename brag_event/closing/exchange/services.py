@@ -212,8 +212,18 @@ def _players(
     return out
 
 
+def _mark_of(row: Any, *, last: bool) -> str:
+    """A result's mark when the file gives none (written before marks were)."""
+    if row.rank is None:
+        return "disqualified"
+    if row.qualified:
+        return "qualified"
+    return "in" if last else "out"
+
+
 def _days(event: Event, found: DocumentIn, players: dict[int, Player], now: Any) -> dict[int, Day]:
     out: dict[int, Day] = {}
+    out_after: dict[int, int] = {}  # membership number → the last day whose field they were in
     for d in found.days:
         root = d.root
         day = Day.objects.create(
@@ -255,9 +265,16 @@ def _days(event: Event, found: DocumentIn, players: dict[int, Player], now: Any)
                 hands_played=r.hands_played,
                 hands_won=r.hands_won,
                 qualified=r.qualified,
+                position=i,  # the file's order is the close's
+                mark=r.mark or _mark_of(r, last=d is found.days[-1]),
+                out_after=out_after.get(r.number) if r.mark == "earlier" else None,
             )
-            for r in d.results
+            for i, r in enumerate(d.results, start=1)
         )
+        # Who was in this day's field, for the marks of the days after it.
+        for r in d.results:
+            if r.mark != "earlier":
+                out_after[r.number] = d.number
         Qualification.objects.bulk_create(
             Qualification(day=day, player=players[number], reason=reason)
             for number, reason in d.field
