@@ -133,34 +133,37 @@ def played(w: World) -> Hand:
 def play_day(
     day: Day, players: list[Player], *, buy_in: int = 200, winner: Player | None = None
 ) -> World:
-    """A new table on ``day`` (open), ``players`` bought in at it, and one hand played there to
-    its end: each of them has played the day, so its cut counts them (RULES §4b, "Who can
-    qualify"). The first to act looks and bets 10 and everyone else folds; with ``winner``, the
-    winner looks first and bets at their turn, everyone else folds at theirs (so the winner
-    gains the others' antes, and the others lose one ante each: their order is kept)."""
+    """A new table on ``day`` (open), ``players`` bought in at it, and one hand played there
+    (``play_hand``): each of them has played the day, so its cut counts them (RULES §4b, "Who
+    can qualify")."""
     table = table_create(day=day, by=None)
     seats = [
         seat_buy_in(table=table, seat_number=i + 1, player=p, amount=buy_in, by=None)
         for i, p in enumerate(players)
     ]
     w = World(day.event, day, table, players, seats)
+    play_hand(w, winner=winner)
+    return w
+
+
+def play_hand(w: World, *, winner: Player | None = None) -> Hand:
+    """One hand at ``w``'s table, played to its end: the first to act looks and bets 10 and
+    everyone else folds; with ``winner``, the winner looks first and bets at their turn,
+    everyone else folds at theirs (the winner gains the others' antes, each of the others loses
+    one ante: their order is kept)."""
     hand = start(w)
     state = hand_state(hand)
     if winner is None:
-        first = state.to_act
-        act(hand, seat=first, action="look")
-        hand, state = act(hand, seat=first, action="bet", amount=10)
+        seat = state.to_act
     else:
-        seat = next(s.number for s in seats if s.player_id == winner.pk)
-        hand, state = act(hand, seat=seat, action="look")
-        if state.to_act == seat:
-            hand, state = act(hand, seat=seat, action="bet", amount=10)
+        seat = Seat.objects.get(table=w.table, player=winner, left_at__isnull=True).number
+    hand, state = act(hand, seat=seat, action="look")
     while state.to_act is not None:
-        if winner is not None and state.to_act == seat:
+        if state.to_act == seat:
             hand, state = act(hand, seat=seat, action="bet", amount=10)
         else:
             hand, state = act(hand, seat=state.to_act, action="fold")
-    return w
+    return hand
 
 
 def disqualify(table: Table, player: Player) -> Ruling:

@@ -494,6 +494,12 @@ class CutOut(S.Serializer):
     text = S.CharField(help_text="The cut in words")
 
 
+class SinceCloseOut(S.Serializer):
+    player = S.IntegerField()
+    name = S.CharField()
+    text = S.CharField(help_text="The decision in words, e.g. 'let back in for day 2'")
+
+
 class StandingsOut(S.Serializer):
     event = S.IntegerField()
     name = S.CharField()
@@ -505,6 +511,11 @@ class StandingsOut(S.Serializer):
         allow_null=True,
         help_text="Where the cut line falls (the close's, or where it would fall if the day "
         "closed now); null on the last day",
+    )
+    since_close = SinceCloseOut(
+        many=True,
+        help_text="A closed day's standings never change: the organiser's decisions since its "
+        "close (players let back in for the next day) are listed here, beside them",
     )
 
 

@@ -44,7 +44,7 @@ from brag_event.hands.services import (
 )
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player
-from brag_event.players.results import standings_marked
+from brag_event.players.results import since_close, standings_marked
 from brag_event.players.selectors import current_day
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.selectors import table_live
@@ -658,6 +658,7 @@ class EventStandings(APIView):
                 "scope": "day" if day else "event",
                 "standings": rows,
                 "cut": cut,
+                "since_close": since_close(day) if day else [],
             }
 
         return json_answer(

@@ -20,7 +20,7 @@ has closed, that is the event's final ranking, and series points follow it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -238,12 +238,22 @@ def snapshot_rows(day: Day) -> list[dict[str, Any]]:
             if following is not None and row["player"] in back
             else ""
         )
-        if row["later"]:
-            row["note"] = f"{row['note']} · {row['later']}" if row["note"] else row["later"]
     return rows
 
 
-def _legacy_mark(snap: dict[str, Any], following: Day | None) -> str:
+def since_close(day: Day) -> list[dict[str, Any]]:
+    """The organiser's decisions since ``day`` closed that its standings do not show (they never
+    move): the players let back in for the next day, each in words, to show beside them."""
+    if day.status != Day.Status.CLOSED:
+        return []
+    return [
+        {"player": r["player"], "name": r["name"], "text": r["later"]}
+        for r in snapshot_rows(day)
+        if r["later"]
+    ]
+
+
+def _legacy_mark(snap: Mapping[str, Any], following: Day | None) -> str:
     if not snap["rank"]:
         return DISQUALIFIED
     if snap["qualified"]:

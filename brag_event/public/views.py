@@ -20,7 +20,7 @@ from brag_event.events.models import Day, Event
 from brag_event.events.zones import activate_for
 from brag_event.players.links import player_link_holder
 from brag_event.players.models import Player
-from brag_event.players.results import standings_marked
+from brag_event.players.results import since_close, standings_marked
 from brag_event.players.selectors import current_day
 from brag_event.series.models import Series
 from brag_event.series.selectors import series_standings
@@ -94,6 +94,7 @@ def _standings_html(request: HttpRequest, event_id: int, number: int | None, big
         "poll_ms": POLL_SECONDS * 1000,
         "page_ms": PAGE_SECONDS * 1000,
         "change_label": f"Change on day {changed.number}" if changed else "Change",
+        "since_close": since_close(day) if day else [],
     }
     return render_to_string("public/standings.html", context, request=request).encode()
 

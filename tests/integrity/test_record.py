@@ -197,6 +197,7 @@ def test_an_exported_day_verifies_against_its_published_root_and_fails_when_alte
     # No ruling or lift off the hands: the day's own chain holds the standings its close took.
     (standings,) = last["entries"]
     assert standings["kind"] == "standings" and standings["hash"] == close.standings_hash
+    assert close.standings is not None
     assert standings["rows"] == close.standings["rows"] and len(standings["rows"]) == 3
     assert last == {
         "format": "brag-day/3",
