@@ -146,6 +146,18 @@ def play_day(
     return w
 
 
+def play_at_every_table(day: Day) -> list[Hand]:
+    """One hand (``play_hand``) at each table of ``day`` with players seated: everyone seated has
+    played the day."""
+    hands = []
+    for table in Table.objects.filter(day=day).order_by("number"):
+        seats = list(Seat.objects.filter(table=table, left_at__isnull=True).order_by("number"))
+        if len(seats) >= 2:
+            w = World(day.event, day, table, [s.player for s in seats], seats)
+            hands.append(play_hand(w))
+    return hands
+
+
 def play_hand(w: World, *, winner: Player | None = None) -> Hand:
     """One hand at ``w``'s table, played to its end: the first to act looks and bets 10 and
     everyone else folds; with ``winner``, the winner looks first and bets at their turn,

@@ -124,9 +124,10 @@ def _words(rows: list[dict[str, Any]], day: Day, following: Day | None, live: bo
         row["standing"] = STANDING[mark]
         row["disqualified"] = mark == DISQUALIFIED
         if live and mark == DID_NOT_PLAY:
-            # In play (or not started yet): a player without a hand yet is still in.
+            # In play (or not started yet): a player without a hand yet is still in, listed
+            # after those who have played (the cut line's words say why).
             row["standing"] = "in"
-            row["note"] = "no hand yet today" if day.status != Day.Status.SCHEDULED else ""
+            row["note"] = ""
         else:
             row["note"] = mark_words(
                 mark, day=day.number, following=after, out_after=row.get("out_after")
@@ -134,11 +135,16 @@ def _words(rows: list[dict[str, Any]], day: Day, following: Day | None, live: bo
 
 
 def day_order(
-    day: Day, rows: list[dict[str, Any]], *, cut: Cut | None = None
+    day: Day,
+    rows: list[dict[str, Any]],
+    *,
+    cut: Cut | None = None,
+    played: set[int] | None = None,
 ) -> list[dict[str, Any]]:
     """``rows`` (``selectors.standings`` of ``day``: the money now) in the day's order, each
     with its ``mark``, ``out_after``, ``position`` and ``rank``; with ``cut`` (the close's), the
-    qualifiers marked. Without it, the day's field is ``in`` (no cut made yet)."""
+    qualifiers marked. Without it, the day's field is ``in`` (no cut made yet). ``played``: who
+    has played the day (default: the rows' hands played)."""
     field = field_of(day)
     following = following_day(day)
     for row in rows:
@@ -151,7 +157,7 @@ def day_order(
             row["out_after"] = field.out_after.get(player)
         elif player in field.withdrawn:
             row["mark"] = WITHDRAWN
-        elif not row["hands_played"]:
+        elif (player not in played) if played is not None else not row["hands_played"]:
             row["mark"] = DID_NOT_PLAY
         elif cut is None or following is None:
             row["mark"] = IN
@@ -324,17 +330,23 @@ def _live_day(event: Event, day: Day) -> tuple[list[dict[str, Any]], dict[str, A
     following = following_day(day)
     in_play = day.status in (Day.Status.OPEN, Day.Status.CLOSING)
     _words(rows, day, following, live=True)
-    if following is None or not in_play:
-        return rows, None
+    if following is None or not in_play or not any(r["mark"] == IN for r in rows):
+        return rows, None  # no cut to show: the last day, not in play, or nobody has played
     # Where the cut would fall if the day closed now.
     cut = day_cut(day, rows)
     for row in rows:
         if row["player"] in cut.qualified:
             row["mark"] = QUALIFIED
+    waiting = sum(1 for r in rows if r["mark"] == DID_NOT_PLAY)
     line = cut_of(
         rows,
         f"The cut if day {day.number} closed now: {len(cut.qualified)} would play day "
-        f"{following.number}",
+        f"{following.number}"
+        + (
+            f" ({waiting} with no hand yet today below: only those who play can go through)"
+            if waiting
+            else ""
+        ),
     )
     for row in rows:  # the preview marks nobody: they are all still in
         if row["mark"] == QUALIFIED:
@@ -373,15 +385,27 @@ def event_standings(event: Event) -> tuple[list[dict[str, Any]], dict[str, Any] 
                 r.update(hands_played=whole["hands_played"], hands_won=whole["hands_won"])
                 live.append(r)
     else:
-        # Between days (or before the first): the next day's field by money now.
-        live = day_order(stage, list(overall.values()))
+        # Between days (or before the first): the next day's field by money now, nobody has
+        # played it yet; after a close, its qualifiers and those let back in marked so.
+        live = day_order(stage, list(overall.values()), played=set())
         _words(live, stage, following_day(stage), live=True)
         if closed:
-            playing = sum(1 for r in live if r["mark"] == DID_NOT_PLAY)
+            through = {r["player"] for r in snapshot_rows(closed[-1]) if r["mark"] == QUALIFIED}
+            playing = back = 0
+            for r in live:
+                if r["mark"] != DID_NOT_PLAY:
+                    continue
+                playing += 1
+                r["standing"] = "qualified"
+                if r["player"] in through:
+                    r["note"] = f"qualified for day {stage.number}"
+                else:
+                    back += 1
+                    r["note"] = f"let back in for day {stage.number}"
             cut = {
                 "after": playing,
-                "text": f"The cut: {playing} play day {stage.number} "
-                f"(after day {closed[-1].number})",
+                "text": f"The cut: {playing - back} qualified for day {stage.number}"
+                + (f", {back} let back in" if back else ""),
             }
     for r in live:
         r["group"] = (0, _GROUP[r["mark"]])

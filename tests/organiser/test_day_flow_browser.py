@@ -21,12 +21,12 @@ from django.test import Client
 from brag_event.audit.models import AuditEntry, Verb
 from brag_event.events.models import Day, DayClose, Event
 from brag_event.events.services import event_create_flash
-from brag_event.players.models import Player, Qualification
+from brag_event.players.models import Player, Qualification, StandingSnapshot
 from brag_event.players.services import player_issue_money, player_register
 from brag_event.tables.models import Seat, SeatingDraw
 from tests.browser import DOCS_SHOTS
 from tests.browser import shot as screenshot
-from tests.factories import LONG_NAMES, assert_audit_ok, user_in
+from tests.factories import LONG_NAMES, assert_audit_ok, play_at_every_table, user_in
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop in this thread
 
@@ -165,6 +165,7 @@ def test_three_days_through_the_console_each_step_asked_once_and_the_cut_shown(
     page.get_by_role("button", name="Yes, apply draw day-1").click()
     page.get_by_text("10 players seated").wait_for()
     assert_audit_ok(event)
+    play_at_every_table(day(event, 1))  # the tablets' part: a hand at each table
 
     # ---- day 1's close: the cut previewed by name, then the close
     go(f"/organiser/days/{day(event, 1).pk}/close/")
@@ -207,6 +208,7 @@ def test_three_days_through_the_console_each_step_asked_once_and_the_cut_shown(
     page.get_by_text("8 players seated").wait_for()
     draw = SeatingDraw.objects.get(day=day(event, 2))
     assert penny.pk not in {s["player"] for t in draw.plan for s in t["seats"]}
+    play_at_every_table(day(event, 2))
 
     # ---- day 2's close: the top 4; Penny, the richest, is shown out and why
     go(f"/organiser/days/{day(event, 2).pk}/close/")
@@ -243,10 +245,14 @@ def test_three_days_through_the_console_each_step_asked_once_and_the_cut_shown(
     board = page.locator("table.board")
     cut = board.locator("tr.cut-line")
     cut.wait_for()
-    assert "5 qualified for day 3" in cut.inner_text()
-    top = LONG_NAMES[0]  # the richest from the start
+    # The close's cut, as it took it: Penny, let back in since, is said beside, not above it.
+    assert "4 qualified for day 3" in cut.inner_text()
+    assert "Penny Short: let back in for day 3" in page.locator(".since-close").inner_text()
+    taken = StandingSnapshot.objects.filter(day=day(event, 2)).order_by("position")
+    top = taken.first().player.name  # the first of day 2's order: its richest who played
+    missed = taken.filter(mark="out").first().player.name  # played day 2, missed its cut
     assert "qualified for day 3" in board.locator("tr", has_text=top).inner_text()
-    assert "out after day 2" in board.locator("tr", has_text="Ann Lee").inner_text()
+    assert "out after day 2" in board.locator("tr", has_text=missed).inner_text()
     sam = board.locator("tr", has_text="Sam Skint").inner_text()
     assert "out" in sam
     rows = board.locator("tbody tr")
@@ -274,7 +280,7 @@ def test_three_days_through_the_console_each_step_asked_once_and_the_cut_shown(
     assert head[6] == "change_day_2" and head[-3:] == ["standing", "note", "cut"]
     by_name = {r[2]: r for r in table[1:]}
     assert by_name[top][-3:] == ["qualified", "qualified for day 3", "above the cut"]
-    assert by_name["Ann Lee"][-3:] == ["out", "out after day 2", "below the cut"]
+    assert by_name[missed][-3:] == ["out", "out after day 2", "below the cut"]
     assert by_name["Sam Skint"][-3] == "out" and by_name["Sam Skint"][-1] == "below the cut"
 
     # ---- day 3 (the last): opened, drawn, applied, closed; Penny plays it
@@ -287,6 +293,7 @@ def test_three_days_through_the_console_each_step_asked_once_and_the_cut_shown(
     page.get_by_role("button", name=__import__("re").compile("^Yes, apply draw")).click()
     page.get_by_text("5 players seated").wait_for()
     assert Seat.objects.filter(table__day=day(event, 3), player=penny).exists()
+    play_at_every_table(day(event, 3))
     go(f"/organiser/days/{day(event, 3).pk}/close/")
     page.get_by_role("button", name="Close day 3…").click()
     page.get_by_text("This is the event's last day").wait_for()

@@ -15,11 +15,11 @@ from brag_event.events.services import event_create_flash
 from brag_event.players.models import Player
 from brag_event.players.people import person_update
 from brag_event.players.services import player_register
+from brag_event.tables.services import seat_buy_in
 from tests.axe import assert_no_violations
 from tests.browser import DOCS_SHOTS
 from tests.browser import shot as screenshot
-from tests.closing.test_day_close import play_one
-from tests.factories import assert_audit_ok, world
+from tests.factories import assert_audit_ok, play_hand, world
 from tests.organiser.test_import_browser import WIDE, no_sideways_scroll, signed_in
 
 FILE = "Name,Club\nPriya Shah,\nH\u0430rvey Price,York\nNew Person,York\n"
@@ -35,7 +35,8 @@ def test_the_import_asks_about_returning_people_and_look_alikes_then_the_person_
     person_update(
         person=priya.person, club="Leeds Club", email="priya@example.org", phone="0113", by=None
     )
-    play_one(spring)
+    seat_buy_in(table=spring.table, seat_number=4, player=priya, amount=200, by=None)
+    play_hand(spring)  # Priya plays day 1 too: she can qualify
     day_close_request(day=spring.day, by=None)  # Celery eager: closed on commit
     autumn = event_create_flash(name="Autumn 2026", starting_money=1000, by=None)
     harvey = player_register(event=autumn, name="Harvey Price", by=None)

@@ -141,9 +141,14 @@ def _issue(event: Event, data: st.DataObject, _commits: Any) -> str:
 
 def _let_back(event: Event, data: st.DataObject, _commits: Any) -> str:
     d2 = event.days.get(number=2)
-    if d2.status != Day.Status.OPEN or Player.objects.filter(qualifications__day=d2, name="Eddie"):
+    (eddie,) = players("Eddie")
+    if (
+        d2.status != Day.Status.OPEN
+        or eddie.withdrawn_at is not None
+        or Player.objects.filter(qualifications__day=d2, name="Eddie").exists()
+    ):
         return "nothing"
-    player_requalify(day=d2, player=players("Eddie")[0], reason="a sponsor's place", by=None)
+    player_requalify(day=d2, player=eddie, reason="a sponsor's place", by=None)
     return "Eddie"
 
 

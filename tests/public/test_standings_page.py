@@ -36,7 +36,7 @@ def test_overall_rows_in_rank_order_with_money_table_and_change(client: Client) 
     # Those who have played today first, by money (the cut is made among them); Zed, richer
     # than two of them, has no hand yet today.
     assert names_in_order(html) == ["Bill", "Andy", "Chris", "Zed"]
-    assert "no hand yet today" in html
+    assert "1 with no hand yet today below" in html
     assert re.search(r'class="num money">1,000 <span class="at">table 1</span>', html)  # Bill
     assert re.search(r'class="num money">990</td>', html)  # Zed, not seated
     assert 'class="num change up">+0<' not in html
