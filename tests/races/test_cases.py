@@ -197,6 +197,7 @@ def test_a_close_whose_audit_runs_while_money_is_issued() -> None:
     """The audit's queries used to see the ledger at different moments ("balance cached 20,
     ledger 19") and fail the close half-way."""
     f = floor()
+    settled(f)  # all three play day 1 (only a day's players can qualify)
     andy = f.player("Andy")
     outcomes, seen = interleave(
         close(f),

@@ -64,7 +64,10 @@ def test_a_ruling_after_the_close_locked_the_day_is_refused_once_the_root_is_pub
     assert outcomes[0].kind == "ok" and outcomes[1].kind == "refused", outcomes
     assert outcomes[1].value == "day_closed"
     day = Day.objects.get(pk=day_id)
-    assert day.status == Day.Status.CLOSED and day.record_head == ""
+    # The day's own chain holds the standings its close took, and nothing after them.
+    close_row = DayClose.objects.get(day=day)
+    assert day.status == Day.Status.CLOSED and day.record_head == close_row.standings_hash
+    assert (close_row.standings_seq, day.record_seq) == (1, 2)
     assert not Ruling.objects.filter(event=f.event).exists()
 
 
@@ -95,8 +98,13 @@ def test_a_ruling_chained_while_the_close_takes_its_snapshot_makes_the_close_run
     day = Day.objects.get(pk=day_id)
     assert (ruling.chain_day_id, day.status) == (day_id, Day.Status.CLOSED)
     money = engine_chain.MoneyHead(day.record_money_seq or 0, day.record_money_head)
+    # The ruling is in the root: the day's own chain is the ruling, then the standings the
+    # close took when it ran again.
+    close_row = DayClose.objects.get(day=day)
+    assert (ruling.seq, close_row.standings_seq) == (1, 2)
+    assert day.record_head == close_row.standings_hash
     assert day.record_root == engine_chain.record_root_v3(
-        [], ruling.hash, event=str(f.event.uid), day=day.number, money=money
+        [], day.record_head, event=str(f.event.uid), day=day.number, money=money
     )
     assert any("serialize" in r.getMessage() for r in caplog.records), caplog.text
 
