@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from brag_event.players.links import player_path
+from brag_event.players.links import player_link_reissue, player_path
 from tests.factories import World, act, signed_in, start, world
 from tests.worker import REDIS, database_url, redis_up, require
 
@@ -26,12 +26,17 @@ from .edge import Nginx, Web, call, nginx_binary
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[tuple[World, Web, Nginx]]:
+@pytest.fixture(scope="module")
+def servers(
+    tmp_path_factory: pytest.TempPathFactory, django_db_setup: None
+) -> Iterator[tuple[Web, Nginx]]:
+    """One gunicorn (the deployed configuration, one worker) and nginx in front of it, for the
+    module: each test reads addresses of its own (its event's, its players'), so neither the
+    access log's counts nor nginx's cache carry over from one test to the next."""
     require(connection.vendor == "postgresql", "needs PostgreSQL (DATABASE_URL)")
     require(redis_up(), f"no Redis at {REDIS}")
     require(nginx_binary() is not None, "needs nginx")
-    w = world()
+    root = tmp_path_factory.mktemp("edge")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BRAG_", "DJANGO_"))}
     env.update(
         DJANGO_SETTINGS_MODULE="brag_event.settings",
@@ -42,19 +47,34 @@ def site(tmp_path: Path) -> Iterator[tuple[World, Web, Nginx]]:
         DJANGO_DEBUG="false",
     )
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    web = Web(tmp_path, env)
-    nginx = Nginx(tmp_path / "nginx", [web.port])
+    web = Web(root, env)
+    nginx = Nginx(root / "nginx", [web.port])
     try:
         web.start(workers=1)
         nginx.start()
-        # Warm the worker (its first rendering of each kind takes seconds on a loaded
-        # machine): addresses that the tests do not count.
-        for path in (f"/standings/{w.event.pk}/", f"/api/v1/events/{w.event.pk}/standings/"):
-            assert call(f"http://127.0.0.1:{web.port}{path}?day=1")[0] == 200
-        yield w, web, nginx
+        yield web, nginx
     finally:
         nginx.stop()
         web.stop()
+
+
+@pytest.fixture
+def site(servers: tuple[Web, Nginx]) -> Iterator[tuple[World, Web, Nginx]]:
+    web, nginx = servers
+    w = world()
+    # Warm the worker (its first rendering of each kind takes seconds on a loaded machine):
+    # addresses that the tests do not count.
+    for path in (f"/standings/{w.event.pk}/", f"/api/v1/events/{w.event.pk}/standings/"):
+        assert call(f"http://127.0.0.1:{web.port}{path}?day=1")[0] == 200
+    yield w, web, nginx
+    drained(web)
+
+
+def drained(web: Web) -> None:
+    """Wait until gunicorn has answered every request it began (its one worker answers one at a
+    time: its /healthz comes after them), so that none holds a lock when the test's database is
+    flushed."""
+    assert call(f"http://127.0.0.1:{web.port}/healthz")[0] == 200
 
 
 def test_the_standings_reach_django_once_per_version(site: tuple[World, Web, Nginx]) -> None:
@@ -169,3 +189,81 @@ def test_a_version_is_compressed_once_and_kept_compressed(site: tuple[World, Web
     # The compressed copy's ETag (weak: the bytes differ from the plain one's) revalidates.
     status, _, _ = call(nginx.base + path, headers={**gz, "If-None-Match": answers[-1][1]["ETag"]})
     assert status == 304
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+def polled(url: str, seconds: float, every: float = 0.1) -> list[tuple[int, str]]:
+    """Read ``url`` every ``every`` s for ``seconds`` s, as phones and screens poll it: each
+    answer's status and what nginx's cache did."""
+    seen = []
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        status, headers, _ = call(url)
+        seen.append((status, headers.get("X-Cache-Status", "")))
+        time.sleep(every)
+    return seen
+
+
+def refused_within(urls: list[str], status: int, seconds: float) -> dict[str, float]:
+    """Poll ``urls`` (every 0.1 s) until each answers ``status``; how long each took. Fails once
+    one still answers its kept page after ``seconds``."""
+    began = time.monotonic()
+    took: dict[str, float] = {}
+    while len(took) < len(urls):
+        for url in urls:
+            if url in took:
+                continue
+            got, headers, _ = call(url)
+            if got == status:
+                took[url] = time.monotonic() - began
+            else:
+                assert got == 200, (url, got)
+                assert time.monotonic() - began < seconds, (
+                    f"{url} still answers {got} {headers.get('X-Cache-Status')} "
+                    f"{seconds} s after it was refused"
+                )
+        time.sleep(0.1)
+    return took
+
+
+def test_a_replaced_link_answers_410_through_nginx_within_two_seconds(
+    site: tuple[World, Web, Nginx],
+) -> None:
+    """The issue's case: a phone polls the page, the link is replaced, and nginx stops serving
+    its kept copy — the refresh's 410 replaces it — then keeps answering 410 (itself: gunicorn
+    sees the old link at most once a second), while the new link opens the page."""
+    w, web, nginx = site
+    andy, bill = w.players[0], w.players[1]
+    path = player_path(andy)
+    old = nginx.base + path
+    # Polled for longer than a kept copy lives: kept (HIT), then refreshed, always the page.
+    seen = polled(old, 1.5)
+    assert {s for s, _ in seen} == {200}
+    assert "HIT" in {c for _, c in seen}
+    assert {c for _, c in seen} & {"EXPIRED", "REVALIDATED", "STALE"}, seen  # refreshed
+    # Bill's phone reads his page once and polls next after a while (here: just past the second
+    # nginx keeps a copy).
+    bill_old = nginx.base + player_path(bill)
+    assert call(bill_old)[0] == 200
+    andy = player_link_reissue(player=andy, by=None)
+    bill = player_link_reissue(player=bill, by=None)
+    took = refused_within([old], 410, 2.0)[old]
+    assert took < 2.0
+    # Bill's next poll is the 410 at once: no copy of his page is served once it is out of date.
+    time.sleep(1.2)
+    assert call(bill_old)[0] == 410
+    status, _, body = call(old)
+    assert status == 410 and b"This link has been replaced" in body and b"Andy" not in body
+    # It stays refused past the kept 410's own second, answered by nginx.
+    after = time.monotonic()
+    seen = polled(old, 2.5)
+    assert {s for s, _ in seen} == {410}
+    assert "HIT" in {c for _, c in seen}
+    reached = web.requests(path)
+    assert reached.count(410) <= 2 + (time.monotonic() - after) + took, reached
+    # The new links open the pages.
+    for player in (andy, bill):
+        status, _, body = call(nginx.base + player_path(player))
+        assert status == 200 and player.name.encode() in body
