@@ -8,7 +8,9 @@ are never kept."""
 from __future__ import annotations
 
 import gzip
+import io
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +19,9 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from brag_event.players.links import player_link_reissue, player_path
+from brag_event.demo.services import demo_load, demo_remove
+from brag_event.players.links import player_link_reissue, player_path, player_token
+from brag_event.players.models import Player
 from tests.factories import World, act, signed_in, start, world
 from tests.worker import REDIS, database_url, redis_up, require
 
@@ -129,7 +133,10 @@ def test_a_settled_hand_shows_within_two_seconds(site: tuple[World, Web, Nginx])
     assert web.requests(path).count(200) == 2
 
 
-def test_a_players_page_is_never_served_to_another_link(site: tuple[World, Web, Nginx]) -> None:
+def test_a_players_page_is_never_kept_by_nginx(site: tuple[World, Web, Nginx]) -> None:
+    """Players' pages go to Django every time (one phone reads each: a kept copy would never
+    be there for its next poll), each link to its own page, and nothing of them, nor their
+    links' tokens, is written to nginx's cache on its disk."""
     w, web, nginx = site
     pages = {p.name: player_path(p) for p in w.players}
     for _ in range(3):
@@ -137,13 +144,18 @@ def test_a_players_page_is_never_served_to_another_link(site: tuple[World, Web, 
             status, headers, body = call(nginx.base + path)
             assert status == 200
             others = [n for n in pages if n != name]
-            assert name.encode() in body
             # Each page names its own player in its title; no other player's page is served.
             title = body.split(b"<title>", 1)[1].split(b"</title>", 1)[0]
             assert name.encode() in title and not any(o.encode() in title for o in others)
             assert "private" in headers["Cache-Control"]  # browsers and proxies keep it private
+            assert headers.get("X-Cache-Status") is None  # not a cached address at all
     for path in pages.values():
-        assert web.requests(path).count(200) == 1
+        assert web.requests(path) == [200, 200, 200]
+    tokens = [path.split("/")[2].encode() for path in pages.values()]
+    for kept in (nginx.root / "cache-brag-event").rglob("*"):
+        if kept.is_file():
+            text = kept.read_bytes()
+            assert b"/p/" not in text and not any(t in text for t in tokens), kept
 
 
 def test_signed_in_and_organisers_answers_are_never_kept(site: tuple[World, Web, Nginx]) -> None:
@@ -228,42 +240,129 @@ def refused_within(urls: list[str], status: int, seconds: float) -> dict[str, fl
     return took
 
 
-def test_a_replaced_link_answers_410_through_nginx_within_two_seconds(
+def test_a_replaced_link_answers_410_through_nginx_at_once(
     site: tuple[World, Web, Nginx],
 ) -> None:
-    """The issue's case: a phone polls the page, the link is replaced, and nginx stops serving
-    its kept copy — the refresh's 410 replaces it — then keeps answering 410 (itself: gunicorn
-    sees the old link at most once a second), while the new link opens the page."""
+    """The issue's case: a phone polls its page through nginx, the link is replaced, and the
+    old link answers 410 from the next read on (the issue: nginx served its kept copy, STALE,
+    for as long as it was polled), while the new link opens the page."""
     w, web, nginx = site
-    andy, bill = w.players[0], w.players[1]
+    andy = w.players[0]
     path = player_path(andy)
     old = nginx.base + path
-    # Polled for longer than a kept copy lives: kept (HIT), then refreshed, always the page.
-    seen = polled(old, 1.5)
-    assert {s for s, _ in seen} == {200}
-    assert "HIT" in {c for _, c in seen}
-    assert {c for _, c in seen} & {"EXPIRED", "REVALIDATED", "STALE"}, seen  # refreshed
-    # Bill's phone reads his page once and polls next after a while (here: just past the second
-    # nginx keeps a copy).
-    bill_old = nginx.base + player_path(bill)
-    assert call(bill_old)[0] == 200
+    # Polled (faster than a phone) for longer than nginx keeps a copy of anything: the page.
+    assert {s for s, _ in polled(old, 1.5)} == {200}
     andy = player_link_reissue(player=andy, by=None)
-    bill = player_link_reissue(player=bill, by=None)
+    replaced = time.monotonic()
     took = refused_within([old], 410, 2.0)[old]
     assert took < 2.0
-    # Bill's next poll is the 410 at once: no copy of his page is served once it is out of date.
-    time.sleep(1.2)
-    assert call(bill_old)[0] == 410
     status, _, body = call(old)
     assert status == 410 and b"This link has been replaced" in body and b"Andy" not in body
-    # It stays refused past the kept 410's own second, answered by nginx.
-    after = time.monotonic()
-    seen = polled(old, 2.5)
+    # And it stays refused, every read answered by Django.
+    seen = polled(old, 1.5)
     assert {s for s, _ in seen} == {410}
-    assert "HIT" in {c for _, c in seen}
-    reached = web.requests(path)
-    assert reached.count(410) <= 2 + (time.monotonic() - after) + took, reached
-    # The new links open the pages.
-    for player in (andy, bill):
-        status, _, body = call(nginx.base + player_path(player))
-        assert status == 200 and player.name.encode() in body
+    assert web.requests(path).count(410) == len(seen) + 2, time.monotonic() - replaced
+    status, _, body = call(nginx.base + player_path(andy))
+    assert status == 200 and b"Andy" in body
+
+
+def test_a_removed_events_addresses_answer_404_through_nginx_within_two_seconds(
+    servers: tuple[Web, Nginx],
+) -> None:
+    """Every address nginx keeps, polled while it is a page, answers 404 once its event is gone
+    (the demo's removal: its event, days and players) — the refresh's 404 replaces the kept
+    page, nginx keeps the 404 as it kept the page, and serves it from then on."""
+    web, nginx = servers
+    summary = demo_load(hands=0, stdout=io.StringIO())
+    event = summary["event"]
+    player = Player.objects.filter(event_id=event).order_by("pk").first()
+    assert player is not None
+    paths = [
+        f"/standings/{event}/",
+        f"/standings/{event}/?day=1",
+        f"/standings/{event}/?big=1",
+        f"/standings/{event}/hall/",
+        f"/api/v1/events/{event}/standings/",
+        f"/api/v1/events/{event}/standings/?day=1",
+    ]
+    urls = [nginx.base + p for p in paths]
+    # Polled until each page has been kept and refreshed at least once.
+    seen: dict[str, set[str]] = {url: set() for url in urls}
+    began = time.monotonic()
+    while not all("HIT" in c and c & {"REVALIDATED", "STALE"} for c in seen.values()):
+        assert time.monotonic() - began < 5, seen
+        for url in urls:
+            status, headers, _ = call(url)
+            assert status == 200, url
+            seen[url].add(headers["X-Cache-Status"])
+        time.sleep(0.1)
+    # An address read once, and not again until long after its copy is out of date.
+    quiet = nginx.base + f"/standings/{event}/?day=1&big=1"
+    assert call(quiet)[0] == 200
+    demo_remove(stdout=io.StringIO())
+    # A kept copy lives 1 to 2 s (nginx's clock counts whole seconds), then one refresh.
+    took = refused_within(urls, 404, 2.5)
+    assert max(took.values()) < 2.5, took
+    after = time.monotonic()
+    statuses, caches = set(), set()
+    until = after + 2.5
+    while time.monotonic() < until:
+        for url in urls:
+            status, headers, _ = call(url)
+            statuses.add(status)
+            caches.add(headers["X-Cache-Status"])
+        time.sleep(0.1)
+    assert statuses == {404}
+    assert "HIT" in caches  # the 404 is kept as the page was
+    for path in paths:
+        refused = web.requests(path).count(404)
+        assert 1 <= refused <= 2 + (time.monotonic() - after), (path, refused)
+    assert call(nginx.base + player_path(player))[0] == 404
+    # Its next read, 2.5 s on, is Django's 404 itself: no copy is served for having been kept.
+    assert call(quiet)[0] == 404
+
+
+# --------------------------------------------------------------------------- the logs
+
+
+# A logged /p/ address: the token's payload and a masked signature, or a masked token.
+MASKED = re.compile(r"/p/(?:[A-Za-z0-9_.-]+:)?\*\*\*(?=[/?\s\"]|$)")
+
+
+def test_the_access_logs_name_no_players_link(site: tuple[World, Web, Nginx]) -> None:
+    """nginx's and gunicorn's access logs write a player's link with its signature masked —
+    in the address, and in the Referer of a request that came from the page — and so no
+    token that opens a page is in either log."""
+    w, web, nginx = site
+    andy, bill = w.players[0], w.players[1]
+    tokens = [player_token(andy), player_token(bill)]
+    for token in tokens:
+        assert call(f"{nginx.base}/p/{token}/")[0] == 200
+    andy = player_link_reissue(player=andy, by=None)
+    tokens.append(player_token(andy))
+    assert call(f"{nginx.base}/p/{tokens[0]}/")[0] == 410
+    assert call(f"{nginx.base}/p/{tokens[2]}/?utm=x")[0] == 200
+    assert call(f"{nginx.base}/p/not-a-token/")[0] == 404
+    escaped = tokens[1].replace(":", "%3A")  # a client that escapes the colon
+    assert call(f"{nginx.base}/p/{escaped}/")[0] == 200
+    # The requests a browser makes from the page say where they come from (whatever the page's
+    # policy: an older browser, a client of its own).
+    page = f"{nginx.base}/p/{tokens[1]}/"
+    for path in ("/favicon.ico", f"/standings/{w.event.pk}/"):
+        assert call(nginx.base + path, headers={"Referer": page})[0] in (200, 301)
+    drained(web)
+    logs = {
+        "nginx": (nginx.root / "brag-event.access.log").read_text(),
+        "gunicorn": web.access.read_text(),
+    }
+    payloads = [t.split(":")[0] for t in tokens]
+    for name, log in logs.items():
+        for token in tokens:
+            signature = token.split(":", 1)[1]
+            assert token not in log and signature not in log, name
+            assert signature.replace("_", "%5F") not in log, name
+        # Every /p/ address in the log is masked; the payloads say whose links were asked for.
+        assert log.count("/p/") == len(MASKED.findall(log)), name
+        assert all(f"/p/{payload}:***/" in log for payload in payloads), name
+        assert "/p/***/" in log, name  # the made-up one and the escaped one: masked whole
+    assert f'"{nginx.base}/p/{payloads[1]}:***/"' in logs["nginx"]  # the Referer
