@@ -1,9 +1,11 @@
-"""Public reads served at the edge (issue 33): a real nginx, configured as
-``deploy/nginx/brag-event.conf`` configures it, in front of a real gunicorn on the test's
-PostgreSQL and Redis. Repeated reads of the standings reach Django once per version (gunicorn's
-access log: one 200, the rest nginx's own or 304 revalidations), a settled hand shows within two
-seconds, a player's page is never served to another link, and signed-in and organisers' answers
-are never kept."""
+"""Public reads served at the edge (issues 33 and 42): a real nginx, configured as
+``deploy/nginx/brag-event.conf`` configures it, in front of a real gunicorn
+(``deploy/gunicorn.conf.py``) on the test's PostgreSQL and Redis, one pair for the module. Repeated
+reads of the standings reach Django once per version (gunicorn's access log: one 200, the rest
+nginx's own or 304 revalidations), a settled hand shows within two seconds, players' pages are
+never kept, signed-in and organisers' answers are never kept; once Django refuses an address
+(a replaced link's 410, a removed event's 404) nginx serves no copy of the page; and neither
+access log holds a player's link."""
 
 from __future__ import annotations
 
@@ -13,7 +15,6 @@ import os
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from django.conf import settings
