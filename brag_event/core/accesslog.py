@@ -2,10 +2,10 @@
 
 A player's page is ``/p/<token>/`` (``players.links``), and whoever holds the token sees the page:
 an access log that wrote it down would hand the page to everyone who reads the log. The token is
-Django's signed value, ``<payload>:<signature>``: the payload names the player and the link's
-generation and is no secret (anyone can decode it; nobody can change it without the secret key);
-the signature is what opens the page. So the logs keep the payload, which says whose link and
-which generation a request was for, and write ``***`` in place of the signature —
+Django's signed value, ``<payload>:<when signed>:<signature>``: the payload names the player and
+the link's generation and is no secret (anyone can decode it; nobody can change it without the
+secret key); the signature is what opens the page. So the logs keep the payload, which says whose
+link and which generation a request was for, and write ``***`` in place of the rest —
 ``/p/WzEyLDJd:***/``; a token with no readable payload (a colon sent as ``%3A``, a made-up one) is
 masked whole: ``/p/***/``.
 
@@ -37,7 +37,8 @@ def _masked(match: re.Match[str]) -> str:
 
 
 def links_masked(text: str) -> str:
-    """``text`` with every player's link token in it masked (its signature, or all of it)."""
+    """``text`` with every player's link token in it masked (all after its payload, or all of
+    it)."""
     if "/p/" not in text:
         return text
     return _LINK.sub(_masked, text)

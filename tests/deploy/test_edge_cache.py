@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+import redis
 from django.conf import settings
 from django.db import connection
 
@@ -41,6 +42,10 @@ def servers(
     require(connection.vendor == "postgresql", "needs PostgreSQL (DATABASE_URL)")
     require(redis_up(), f"no Redis at {REDIS}")
     require(nginx_binary() is not None, "needs nginx")
+    # gunicorn's cache (Django's, in this Redis database) starts empty: the renderings an earlier
+    # run kept are under the same ids (the test database is new each run) and versions, and
+    # would be answered for this run's players and events.
+    redis.Redis.from_url(REDIS).flushdb()
     root = tmp_path_factory.mktemp("edge")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BRAG_", "DJANGO_"))}
     env.update(
@@ -326,12 +331,12 @@ def test_a_removed_events_addresses_answer_404_through_nginx_within_two_seconds(
 # --------------------------------------------------------------------------- the logs
 
 
-# A logged /p/ address: the token's payload and a masked signature, or a masked token.
+# A logged /p/ address: the token's payload and the rest masked, or the token masked.
 MASKED = re.compile(r"/p/(?:[A-Za-z0-9_.-]+:)?\*\*\*(?=[/?\s\"]|$)")
 
 
 def test_the_access_logs_name_no_players_link(site: tuple[World, Web, Nginx]) -> None:
-    """nginx's and gunicorn's access logs write a player's link with its signature masked —
+    """nginx's and gunicorn's access logs write a player's link with all but its payload masked —
     in the address, and in the Referer of a request that came from the page — and so no
     token that opens a page is in either log."""
     w, web, nginx = site
@@ -359,9 +364,8 @@ def test_the_access_logs_name_no_players_link(site: tuple[World, Web, Nginx]) ->
     payloads = [t.split(":")[0] for t in tokens]
     for name, log in logs.items():
         for token in tokens:
-            signature = token.split(":", 1)[1]
+            signature = token.rsplit(":", 1)[1]  # <payload>:<when signed>:<signature>
             assert token not in log and signature not in log, name
-            assert signature.replace("_", "%5F") not in log, name
         # Every /p/ address in the log is masked; the payloads say whose links were asked for.
         assert log.count("/p/") == len(MASKED.findall(log)), name
         assert all(f"/p/{payload}:***/" in log for payload in payloads), name
