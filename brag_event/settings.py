@@ -299,8 +299,11 @@ BRAG_JSON_MAX_DEPTH = 20
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # A player's private link in a message (a 500's "Internal Server Error: /p/…/") is written
+    # with its token masked (brag_event/core/accesslog.py).
+    "filters": {"masked_links": {"()": "brag_event.core.accesslog.MaskedLinksFilter"}},
     # To stderr (a StreamHandler's default): the journal, `docker logs`, the terminal of `make run`.
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["masked_links"]}},
     "loggers": {
         # Failed logins and lockouts (django-axes), and unlocks, reach the service's log.
         "axes": {"handlers": ["console"], "level": "WARNING"},

@@ -94,5 +94,11 @@ X_FRAME_OPTIONS = "DENY"
 LOGGING = {
     **LOGGING,
     "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "line",
+            "filters": ["masked_links"],
+        }
+    },
 }

@@ -120,6 +120,9 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
 access_log_format = (
     '%({x-forwarded-for}i)s %(h)s "%(r)s" %(s)s %(B)s %(M)sms %(D)sus "%(a)s" pid=%(p)s'
 )
+# A player's private link (/p/<token>/) is written with its token masked, in every field a format
+# can name (brag_event/core/accesslog.py; nginx's access log does the same).
+logger_class = "brag_event.core.accesslog.MaskedLinksLogger"
 
 # --- process
 proc_name = "brag-web"

@@ -158,13 +158,13 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
     if holder.replaced:
         # 410 Gone: this link worked once, and an organiser replaced it (players.links).
         context = {"event": holder.player.event}
-        return render(request, "public/link_replaced.html", context, status=410)
+        return _unreferred(render(request, "public/link_replaced.html", context, status=410))
     found = holder.player
     standings = standings_version(found.event_id)  # first: the page is at least this new
     tables = dashboard_version(found.event_id)
     if standings is None or tables is None:
         raise Http404("No such player page")
-    return versioned_answer(
+    answer = versioned_answer(
         request,
         key=f"player-{found.pk}",
         version="{}.{}.{}".format(*standings, tables[1]),
@@ -172,6 +172,16 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
         content_type="text/html; charset=utf-8",
         private=True,
     )
+    return _unreferred(answer)
+
+
+def _unreferred(response: HttpResponse) -> HttpResponse:
+    """A player's page has its link's token in its address: its own requests (its icon, its
+    stylesheets) and the links followed from it (the standings) send no ``Referer``, so the
+    token reaches no log on the way — ours, or a CDN's in front of the standings
+    (docs/operations.md). The site's policy elsewhere is ``same-origin``."""
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 def _player_html(request: HttpRequest, found: Player) -> bytes:

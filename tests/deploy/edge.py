@@ -16,9 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from bench.nginx import Nginx, nginx_binary
-from tests.processes import gunicorn, stop
+from brag_event.core.accesslog import links_masked
+from tests.processes import ROOT, gunicorn, stop
 
 __all__ = ["Nginx", "Web", "call", "nginx_binary"]
+
+GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 
 
 def free_port() -> int:
@@ -44,7 +47,8 @@ def call(
 
 
 class Web:
-    """One gunicorn, as one web machine runs it: its own environment and access log."""
+    """One gunicorn, as one web machine runs it (``deploy/gunicorn.conf.py``): its own
+    environment, address, workers and access log."""
 
     def __init__(self, root: Path, env: dict[str, str], name: str = "web") -> None:
         self.port = free_port()
@@ -61,6 +65,7 @@ class Web:
         with self.log.open("wb") as out:
             self.proc = gunicorn(
                 [
+                    *("-c", str(GUNICORN_CONF)),
                     *("--workers", str(workers), "--bind", f"127.0.0.1:{self.port}"),
                     *("--access-logfile", str(self.access), "brag_event.wsgi:application"),
                 ],
@@ -89,7 +94,8 @@ class Web:
         self.proc.wait()
 
     def requests(self, path: str) -> list[int]:
-        """The statuses of the requests for ``path`` this node has answered so far."""
+        """The statuses of the requests for ``path`` this node has answered so far (a player's
+        page by its link's payload: the log masks the rest, brag_event/core/accesslog.py)."""
         if not self.access.exists():
             return []
         # gunicorn writes a request's line just after sending its answer: wait until the log
@@ -102,6 +108,6 @@ class Web:
         found = []
         for line in self.access.read_text().splitlines():
             m = re.search(r'"[A-Z]+ (\S+) HTTP/[0-9.]+" (\d{3})', line)
-            if m and m.group(1) == path:
+            if m and m.group(1) == links_masked(path):
                 found.append(int(m.group(2)))
         return found

@@ -225,6 +225,8 @@ def test_gunicorn_configuration_reads_the_environment() -> None:
     assert (config["max_requests"], config["max_requests_jitter"]) == (500, 50)
     assert config["graceful_timeout"] > 0 and config["timeout"] > 0
     assert "%(M)s" in config["access_log_format"]  # the request time
+    # Players' links masked in the access log (brag_event/core/accesslog.py).
+    assert config["logger_class"] == "brag_event.core.accesslog.MaskedLinksLogger"
     assert config["forwarded_allow_ips"] == "127.0.0.1,::1"
     defaults: dict[str, Any] = {}
     exec((DEPLOY / "gunicorn.conf.py").read_text(), defaults)
@@ -409,3 +411,86 @@ def test_nginx_accepts_the_configuration(conf: str, tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "test is successful" in done.stderr
+
+
+NGINX = DEPLOY / "nginx"
+
+
+def nginx_blocks(text: str, head: str) -> list[str]:
+    """The blocks of an nginx configuration whose head (the words before ``{``) matches the
+    regular expression ``head``, each from its head to its closing brace."""
+    found = []
+    for match in re.finditer(rf"^[ \t]*(?:{head})[^{{;]*\{{", text, re.M):
+        depth, end = 1, match.end()
+        while depth:
+            nxt = min(i for i in (text.find("{", end), text.find("}", end)) if i >= 0)
+            depth += 1 if text[nxt] == "{" else -1
+            end = nxt + 1
+        found.append(text[match.start() : end])
+    return found
+
+
+def nginx_statements(text: str, name: str) -> list[str]:
+    """Every ``name …;`` statement (over several lines, if it is)."""
+    return re.findall(rf"^[ \t]*{name}\b[^;]*;", text, re.M)
+
+
+@pytest.mark.parametrize("conf", ["brag-event.conf", "compose.conf"])
+def test_nginx_keeps_no_page_once_django_refused_it(conf: str) -> None:
+    """The public reads' cache (docs/operations.md, "Public reads at the edge"): a 404 or 410
+    replaces the kept page, the request that finds a copy out of date is answered by Django
+    (no background update), nothing is served stale but for gunicorn's errors, and players'
+    pages are not kept at all."""
+    text = (NGINX / conf).read_text()
+    [cached] = [b for b in nginx_blocks(text, "location") if "proxy_cache brag_public;" in b]
+    directives = {line.strip() for line in cached.splitlines()}
+    assert "proxy_cache_valid 200 1s;" in directives
+    assert "proxy_cache_valid 404 410 1s;" in directives
+    assert "proxy_cache_use_stale updating error timeout http_502 http_503 http_504;" in directives
+    assert "proxy_cache_background_update" not in cached
+    assert "/p/" not in cached.splitlines()[0] and "p/[" not in cached.splitlines()[0]
+    assert "proxy_cache " not in text.replace(cached, "")  # the one cached location
+
+
+@pytest.mark.parametrize("conf", ["brag-event.conf", "compose.conf"])
+def test_every_nginx_server_logs_players_links_masked(conf: str) -> None:
+    """Each server names the masked format (a server's access_log replaces the http block's
+    combined one, which would write the tokens as they are)."""
+    text = (NGINX / conf).read_text()
+    servers = nginx_blocks(text, "server")
+    assert len(servers) == 2
+    for server in servers:
+        logs = [s for s in nginx_statements(server, "access_log") if "access_log off;" not in s]
+        top = [s for s in logs if s.startswith("    access_log")]
+        assert len(top) == 1 and top[0].endswith(" brag;"), top
+        assert all(s.endswith(" brag;") for s in logs), logs
+    [fmt] = nginx_statements(text, "log_format")
+    assert fmt.startswith("log_format brag ")
+    assert "$request " not in fmt and '"$request"' not in fmt and "$http_referer" not in fmt
+    assert "$brag_log_uri" in fmt and "$brag_log_referer" in fmt
+
+
+def test_the_two_nginx_configurations_agree() -> None:
+    """compose.conf is brag-event.conf with the containers' names: the cache, its keys, the
+    maps, the log's format and every location but the ACME challenge and compose's health
+    check are the same, word for word."""
+    texts = {conf: (NGINX / conf).read_text() for conf in ("brag-event.conf", "compose.conf")}
+
+    def shared(text: str) -> dict[str, list[str]]:
+        return {
+            "maps": nginx_blocks(text, "map"),
+            "upstream keepalive": nginx_statements(text, "keepalive"),
+            "cache": nginx_statements(text, "proxy_cache_path"),
+            "log format": nginx_statements(text, "log_format"),
+            "proxy headers": nginx_statements(text, "proxy_set_header"),
+            "locations": [
+                b
+                for b in nginx_blocks(text, "location")
+                if "acme-challenge" not in b and "nginx-health" not in b
+            ],
+        }
+
+    ours, compose = (shared(t) for t in texts.values())
+    for part, found in ours.items():
+        assert found, part
+        assert found == compose[part], part

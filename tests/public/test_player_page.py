@@ -84,6 +84,38 @@ def test_a_replaced_link_says_so_and_the_new_one_opens_the_page(client: Client) 
     assert "<h1>Andy</h1>" in page(client, andy)
 
 
+@pytest.mark.parametrize(
+    ("answer", "status", "policy"),
+    [
+        ("the page", 200, "no-referrer"),
+        ("the page again, unchanged", 304, "no-referrer"),
+        ("a replaced link", 410, "no-referrer"),
+        ("the standings", 200, "same-origin"),
+    ],
+)
+def test_a_players_page_sends_no_referer(
+    client: Client, answer: str, status: int, policy: str
+) -> None:
+    """A player's page has its link's token in its address: what it asks for and the links
+    followed from it send no Referer (the site's policy elsewhere: same-origin)."""
+    w = world(2)
+    andy = w.players[0]
+    path = player_path(andy)
+    first = client.get(path)
+    assert first.status_code == 200
+    if answer == "the page again, unchanged":
+        got = client.get(path, HTTP_IF_NONE_MATCH=first["ETag"])
+    elif answer == "a replaced link":
+        player_link_reissue(player=andy, by=None)
+        got = client.get(path)
+    elif answer == "the standings":
+        got = client.get(f"/standings/{w.event.pk}/")
+    else:
+        got = first
+    assert got.status_code == status
+    assert got["Referrer-Policy"] == policy
+
+
 def test_seat_money_and_hands_with_what_each_won_or_lost(client: Client) -> None:
     w = world(3)
     hand = play_a_see(w)
