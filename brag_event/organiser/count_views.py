@@ -70,9 +70,7 @@ def _table_page(
             forms[r.pk] = (
                 ruling_form
                 if bound and ruling_form is not None
-                else CountRulingForm(
-                    table_id=table.pk, initial={"seat_count": r.pk, "source": "count"}
-                )
+                else CountRulingForm(table=table, initial={"seat_count": r.pk, "source": "count"})
             )
     context: dict[str, Any] = {
         "event": day.event,
@@ -126,7 +124,7 @@ def table_count(request: HttpRequest, table_id: int) -> HttpResponse:
 def count_rule(request: HttpRequest, table_id: int) -> HttpResponse:
     """Rule one difference of a table's count."""
     table = get_object_or_404(Table.objects.select_related("day__event"), pk=table_id)
-    form = CountRulingForm(request.POST, table_id=table.pk)
+    form = CountRulingForm(request.POST, table=table)
     if not form.is_valid():
         return _table_page(request, table, status=400, ruling_form=form)
     row: SeatCount = form.cleaned_data["seat_count"]

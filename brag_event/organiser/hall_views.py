@@ -17,7 +17,7 @@ from brag_event.events.hall import (
     announcements_shown,
     day_clock_set,
 )
-from brag_event.events.models import Announcement, Event
+from brag_event.events.models import Event
 from brag_event.players.selectors import current_day
 
 from .access import organiser_only
@@ -61,14 +61,13 @@ def hall(request: HttpRequest, event_id: int) -> HttpResponse:
                     messages.success(request, "Announced on the hall's screen and players' pages.")
                     return redirect("organiser:hall", event.pk)
         elif which == "remove":
-            removing = AnnouncementRemoveForm(request.POST)
+            removing = AnnouncementRemoveForm(request.POST, event=event)
             if not removing.is_valid():
                 return bad_request(request, removing)
-            found = get_object_or_404(
-                Announcement, pk=removing.cleaned_data["announcement"], event=event
-            )
             try:
-                announcement_remove(announcement=found, by=actor(request))
+                announcement_remove(
+                    announcement=removing.cleaned_data["announcement"], by=actor(request)
+                )
             except ServiceError as err:
                 messages.error(request, err.message)
             else:
