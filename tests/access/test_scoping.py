@@ -23,7 +23,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth.models import User
 from django.core.cache import cache, caches
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import URLPattern, resolve
 
@@ -779,13 +779,74 @@ def test_every_id_field_of_the_console_is_scoped_to_an_event() -> None:
     assert not loose, loose
 
 
+# The fields of the API's bodies and query strings named like a kind of row, that are numbers
+# rather than ids — and the ids of rows of no event.
+NOT_IDS = {
+    ("ActionIn", "seat"): "a seat's number at the table",
+    ("BuyInIn", "seat"): "a seat's number at the table",
+    ("CardsIn", "seat"): "a seat's number at the table",
+    ("StandingsQueryIn", "day"): "a day's number",
+    ("ActionIn", "hand"): "a blind player's old or new hand",
+    ("RulingIn", "penalty"): "the kind of penalty",
+    ("PlayerRegisterIn", "person"): "a person: people span events",
+    ("ResultsDocument", "event"): "a results file's event: its name and the like",
+}
+ROW_NAMES = {*KIND_MODELS, "players", "consenting", "dealers", "actor", "person"}
+
+
+def api_inputs() -> Iterator[tuple[str, str, Any]]:
+    """(serializer, field, field) of every input the API parses."""
+    from rest_framework import serializers
+
+    from brag_event.api import exchange, floor, people, views
+    from brag_event.api import serializers as inputs
+
+    for module in (inputs, views, floor, people, exchange):
+        for name, shape in vars(module).items():
+            if (
+                isinstance(shape, type)
+                and issubclass(shape, serializers.Serializer)
+                and shape.__module__ == module.__name__
+                and not name.endswith("Out")  # answers
+            ):
+                for field_name, f in shape().fields.items():
+                    yield name, field_name, getattr(f, "child", f)
+
+
+def test_every_id_of_the_api_is_resolved_within_its_event() -> None:
+    """A field of an API body or query string named like a kind of row is an ``EventScopedId``
+    (or named in ``NOT_IDS``), and each is walked."""
+    from brag_event.api.serializers import EventScopedId
+
+    walked = {name for w in WALKS if w.route.startswith("api/") for name in w.ids}
+    loose, unwalked = [], []
+    for shape, name, f in api_inputs():
+        if isinstance(f, EventScopedId):
+            if name not in walked:
+                unwalked.append(f"{shape}.{name}")
+        elif name in ROW_NAMES and (shape, name) not in NOT_IDS:
+            loose.append(f"{shape}.{name}")
+    assert not loose, f"ids not resolved within their event: {loose}"
+    assert not unwalked, f"ids the walk does not send: {unwalked}"
+
+
 # ------------------------------------------------------------------ the walk
 
 
-def row_counts() -> dict[str, int]:
-    """How many rows every table of the project holds (and the users)."""
-    models = [m for m in apps.get_models() if m.__module__.startswith("brag_event.")]
-    return {m._meta.label: m._default_manager.count() for m in [*models, User]}
+def row_counts() -> tuple[int, ...]:
+    """How many rows every table of the project holds (and the users'), in one statement."""
+    tables = sorted(
+        {
+            m._meta.db_table
+            for m in apps.get_models()
+            if m.__module__.startswith("brag_event.") and m._meta.managed
+        }
+        | {User._meta.db_table}
+    )
+    counts = ", ".join(f"(SELECT COUNT(*) FROM {connection.ops.quote_name(t)})" for t in tables)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {counts}")  # nosec B608: table names from the models
+        return tuple(cursor.fetchone())
 
 
 def state() -> tuple[Any, ...]:
