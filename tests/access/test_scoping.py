@@ -68,7 +68,7 @@ from tests.api.test_permissions import (
     take_request,
     void_request,
 )
-from tests.core.hostile import routes
+from tests.core.hostile import ROOT, routes
 from tests.factories import World, disqualify, played, start, world
 from tests.once import built_once
 
@@ -819,15 +819,20 @@ def test_every_id_of_the_api_is_resolved_within_its_event() -> None:
     from brag_event.api.serializers import EventScopedId
 
     walked = {name for w in WALKS if w.route.startswith("api/") for name in w.ids}
-    loose, unwalked = [], []
+    codes = (ROOT / "docs" / "error-codes.md").read_text(encoding="utf-8")
+    loose, unwalked, undocumented = [], [], []
     for shape, name, f in api_inputs():
         if isinstance(f, EventScopedId):
             if name not in walked:
                 unwalked.append(f"{shape}.{name}")
+            code = f"unknown_{noun_of(f.model).replace(' ', '_')}"
+            if f"`{code}`" not in codes:
+                undocumented.append(code)
         elif name in ROW_NAMES and (shape, name) not in NOT_IDS:
             loose.append(f"{shape}.{name}")
     assert not loose, f"ids not resolved within their event: {loose}"
     assert not unwalked, f"ids the walk does not send: {unwalked}"
+    assert not undocumented, f"refusals not in docs/error-codes.md: {undocumented}"
 
 
 # ------------------------------------------------------------------ the walk
