@@ -42,14 +42,17 @@ class WholeNumberField(serializers.IntegerField):
         return int(super().to_internal_value(data))
 
 
+EVENTS_OF_REQUEST = "_brag_events"  # kept on the request: asked once
+
+
 def request_events(request: Request) -> set[int] | None:
     """The events in which a request's ids are resolved: the event of what its address names
     (none, if that names nothing); else every event in which the caller holds the role the
     view asks for (``None``: every event). Asked once per request, and only by a body that
     sends an id."""
     cached: set[int] | None
-    if hasattr(request, "_brag_events"):
-        cached = request._brag_events
+    if hasattr(request, EVENTS_OF_REQUEST):
+        cached = getattr(request, EVENTS_OF_REQUEST)
         return cached
     context = request.parser_context or {}
     kwargs = context.get("kwargs") or {}
@@ -63,7 +66,7 @@ def request_events(request: Request) -> set[int] | None:
         # A view that asks no role of an event resolves no id (a route of the whole site's
         # names ids of nothing an event owns).
         cached = set() if needed is None else events_where(request.user, needed)
-    request._brag_events = cached
+    setattr(request, EVENTS_OF_REQUEST, cached)
     return cached
 
 
@@ -115,7 +118,7 @@ def unknown_id(errors: Any, field: str = "") -> ServiceError | None:
     refusal (``unknown_<model>``, 400, ``details.field``); ``None`` if none did."""
     if isinstance(errors, ErrorDetail):
         if (errors.code or "").startswith(f"{UNKNOWN}_"):
-            return ServiceError(errors.code, str(errors), details={"field": field})
+            return ServiceError(str(errors.code), str(errors), details={"field": field})
         return None
     items = errors.items() if isinstance(errors, dict) else enumerate(errors or ())
     for key, value in items:

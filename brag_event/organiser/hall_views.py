@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -25,7 +26,7 @@ from .forms import service_error_on
 from .hall_forms import AnnouncementForm, AnnouncementRemoveForm, DayClockForm
 from .views import actor
 
-HALL_FORMS = {
+HALL_FORMS: dict[str, type[forms.Form]] = {
     "announce": AnnouncementForm,
     "remove": AnnouncementRemoveForm,
     "clock": DayClockForm,

@@ -1029,7 +1029,7 @@ def test_the_issue_a_supervisor_of_one_event_names_another_events_hand(ctx: Ctx)
     }
     supervisor = ctx.api.client("here_supervisor")
     answers = []
-    for hand in (ctx.b["hand"], Hand.objects.order_by("-pk").first().pk + 1000):
+    for hand in (ctx.b["hand"], Hand.objects.latest("pk").pk + 1000):
         before = state()
         response = supervisor.post("/api/v1/rulings/", {**body, "hand": hand}, format="json")
         answers.append(assert_error(response, 400, "unknown_hand"))
