@@ -24,8 +24,10 @@ from django.apps import apps
 from django.contrib.auth.models import User
 from django.core.cache import cache, caches
 from django.db import connection, transaction
+from django.forms import ModelChoiceField
 from django.test import Client
 from django.urls import URLPattern, resolve
+from rest_framework import serializers
 
 from brag_event.access.models import StaffRole
 from brag_event.access.rules import EVENT_OF
@@ -37,7 +39,10 @@ from brag_event.access.scoping import (
     noun_of,
     rows_of_events,
 )
+from brag_event.api import exchange, floor, people, views
+from brag_event.api import serializers as inputs
 from brag_event.api.models import DeviceToken
+from brag_event.api.serializers import EventScopedId
 from brag_event.closing.count import table_count_enter
 from brag_event.closing.models import SeatCount
 from brag_event.closing.services import day_close_request
@@ -52,7 +57,7 @@ from brag_event.players.models import Player
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.seating import balance_proposals, seating_draw
-from brag_event.tables.services import seat_buy_in, table_create
+from brag_event.tables.services import seat_buy_in, seat_sit_out, table_create
 from brag_event.tables.shifts import shift_sign_in
 from tests.api.conftest import Api, assert_error, build_api, key_client, token_key
 from tests.api.test_permissions import (
@@ -254,8 +259,6 @@ def token_revoke_request(c: Ctx) -> tuple[str, Any]:
 def audit_query(c: Ctx) -> tuple[str, Any]:
     query = {"table": c.w.table.pk, "player": c.w.players[0].pk, "actor": c.user("dealer").pk}
     # The world's dealer did something in A: a sit-out, so that the filters find an entry.
-    from brag_event.tables.services import seat_sit_out
-
     seat_sit_out(seat=c.w.seat(2), sitting_out=True, by=Actor(c.user("dealer"), "tablet"))
     return f"/api/v1/events/{c.w.event.pk}/audit/", query
 
@@ -760,8 +763,6 @@ def test_the_walk_knows_every_write_route() -> None:
 def test_every_id_field_of_the_console_is_scoped_to_an_event() -> None:
     """A form field choosing rows is the helper's (``access.scoping``), or named here as a row
     of no event."""
-    from django.forms import ModelChoiceField
-
     loose = []
     for route, _name, pattern in routes():
         inputs: Inputs | None = getattr(pattern.callback, "inputs", None)
@@ -796,11 +797,6 @@ ROW_NAMES = {*KIND_MODELS, "players", "consenting", "dealers", "actor", "person"
 
 def api_inputs() -> Iterator[tuple[str, str, Any]]:
     """(serializer, field, field) of every input the API parses."""
-    from rest_framework import serializers
-
-    from brag_event.api import exchange, floor, people, views
-    from brag_event.api import serializers as inputs
-
     for module in (inputs, views, floor, people, exchange):
         for name, shape in vars(module).items():
             if (
@@ -816,8 +812,6 @@ def api_inputs() -> Iterator[tuple[str, str, Any]]:
 def test_every_id_of_the_api_is_resolved_within_its_event() -> None:
     """A field of an API body or query string named like a kind of row is an ``EventScopedId``
     (or named in ``NOT_IDS``), and each is walked."""
-    from brag_event.api.serializers import EventScopedId
-
     walked = {name for w in WALKS if w.route.startswith("api/") for name in w.ids}
     codes = (ROOT / "docs" / "error-codes.md").read_text(encoding="utf-8")
     loose, unwalked, undocumented = [], [], []
@@ -1083,8 +1077,6 @@ def test_the_users_of_an_event(ctx: Ctx) -> None:
     assert "player" not in in_a  # no staff, nothing done in A's log
     assert b_dealer.username in of(ctx.b["event"])
     # Someone A's log names (a sit-out entered by a user of no role) belongs to A from then on.
-    from brag_event.tables.services import seat_sit_out
-
     nobody = User.objects.create_user("nobody")
     seat_sit_out(seat=ctx.w.seat(2), sitting_out=True, by=Actor(nobody, "web"))
     assert "nobody" in of(ctx.w.event.pk) and "nobody" not in of(ctx.b["event"])
