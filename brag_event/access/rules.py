@@ -14,12 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.apps import apps
-from django.core.exceptions import ObjectDoesNotExist
-
 from brag_event.core.actors import Actor
 
-from .roles import DEALER, ORGANISER, PLAYER, SUPERVISOR, at_least, is_global
+from .roles import DEALER, ORGANISER, PLAYER, SUPERVISOR, at_least, events_where, is_global
+from .scoping import event_of_row
 
 
 @dataclass(frozen=True)
@@ -98,22 +96,34 @@ def can(who: Any, permission: str, event: Any = None) -> bool:
     return at_least(user, rule.role, _event_id(event))
 
 
+def events_where_can(who: Any, permission: str) -> set[int] | None:
+    """The events in which ``who`` holds ``permission``: ``None`` for every event, else their
+    ids (maybe none) — where the ids a request sends without naming its event are resolved
+    (``scoping``)."""
+    rule = PERMISSIONS[permission]
+    user = _user(who)
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return set()
+    if rule.site:
+        return None if is_global(user, rule.role) else set()
+    return events_where(user, rule.role)
+
+
 def role_needed(permission: str) -> str:
     return PERMISSIONS[permission].role
 
 
-# Where the object each URL names belongs: the keyword of the URL → (model, path to its
-# event's id). Read by app label (``apps.get_model``) so that this module stays below the apps
-# that play on a day (the layers in pyproject.toml): it reads one id of theirs, nothing more.
-EVENT_OF: dict[str, tuple[str, str]] = {
-    "day_id": ("events.Day", "event_id"),
-    "table_id": ("tables.Table", "day__event_id"),
-    "seat_id": ("tables.Seat", "table__day__event_id"),
-    "hand_id": ("hands.Hand", "table__day__event_id"),
-    "player_id": ("players.Player", "event_id"),
-    "call_id": ("floor.FloorCall", "table__day__event_id"),
-    "penalty_id": ("floor.Penalty", "event_id"),
-    "batch_id": ("players.ImportBatch", "event_id"),
+# The model of the object each URL keyword names; the path to its event is declared once, with
+# every model's, in ``scoping.EVENT_PATHS``.
+EVENT_OF: dict[str, str] = {
+    "day_id": "events.Day",
+    "table_id": "tables.Table",
+    "seat_id": "tables.Seat",
+    "hand_id": "hands.Hand",
+    "player_id": "players.Player",
+    "call_id": "floor.FloorCall",
+    "penalty_id": "floor.Penalty",
+    "batch_id": "players.ImportBatch",
 }
 
 
@@ -122,11 +132,7 @@ def event_of(kwargs: dict[str, Any]) -> int | None:
     ``None`` if they name none, or no such object (the view answers 404 itself)."""
     if "event_id" in kwargs:
         return int(kwargs["event_id"])
-    for name, (label, path) in EVENT_OF.items():
+    for name, label in EVENT_OF.items():
         if name in kwargs:
-            model = apps.get_model(label)
-            try:
-                return int(model._default_manager.values_list(path, flat=True).get(pk=kwargs[name]))
-            except (ObjectDoesNotExist, ValueError, TypeError):
-                return None
+            return event_of_row(label, kwargs[name])
     return None

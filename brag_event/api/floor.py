@@ -16,9 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from brag_event.access.rules import can, event_of
 from brag_event.core.actors import Actor
-from brag_event.core.errors import NotFound, ServiceError
+from brag_event.core.errors import ServiceError
 from brag_event.core.security import LOCKED_CODE, lockout_message
 from brag_event.events.models import Event
 from brag_event.floor.awards import award_view
@@ -34,12 +33,13 @@ from brag_event.floor.services import (
 )
 from brag_event.hands.models import Hand
 from brag_event.players.models import Player
+from brag_event.tables.models import Table
 
 from . import contract as c
 from . import roles
 from .idempotency import idempotent
 from .presenters import hand_view
-from .serializers import WholeNumberField
+from .serializers import EventScopedId, WholeNumberField
 from .views import OrganiserOnly, StaffOnly, SupervisorOnly, actor, hand_corrected, table_for, valid
 
 # ------------------------------------------------------------------ inputs
@@ -51,19 +51,56 @@ class MisdealIn(serializers.Serializer):
 
 
 class FloorCallIn(serializers.Serializer):
-    hand = WholeNumberField(min_value=1, required=False, help_text="The hand in play, if any")
+    hand = EventScopedId(model="hands.Hand", required=False, help_text="The hand in play, if any")
     note = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
 
+# A ruling's call, table, hand and players: each of an event in which the caller rules, and
+# agreeing with each other — the call made at the table, the hand played there, the players of
+# its event (``validate``).
 class RulingIn(serializers.Serializer):
-    call = WholeNumberField(min_value=1, required=False, help_text="The call it answers")
-    table = WholeNumberField(min_value=1, required=False, help_text="Without a call: the table")
-    hand = WholeNumberField(min_value=1, required=False)
+    call = EventScopedId(model="floor.FloorCall", required=False, help_text="The call it answers")
+    table = EventScopedId(
+        model="tables.Table", required=False, help_text="Without a call: the table"
+    )
+    hand = EventScopedId(model="hands.Hand", required=False)
     what_happened = serializers.CharField(max_length=500)
     decision = serializers.CharField(max_length=500)
-    players = serializers.ListField(child=WholeNumberField(min_value=1), max_length=6, default=list)
+    players = serializers.ListField(
+        child=EventScopedId(model="players.Player"), max_length=6, default=list
+    )
     penalty = serializers.ChoiceField(choices=[("", "none"), *Penalty.Kind.choices], default="")
     missed_hands = WholeNumberField(min_value=1, max_value=50, required=False)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        call: FloorCall | None = data.get("call")
+        table: Table | None = data.get("table")
+        hand: Hand | None = data.get("hand")
+        if call is not None and table is not None and call.table_id != table.pk:
+            raise ServiceError(
+                "wrong_table",
+                f"That floor call was made at {_where(call.table)}, not at {_where(table)}: "
+                "name its table, or leave the table out.",
+                details={"field": "table"},
+            )
+        at = table if table is not None else call.table if call is not None else None
+        if at is not None and hand is not None and hand.table_id != at.pk:
+            raise ServiceError(
+                "wrong_table",
+                f"Hand {hand.number} was not played at {_where(at)}.",
+                details={"field": "hand"},
+            )
+        if at is not None and any(p.event_id != at.day.event_id for p in data["players"]):
+            raise ServiceError(
+                "invalid_players",
+                "Name the players involved (players of this event).",
+                details={"field": "players"},
+            )
+        return data
+
+
+def _where(table: Table) -> str:
+    return f"table {table.number} of day {table.day.number}"
 
 
 class AwardConfirmIn(serializers.Serializer):
@@ -251,19 +288,15 @@ class Rulings(APIView):
     @extend_schema(request=RulingIn, responses={201: c.RulingOut}, summary="Record a ruling")
     @idempotent
     def post(self, request: Request) -> Response:
+        # Its call, table, hand and players: of an event in which the caller rules (``RulingIn``).
         data = valid(RulingIn, request)
-        # The call or table named in the body: a supervisor of that event (not of another).
-        named = {f"{k}_id": data[k] for k in ("call", "table", "hand") if data.get(k)}
-        event_id = event_of(dict([next(iter(named.items()))])) if named else None
-        if event_id is not None and not can(request.user, "floor.rule", event_id):
-            raise NotFound("not_found", "No such call or table.")
         ruling = ruling_record(
             call=data.get("call"),
             table=data.get("table"),
             hand=data.get("hand"),
             what_happened=data["what_happened"],
             decision=data["decision"],
-            players=data["players"],
+            players=[player.pk for player in data["players"]],
             penalty=data["penalty"],
             missed_hands=data.get("missed_hands"),
             by=actor(request),

@@ -1,14 +1,27 @@
-"""Input shapes (parsed by DRF, documented in the OpenAPI schema). Shapes only: whether an
-action, an amount or a seat is allowed is the engine's and the services' to say."""
+"""Input shapes (parsed by DRF, documented in the OpenAPI schema). Shapes, and every id resolved
+within the request's event (``EventScopedId``, on ``access.scoping``); whether an action, an
+amount or a seat is allowed is the engine's and the services' to say."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
+from rest_framework.fields import empty
+from rest_framework.request import Request
 
+from brag_event.access.roles import RANK, events_where
+from brag_event.access.rules import EVENT_OF, event_of
+from brag_event.access.scoping import noun_of, rows_of_events
+from brag_event.access.selectors import staff_manageable
 from brag_event.audit.models import Verb
+from brag_event.core.errors import ServiceError
 from brag_event.engine import ACTIONS, MONEY_MAX
 
 
@@ -27,6 +40,93 @@ class WholeNumberField(serializers.IntegerField):
                 self.fail("invalid")
             data = int(text)
         return int(super().to_internal_value(data))
+
+
+EVENTS_OF_REQUEST = "_brag_events"  # kept on the request: asked once
+
+
+def request_events(request: Request) -> set[int] | None:
+    """The events in which a request's ids are resolved: the event of what its address names
+    (none, if that names nothing); else every event in which the caller holds the role the
+    view asks for (``None``: every event). Asked once per request, and only by a body that
+    sends an id."""
+    cached: set[int] | None
+    if hasattr(request, EVENTS_OF_REQUEST):
+        cached = getattr(request, EVENTS_OF_REQUEST)
+        return cached
+    context = request.parser_context or {}
+    kwargs = context.get("kwargs") or {}
+    if "event_id" in kwargs or any(name in kwargs for name in EVENT_OF):
+        event = event_of(kwargs)
+        cached = set() if event is None else {event}
+    else:
+        view = context.get("view")
+        asked = [getattr(p, "role", None) for p in getattr(view, "permission_classes", ())]
+        needed = max((r for r in asked if r in RANK), key=RANK.__getitem__, default=None)
+        # A view that asks no role of an event resolves no id (a route of the whole site's
+        # names ids of nothing an event owns).
+        cached = set() if needed is None else events_where(request.user, needed)
+    setattr(request, EVENTS_OF_REQUEST, cached)
+    return cached
+
+
+UNKNOWN = "unknown"
+USER = settings.AUTH_USER_MODEL
+
+
+class EventScopedId(WholeNumberField):
+    """The id of a row of ``model`` that belongs to the request's event (``request_events``,
+    ``access.scoping.rows_of_events``) — and to ``among(request)`` if given; the row itself is
+    the value. An id of another event is refused as one that names nothing:
+    ``unknown_<model>`` (400), "No such hand in this event." (``unknown_id``)."""
+
+    def __init__(
+        self,
+        *,
+        model: str,
+        among: Callable[[Request], QuerySet[Any]] | None = None,
+        message: str = "",
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("min_value", 1)
+        super().__init__(**kwargs)
+        self.model = model
+        self.among = among
+        self.message = message
+
+    def run_validation(self, data: Any = empty) -> Any:
+        # A whole number first (its bounds checked on the number), then the row it names.
+        pk = super().run_validation(data)
+        if pk is None or pk is empty:
+            return pk
+        request = self.context["request"]  # a serializer with ids is built with its request
+        rows = rows_of_events(self.model, request_events(request))
+        if self.among is not None:
+            rows = self.among(request).filter(pk__in=rows.values("pk"))
+        found = rows.filter(pk=pk).first()
+        if found is None:
+            noun = noun_of(self.model)
+            code = f"{UNKNOWN}_{noun.replace(' ', '_')}"
+            raise serializers.ValidationError(
+                self.message or f"No such {noun} in this event.", code=code
+            )
+        return found
+
+
+def unknown_id(errors: Any, field: str = "") -> ServiceError | None:
+    """The first id in a body's ``errors`` that named nothing in the request's event, as its
+    refusal (``unknown_<model>``, 400, ``details.field``); ``None`` if none did."""
+    if isinstance(errors, ErrorDetail):
+        if (errors.code or "").startswith(f"{UNKNOWN}_"):
+            return ServiceError(str(errors.code), str(errors), details={"field": field})
+        return None
+    items = errors.items() if isinstance(errors, dict) else enumerate(errors or ())
+    for key, value in items:
+        inner = key if isinstance(key, str) and not field else field
+        found = unknown_id(value, inner)
+        if found is not None:
+            return found
+    return None
 
 
 @extend_schema_field({"type": "string", "enum": [a for a in ACTIONS if a != "show"]})
@@ -77,13 +177,13 @@ class TakeBackIn(serializers.Serializer):
 
 class BuyInIn(serializers.Serializer):
     seat = WholeNumberField(min_value=1, max_value=10)
-    player = WholeNumberField(min_value=1, help_text="Player id")
+    player = EventScopedId(model="players.Player", help_text="Player id")
     amount = WholeNumberField(min_value=0, max_value=MONEY_MAX)
 
 
 class RebuyIn(serializers.Serializer):
     consenting = serializers.ListField(
-        child=WholeNumberField(min_value=1),
+        child=EventScopedId(model="players.Player"),
         allow_empty=True,
         max_length=20,
         help_text="Ids of the other seated players who agree",
@@ -99,8 +199,17 @@ class LoginIn(serializers.Serializer):
     password = serializers.CharField(max_length=200, trim_whitespace=False)
 
 
+def _manageable(request: Request) -> QuerySet[Any]:
+    return staff_manageable(request.user).filter(is_active=True)
+
+
 class TokenIn(serializers.Serializer):
-    user = WholeNumberField(min_value=1, help_text="The user the device acts as")
+    user = EventScopedId(
+        model=USER,
+        among=_manageable,
+        message="No such active user.",
+        help_text="The user the device acts as",
+    )
     name = serializers.CharField(max_length=80)
 
 
@@ -110,12 +219,34 @@ class StandingsQueryIn(serializers.Serializer):
     )
 
 
+NOT_IN_EVENT = "not in this event"
+
+
+def _in_the_log(request: Request) -> QuerySet[Any]:
+    """The users the log of the request's event names as having done something."""
+    entries = rows_of_events("audit.AuditEntry", request_events(request))
+    return get_user_model().objects.filter(pk__in=entries.values("actor_id"))
+
+
 class AuditQueryIn(serializers.Serializer):
     """``?table=&player=&actor=&verb=``, as on the organisers' audit page: every filter optional."""
 
-    table = WholeNumberField(required=False, min_value=1, help_text="A table's id: its entries")
-    player = WholeNumberField(required=False, min_value=1, help_text="A player's id")
-    actor = WholeNumberField(required=False, min_value=1, help_text="The id of the user who did it")
+    table = EventScopedId(
+        model="tables.Table",
+        required=False,
+        message=NOT_IN_EVENT,
+        help_text="A table's id: its entries",
+    )
+    player = EventScopedId(
+        model="players.Player", required=False, message=NOT_IN_EVENT, help_text="A player's id"
+    )
+    actor = EventScopedId(
+        model=USER,
+        among=_in_the_log,
+        required=False,
+        message=NOT_IN_EVENT,
+        help_text="The id of the user who did it",
+    )
     verb = serializers.ChoiceField(
         choices=Verb.choices, required=False, help_text="The kind of change"
     )

@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 from brag_event.access.roles import events_where, is_global
 from brag_event.access.rules import can, event_of
 from brag_event.access.selectors import staff_manageable
-from brag_event.audit.selectors import audit_actors, audit_entries
+from brag_event.audit.selectors import audit_entries
 from brag_event.core.actors import Actor
 from brag_event.core.conditional import keep_on_commit, versioned_answer
 from brag_event.core.errors import Conflict, Forbidden, ServiceError
@@ -43,7 +43,6 @@ from brag_event.hands.services import (
     hand_void_last_action,
 )
 from brag_event.ledger.models import Transfer
-from brag_event.players.models import Player
 from brag_event.players.results import since_close, standings_marked
 from brag_event.players.selectors import current_day
 from brag_event.tables.models import Seat, Table
@@ -67,6 +66,7 @@ from .presenters import (
 )
 from .refusals import records_refusals
 from .serializers import (
+    NOT_IN_EVENT,
     ActionIn,
     AuditQueryIn,
     BuyInIn,
@@ -78,6 +78,7 @@ from .serializers import (
     TakeBackIn,
     TokenIn,
     VoidIn,
+    unknown_id,
 )
 from .services import token_issue, token_revoke
 
@@ -86,8 +87,12 @@ actor = Actor.from_request
 
 
 def valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
+    """The body, parsed; its ids resolved within the request's event (``EventScopedId``): an id
+    that names nothing there is refused as ``unknown_<model>``, any other problem is
+    ``invalid_input``."""
+    serializer = serializer_class(data=request.data, context={"request": request})
+    if not serializer.is_valid():
+        raise unknown_id(serializer.errors) or serializers.ValidationError(serializer.errors)
     return dict(serializer.validated_data)
 
 
@@ -325,15 +330,10 @@ class TableSeats(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         table = table_for(request, table_id)
         data = valid(BuyInIn, request)
-        player = Player.objects.filter(pk=data["player"], event=table.day.event).first()
-        if player is None:
-            raise ServiceError(
-                "unknown_player", "No such player in this event.", details={"field": "player"}
-            )
         seat = seat_buy_in(
             table=table,
             seat_number=data["seat"],
-            player=player,
+            player=data["player"],
             amount=data["amount"],
             by=actor(request),
         )
@@ -499,7 +499,8 @@ class SeatRebuy(APIView):
     def post(self, request: Request, seat_id: int) -> Response:
         seat = seat_for(request, seat_id)
         data = valid(RebuyIn, request)
-        seat = seat_rebuy(seat=seat, consenting=data["consenting"], by=actor(request))
+        consenting = [player.pk for player in data["consenting"]]
+        seat = seat_rebuy(seat=seat, consenting=consenting, by=actor(request))
         return Response(seat_view(seat))
 
 
@@ -579,45 +580,41 @@ class EventAudit(APIView):
     )
     def get(self, request: Request, event_id: int) -> Response:
         event = get_object_or_404(Event, pk=event_id)
-        query = AuditQueryIn(data=request.query_params)
+        query = AuditQueryIn(data=request.query_params, context={"request": request})
         if not query.is_valid():
-            raise ServiceError(
-                "invalid_filter",
-                "table, player and actor are ids (digits 0–9), verb one of the kinds listed in "
-                "the schema",
-                details={"fields": query.errors},
-            )
+            _refuse_filter(query.errors)
         given = query.validated_data
-        _refuse_unknown(event, given)
         rows = audit_entries(
             event_id=event.pk,
-            table_id=given.get("table"),
-            player_id=given.get("player"),
-            actor_id=given.get("actor"),
+            table_id=_pk(given.get("table")),
+            player_id=_pk(given.get("player")),
+            actor_id=_pk(given.get("actor")),
             verb=given.get("verb"),
         )
         return paged(request, self, rows, audit_entry_view)
 
 
-def _refuse_unknown(event: Event, given: dict[str, Any]) -> None:
-    """A filter naming a table or player of another event, or a user who does not appear in
-    this event's log, is refused in words (the organisers' page offers only those as choices)."""
-    unknown = {
-        name: pk
-        for name, pk, found in (
-            ("table", given.get("table"), Table.objects.filter(day__event=event)),
-            ("player", given.get("player"), Player.objects.filter(event=event)),
-            ("actor", given.get("actor"), audit_actors(event_id=event.pk)),
-        )
-        if pk is not None and not found.filter(pk=pk).exists()
-    }
-    if unknown:
-        named = ", ".join(f"{name} {pk}" for name, pk in unknown.items())
+def _pk(row: Any) -> int | None:
+    return None if row is None else int(row.pk)
+
+
+def _refuse_filter(errors: dict[str, Any]) -> None:
+    """A filter that is not an id (or a kind), or names a table or player of another event, or
+    a user who does not appear in this event's log, is refused in words (the organisers' page
+    offers only those as choices)."""
+    unknown = [name for name, problems in errors.items() if unknown_id({name: problems})]
+    if unknown and len(unknown) == len(errors):
+        named = ", ".join(unknown)
         raise ServiceError(
             "invalid_filter",
-            f"Nothing to filter by: {named} is not in this event (an actor: not in its log).",
-            details={"fields": {name: ["not in this event"] for name in unknown}},
+            f"Nothing to filter by: no such {named} in this event (an actor: not in its log).",
+            details={"fields": {name: [NOT_IN_EVENT] for name in unknown}},
         )
+    raise ServiceError(
+        "invalid_filter",
+        "table, player and actor are ids (digits 0–9), verb one of the kinds listed in the schema",
+        details={"fields": errors},
+    )
 
 
 # Compressed here for nginx's copy of the public reads (see public.views.standings_page).
@@ -763,10 +760,8 @@ class Tokens(APIView):
     )
     @idempotent(redact=("key",))
     def post(self, request: Request) -> Response:
-        data = valid(TokenIn, request)
-        if not staff_manageable(request.user).filter(pk=data["user"]).exists():
-            raise ServiceError("unknown_user", "No such active user.", details={"field": "user"})
-        token, key = token_issue(user_id=data["user"], name=data["name"], by=actor(request))
+        data = valid(TokenIn, request)  # a user the caller manages (``TokenIn``)
+        token, key = token_issue(user_id=data["user"].pk, name=data["name"], by=actor(request))
         # The key is shown once, here; only its hash is stored.
         return Response({"id": token.pk, "name": token.name, "key": key}, status=201)
 

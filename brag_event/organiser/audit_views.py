@@ -7,14 +7,15 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
-from django.contrib.auth import get_user_model
+from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from brag_event.access.scoping import EventScopedChoiceField
 from brag_event.audit.models import Verb
 from brag_event.audit.selectors import audit_actors, audit_entries
-from brag_event.core.forms import IdChoiceField, WholeNumberField, bad_request, takes
+from brag_event.core.forms import WholeNumberField, bad_request, takes
 from brag_event.events.models import Event
 from brag_event.players.models import Player
 from brag_event.tables.models import Table
@@ -25,7 +26,7 @@ from .views import organiser_only
 PER_PAGE = 50
 
 
-class TableChoiceField(IdChoiceField):
+class TableChoiceField(EventScopedChoiceField):
     def label_from_instance(self, obj: Any) -> str:
         return f"day {obj.day.number}, table {obj.number}"
 
@@ -34,16 +35,13 @@ class AuditLogQuery(forms.Form):
     """``?table=&player=&actor=&verb=&page=``: every filter is optional."""
 
     table = TableChoiceField(
-        label="Table", queryset=Table.objects.none(), required=False, empty_label="any table"
+        model="tables.Table", label="Table", required=False, empty_label="any table"
     )
-    player = IdChoiceField(
-        label="Player", queryset=Player.objects.none(), required=False, empty_label="anyone"
+    player = EventScopedChoiceField(
+        model="players.Player", label="Player", required=False, empty_label="anyone"
     )
-    actor = IdChoiceField(
-        label="Done by",
-        queryset=get_user_model().objects.none(),
-        required=False,
-        empty_label="anybody",
+    actor = EventScopedChoiceField(
+        model=settings.AUTH_USER_MODEL, label="Done by", required=False, empty_label="anybody"
     )
     verb = forms.ChoiceField(
         label="What", choices=[("", "anything"), *Verb.choices], required=False
@@ -52,10 +50,10 @@ class AuditLogQuery(forms.Form):
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        tables = Table.objects.filter(day__event=event).select_related("day")
-        self.fields["table"].queryset = tables.order_by("day__number", "number")  # type: ignore[attr-defined]
-        self.fields["player"].queryset = Player.objects.filter(event=event).order_by("name")  # type: ignore[attr-defined]
-        self.fields["actor"].queryset = audit_actors(event_id=event.pk)  # type: ignore[attr-defined]
+        tables = Table.objects.select_related("day").order_by("day__number", "number")
+        self.fields["table"].scope(event, among=tables)  # type: ignore[attr-defined]
+        self.fields["player"].scope(event, among=Player.objects.order_by("name"))  # type: ignore[attr-defined]
+        self.fields["actor"].scope(event, among=audit_actors(event_id=event.pk))  # type: ignore[attr-defined]
 
 
 @takes(query=AuditLogQuery)

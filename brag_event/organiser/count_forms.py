@@ -7,11 +7,12 @@ from typing import Any
 
 from django import forms
 
+from brag_event.access.scoping import EventScopedChoiceField
 from brag_event.closing.count import REASON_MAX
 from brag_event.closing.models import SeatCount
-from brag_event.core.forms import IdChoiceField, WholeNumberField
+from brag_event.core.forms import WholeNumberField
 from brag_event.engine import MONEY_MAX
-from brag_event.tables.models import Seat
+from brag_event.tables.models import Seat, Table
 
 SEATS_MAX = 10  # a seat's number runs from 1 to 10 (tables.Seat)
 
@@ -62,7 +63,7 @@ TableCountForm.base_fields.update({f"seat_{n}": _count_field(n) for n in range(1
 class CountRulingForm(forms.Form):
     """A ruling on one seat's difference."""
 
-    seat_count = IdChoiceField(queryset=SeatCount.objects.none(), widget=forms.HiddenInput)
+    seat_count = EventScopedChoiceField(model="closing.SeatCount", widget=forms.HiddenInput)
     ruling = forms.ChoiceField(
         label="Ruling",
         choices=[
@@ -89,10 +90,10 @@ class CountRulingForm(forms.Form):
         widget=forms.TextInput(attrs={"placeholder": "e.g. recounted twice; chips passed by hand"}),
     )
 
-    def __init__(self, *args: Any, table_id: int, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, table: Table, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["seat_count"].queryset = SeatCount.objects.filter(  # type: ignore[attr-defined]
-            table_count__table_id=table_id
+        self.fields["seat_count"].scope(  # type: ignore[attr-defined]
+            table.day.event_id, among=SeatCount.objects.filter(table_count__table=table)
         )
 
 

@@ -21,7 +21,7 @@ from brag_event.closing.count import (
 from brag_event.closing.models import SeatCount, TableCount
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
-from brag_event.core.forms import takes
+from brag_event.core.forms import bad_request, takes
 from brag_event.events.models import DayClose
 from brag_event.tables.models import Seat, Table
 
@@ -70,9 +70,7 @@ def _table_page(
             forms[r.pk] = (
                 ruling_form
                 if bound and ruling_form is not None
-                else CountRulingForm(
-                    table_id=table.pk, initial={"seat_count": r.pk, "source": "count"}
-                )
+                else CountRulingForm(table=table, initial={"seat_count": r.pk, "source": "count"})
             )
     context: dict[str, Any] = {
         "event": day.event,
@@ -126,7 +124,9 @@ def table_count(request: HttpRequest, table_id: int) -> HttpResponse:
 def count_rule(request: HttpRequest, table_id: int) -> HttpResponse:
     """Rule one difference of a table's count."""
     table = get_object_or_404(Table.objects.select_related("day__event"), pk=table_id)
-    form = CountRulingForm(request.POST, table_id=table.pk)
+    form = CountRulingForm(request.POST, table=table)
+    if "seat_count" in form.errors:  # not a count of this table's: no row of the page to show
+        return bad_request(request, form)
     if not form.is_valid():
         return _table_page(request, table, status=400, ruling_form=form)
     row: SeatCount = form.cleaned_data["seat_count"]

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from brag_event.access.scoping import EventScopedMultipleChoiceField
 from brag_event.core.forms import WholeNumberField
 from brag_event.floor.models import Penalty
 from brag_event.players.models import Player
@@ -21,7 +22,9 @@ class MisdealForm(forms.Form):
 
 class RulingForm(forms.Form):
     what_happened = forms.CharField(label="What happened", max_length=500, widget=forms.Textarea)
-    players = forms.MultipleChoiceField(label="Players involved", required=False, choices=())
+    players = EventScopedMultipleChoiceField(
+        model="players.Player", label="Players involved", required=False
+    )
     decision = forms.CharField(label="Decision", max_length=500, widget=forms.Textarea)
     penalty = forms.ChoiceField(
         label="Penalty", required=False, choices=[("", "none"), *Penalty.Kind.choices]
@@ -30,10 +33,11 @@ class RulingForm(forms.Form):
         label="Missed hands (for that penalty)", required=False, min_value=1, max_value=50
     )
 
-    def __init__(self, *args: Any, event_id: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        players = Player.objects.filter(event_id=event_id).order_by("name") if event_id else []
-        self.fields["players"].choices = [(str(p.pk), p.name) for p in players]  # type: ignore[attr-defined]
+        players = self.fields["players"]
+        players.scope(event_id, among=Player.objects.order_by("name"))  # type: ignore[attr-defined]
+        players.label_from_instance = lambda p: p.name  # type: ignore[attr-defined]
 
 
 class AwardConfirmForm(forms.Form):

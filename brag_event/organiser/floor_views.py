@@ -133,7 +133,7 @@ def call(request: HttpRequest, call_id: int) -> HttpResponse:
                         call=found,
                         what_happened=data["what_happened"],
                         decision=data["decision"],
-                        players=[int(p) for p in data["players"]],
+                        players=[p.pk for p in data["players"]],
                         penalty=data["penalty"] or "",
                         missed_hands=data["missed_hands"],
                         by=actor(request),

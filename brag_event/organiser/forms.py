@@ -8,14 +8,20 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 
+from brag_event.access.scoping import (
+    Events,
+    EventScopedChoiceField,
+    EventScopedMultipleChoiceField,
+    rows_of_events,
+)
 from brag_event.access.selectors import dealers_of
 from brag_event.closing.exchange.services import MAX_BYTES as RESULTS_FILE_BYTES
 from brag_event.core.errors import ServiceError
-from brag_event.core.forms import ID_MAX, IdChoiceField, IdMultipleChoiceField, WholeNumberField
+from brag_event.core.forms import WholeNumberField
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day, Event
 from brag_event.players.csv_file import MAX_ROWS as MAX_IMPORT_ROWS
@@ -27,6 +33,7 @@ from brag_event.players.roster import SEARCH_MAX
 from brag_event.tables.models import SeatingDraw, Table
 
 MAX_IMPORT_BYTES = 512 * 1024
+USER = settings.AUTH_USER_MODEL
 
 
 def money_field(*, label: str, minimum: int = 0, required: bool = False) -> WholeNumberField:
@@ -276,14 +283,14 @@ class StartingMoneyForm(forms.Form):
 
 
 class IssueMoneyForm(forms.Form):
-    player = IdChoiceField(label="Player", queryset=Player.objects.none(), empty_label=None)
+    player = EventScopedChoiceField(model="players.Player", label="Player", empty_label=None)
     amount = money_field(label="Amount", minimum=1, required=True)
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = Player.objects.filter(  # type: ignore[attr-defined]
-            event=event, removed_at__isnull=True
-        ).order_by("name")
+        self.fields["player"].scope(  # type: ignore[attr-defined]
+            event, among=Player.objects.filter(removed_at__isnull=True).order_by("name")
+        )
 
 
 class TokenIssueForm(forms.Form):
@@ -292,15 +299,13 @@ class TokenIssueForm(forms.Form):
         max_length=80,
         widget=forms.TextInput(attrs={"placeholder": "Table 3 tablet"}),
     )
-    user = IdChoiceField(
-        label="Acts as", queryset=get_user_model().objects.none(), empty_label=None
-    )
+    user = EventScopedChoiceField(model=USER, label="Acts as", empty_label=None)
 
-    def __init__(self, *args: Any, users: Any = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, events: Events, users: Any, **kwargs: Any) -> None:
+        """``users``: those the organiser manages, of ``events`` (theirs)."""
         super().__init__(*args, **kwargs)
-        found = get_user_model().objects.all() if users is None else users
-        users = found.filter(is_active=True).order_by("username")
-        self.fields["user"].queryset = users  # type: ignore[attr-defined]
+        users = users.filter(is_active=True).order_by("username")
+        self.fields["user"].scope(events, among=users)  # type: ignore[attr-defined]
         self.fields["user"].label_from_instance = lambda u: u.get_username()  # type: ignore[attr-defined]
 
 
@@ -355,7 +360,7 @@ class DayRulesCopyForm(ConfirmForm):
 class RequalifyForm(forms.Form):
     """Letting a player back in past a cut: who, and why (kept in the audit log)."""
 
-    player = IdChoiceField(label="Player", queryset=Player.objects.none(), empty_label=None)
+    player = EventScopedChoiceField(model="players.Player", label="Player", empty_label=None)
     reason = forms.CharField(
         label="Why (kept in the audit log)",
         max_length=200,
@@ -366,9 +371,9 @@ class RequalifyForm(forms.Form):
 
     def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        players = Player.objects.filter(event_id=day.event_id, withdrawn_at__isnull=True)
-        self.fields["player"].queryset = players.exclude(qualifications__day=day).order_by(  # type: ignore[attr-defined]
-            "name"
+        players = Player.objects.filter(withdrawn_at__isnull=True)
+        self.fields["player"].scope(  # type: ignore[attr-defined]
+            day.event_id, among=players.exclude(qualifications__day=day).order_by("name")
         )
 
 
@@ -382,18 +387,22 @@ class SeatingDrawForm(forms.Form):
 
 
 class SeatingApplyForm(forms.Form):
-    draw = IdChoiceField(queryset=SeatingDraw.objects.none(), widget=forms.HiddenInput)
+    draw = EventScopedChoiceField(model="tables.SeatingDraw", widget=forms.HiddenInput)
     confirm = forms.BooleanField(required=False)  # ConfirmForm: only a confirmed post applies
 
     def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["draw"].queryset = SeatingDraw.objects.filter(day=day)  # type: ignore[attr-defined]
+        self.fields["draw"].scope(day.event_id, among=SeatingDraw.objects.filter(day=day))  # type: ignore[attr-defined]
 
 
 class SeatingQuery(forms.Form):
-    """``?draw=<id>``: the draw shown."""
+    """``?draw=<id>``: the draw shown (one of the day's)."""
 
-    draw = WholeNumberField(required=False, max_value=ID_MAX)
+    draw = EventScopedChoiceField(model="tables.SeatingDraw", required=False)
+
+    def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["draw"].scope(day.event_id, among=SeatingDraw.objects.filter(day=day))  # type: ignore[attr-defined]
 
 
 class BalanceApplyForm(forms.Form):
@@ -401,17 +410,15 @@ class BalanceApplyForm(forms.Form):
 
 
 class DealersForm(forms.Form):
-    table = IdChoiceField(queryset=Table.objects.none(), widget=forms.HiddenInput)
-    dealers = IdMultipleChoiceField(
-        queryset=get_user_model().objects.none(),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
+    table = EventScopedChoiceField(model="tables.Table", widget=forms.HiddenInput)
+    dealers = EventScopedMultipleChoiceField(
+        model=USER, required=False, widget=forms.CheckboxSelectMultiple
     )
 
     def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["table"].queryset = Table.objects.filter(day=day)  # type: ignore[attr-defined]
-        self.fields["dealers"].queryset = dealers_of(day.event_id)  # type: ignore[attr-defined]
+        self.fields["table"].scope(day.event_id, among=Table.objects.filter(day=day))  # type: ignore[attr-defined]
+        self.fields["dealers"].scope(day.event_id, among=dealers_of(day.event_id))  # type: ignore[attr-defined]
 
 
 class DayDealersForm(forms.Form):
@@ -426,8 +433,13 @@ class DayDealersForm(forms.Form):
         self, *args: Any, day: Day, initial_dealers: dict[int, list[int]], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.users = list(dealers_of(day.event_id))
-        self.tables = list(day.tables.order_by("number"))
+        # Its boxes: the day's tables and the event's dealers, as every id is (access.scoping).
+        self.users = list(
+            dealers_of(day.event_id).filter(pk__in=rows_of_events(USER, day.event_id).values("pk"))
+        )
+        self.tables = list(
+            rows_of_events("tables.Table", day.event_id).filter(day=day).order_by("number")
+        )
         self.fields["assign"].choices = [  # type: ignore[attr-defined]
             (f"{t.pk}-{u.pk}", u.get_username()) for t in self.tables for u in self.users
         ]
@@ -524,16 +536,16 @@ class RotaForm(forms.Form):
         help_text="How many turns the rota covers (16 turns of 30 minutes: 8 hours).",
         error_messages={"min_value": "At least one turn.", "max_value": "At most 48 turns."},
     )
-    dealers = IdMultipleChoiceField(
+    dealers = EventScopedMultipleChoiceField(
+        model=USER,
         label="Dealers",
-        queryset=get_user_model().objects.none(),
         widget=forms.CheckboxSelectMultiple,
         error_messages={"required": "Choose the dealers who deal today."},
     )
 
     def __init__(self, *args: Any, day: Day, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["dealers"].queryset = dealers_of(day.event_id)  # type: ignore[attr-defined]
+        self.fields["dealers"].scope(day.event_id, among=dealers_of(day.event_id))  # type: ignore[attr-defined]
 
 
 class PeopleSearchQuery(forms.Form):

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
+from brag_event.access.scoping import EventScopedChoiceField
 from brag_event.events.hall import ANNOUNCEMENT_MAX
+from brag_event.events.models import Event
 
 
 class AnnouncementForm(forms.Form):
@@ -17,7 +21,11 @@ class AnnouncementForm(forms.Form):
 
 
 class AnnouncementRemoveForm(forms.Form):
-    announcement = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    announcement = EventScopedChoiceField(model="events.Announcement", widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["announcement"].scope(event)  # type: ignore[attr-defined]
 
 
 class DayClockForm(forms.Form):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,7 +18,7 @@ from brag_event.events.hall import (
     announcements_shown,
     day_clock_set,
 )
-from brag_event.events.models import Announcement, Event
+from brag_event.events.models import Event
 from brag_event.players.selectors import current_day
 
 from .access import organiser_only
@@ -25,7 +26,7 @@ from .forms import service_error_on
 from .hall_forms import AnnouncementForm, AnnouncementRemoveForm, DayClockForm
 from .views import actor
 
-HALL_FORMS = {
+HALL_FORMS: dict[str, type[forms.Form]] = {
     "announce": AnnouncementForm,
     "remove": AnnouncementRemoveForm,
     "clock": DayClockForm,
@@ -61,14 +62,13 @@ def hall(request: HttpRequest, event_id: int) -> HttpResponse:
                     messages.success(request, "Announced on the hall's screen and players' pages.")
                     return redirect("organiser:hall", event.pk)
         elif which == "remove":
-            removing = AnnouncementRemoveForm(request.POST)
+            removing = AnnouncementRemoveForm(request.POST, event=event)
             if not removing.is_valid():
                 return bad_request(request, removing)
-            found = get_object_or_404(
-                Announcement, pk=removing.cleaned_data["announcement"], event=event
-            )
             try:
-                announcement_remove(announcement=found, by=actor(request))
+                announcement_remove(
+                    announcement=removing.cleaned_data["announcement"], by=actor(request)
+                )
             except ServiceError as err:
                 messages.error(request, err.message)
             else:

@@ -61,10 +61,10 @@ SEATING_FORMS: dict[str, type[forms.Form]] = {
 def seating(request: HttpRequest, day_id: int) -> HttpResponse:
     day = _day(day_id)
     error: ServiceError | None = None
-    query = SeatingQuery(request.GET)
+    query = SeatingQuery(request.GET, day=day)
     if not query.is_valid():
         return bad_request(request, query)
-    wanted: int | None = query.cleaned_data["draw"]
+    wanted: int | None = query.cleaned_data["draw"].pk if query.cleaned_data["draw"] else None
     draw_form = SeatingDrawForm()
     status = 200
     asking = False  # the apply's confirmation is shown

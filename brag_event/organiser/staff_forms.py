@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
+from django.conf import settings
 
 from brag_event.access.models import StaffRole
-from brag_event.core.forms import IdChoiceField
+from brag_event.access.scoping import EventScopedChoiceField
+from brag_event.events.models import Event
 
 PASSWORD_MAX = 128
 
@@ -33,11 +34,12 @@ class StaffCreateForm(forms.Form):
 class StaffMemberForm(forms.Form):
     """One member of the page's staff (switching off or on)."""
 
-    user = IdChoiceField(queryset=get_user_model().objects.none(), widget=forms.HiddenInput)
+    user = EventScopedChoiceField(model=settings.AUTH_USER_MODEL, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, users: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, event: Event, users: Any, **kwargs: Any) -> None:
+        """``users``: the event's staff whom the organiser manages."""
         super().__init__(*args, **kwargs)
-        self.fields["user"].queryset = users  # type: ignore[attr-defined]
+        self.fields["user"].scope(event, among=users)  # type: ignore[attr-defined]
 
 
 class StaffPasswordForm(StaffMemberForm):

@@ -75,7 +75,7 @@ def staff(request: HttpRequest, event_id: int) -> HttpResponse:
                     status = err.status
         else:
             form_class: Any = STAFF_FORMS[which]
-            form = form_class(request.POST, users=users)
+            form = form_class(request.POST, event=event, users=users)
             if not form.is_valid():
                 if which == "password" and "user" not in form.errors:
                     password_form = form  # type: ignore[assignment]

@@ -26,7 +26,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from brag_event.access.roles import ORGANISER
-from brag_event.access.rules import can
+from brag_event.access.rules import can, events_where_can
 from brag_event.access.selectors import staff_manageable
 from brag_event.access.web import requires, visible_events
 from brag_event.api.models import DeviceToken
@@ -216,11 +216,12 @@ def tokens(request: HttpRequest) -> HttpResponse:
     """Device tokens of the users the organiser manages (every user, for an organiser of every
     event; their events' staff, for an organiser of one event)."""
     users = staff_manageable(request.user)
+    events = events_where_can(request.user, "tokens.manage")
     issued = None
-    form = TokenIssueForm(users=users)
+    form = TokenIssueForm(events=events, users=users)
     status = 200
     if request.method == "POST":
-        form = TokenIssueForm(request.POST, users=users)
+        form = TokenIssueForm(request.POST, events=events, users=users)
         status = 400
         if form.is_valid():
             try:
@@ -230,7 +231,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
                     by=actor(request),
                 )
                 issued = {"token": token, "key": key}
-                form = TokenIssueForm(users=users)
+                form = TokenIssueForm(events=events, users=users)
                 status = 200
             except ServiceError as err:
                 service_error_on(form, err)

@@ -745,8 +745,9 @@ AWAY: dict[tuple[str, str], tuple[int, int, int]] = {
     ("POST", "tables/<int:table_id>/shift/"): (403, 403, 403),
     ("POST", "tables/<int:table_id>/shift/end/"): (403, 403, 403),
     # The table is named in the body: a supervisor somewhere passes the first check, then is
-    # told there is no such table (404); a dealer is refused first.
-    ("POST", "rulings/"): (404, 404, 403),
+    # told there is no such table in their event (400 unknown_table, as for a table that does
+    # not exist: access.scoping); a dealer is refused first.
+    ("POST", "rulings/"): (400, 400, 403),
     ("POST", "penalties/<int:penalty_id>/lift/"): (403, 403, 403),
     ("GET", "players/<int:player_id>/penalties/"): (403, 403, 403),
     ("GET", "me/penalties/"): (200, 200, 200),
@@ -806,8 +807,8 @@ def test_staff_of_one_event(api: Api, row: Row, role: str) -> None:
         assert snapshot() == before, "a refused request changed something"
         return
     if status == 400:
-        shift = row.route == "tables/<int:table_id>/shift/"
-        assert_error(response, 400, "not_a_dealer" if shift else "unknown_user")
+        code = {"tables/<int:table_id>/shift/": "not_a_dealer", "rulings/": "unknown_table"}
+        assert_error(response, 400, code.get(row.route, "unknown_user"))
         assert snapshot() == before
         return
     assert response.status_code == status, (response.status_code, response.content[:500])
