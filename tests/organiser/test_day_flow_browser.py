@@ -249,8 +249,8 @@ def test_three_days_through_the_console_each_step_asked_once_and_the_cut_shown(
     assert "4 qualified for day 3" in cut.inner_text()
     assert "Penny Short: let back in for day 3" in page.locator(".since-close").inner_text()
     taken = StandingSnapshot.objects.filter(day=day(event, 2)).order_by("position")
-    top = taken.first().player.name  # the first of day 2's order: its richest who played
-    missed = taken.filter(mark="out").first().player.name  # played day 2, missed its cut
+    top = taken[0].player.name  # the first of day 2's order: its richest who played
+    missed = taken.filter(mark="out")[0].player.name  # played day 2, missed its cut
     assert "qualified for day 3" in board.locator("tr", has_text=top).inner_text()
     assert "out after day 2" in board.locator("tr", has_text=missed).inner_text()
     sam = board.locator("tr", has_text="Sam Skint").inner_text()
