@@ -13,6 +13,7 @@ from django.db import connection
 from django.http import StreamingHttpResponse
 from django.test import Client
 
+from brag_event.closing.models import CloseRequest
 from brag_event.closing.services import day_close_request
 from brag_event.engine import replay
 from brag_event.engine.chain import Tampered, verify_day
@@ -193,13 +194,26 @@ def test_an_exported_day_verifies_against_its_published_root_and_fails_when_alte
     w = world(3)
     day, lines = played_closed_exported(w, django_capture_on_commit_callbacks)
     last = json.loads(lines[-1])
+    (asked,) = CloseRequest.objects.filter(day=day)
     assert last == {
         "format": "brag-day/3",
         "event": str(w.event.uid),  # the event's identity: no organiser's edit changes it
         "day": 1,
         "hands": 2,
-        "entries": [],  # no ruling or lift off the hands
-        "head": None,
+        # no ruling off the hands: the close's request (no count required; table 1 seated)
+        "entries": [
+            {
+                "kind": "close_request",
+                "seq": 1,
+                "count": False,
+                "queued": True,
+                "tables": [1],
+                "by": None,
+                "at": asked.requested_at.isoformat(),
+                "hash": asked.hash,
+            }
+        ],
+        "head": asked.hash,
         # the event's money record (buy-ins, fees, leaves, seats) as it stood at the close
         "money": {"seq": day.record_money_seq, "head": day.record_money_head},
         "root": day.record_root,

@@ -59,10 +59,11 @@ def test_every_check_is_named_and_passes_on_honest_money() -> None:
         "settled hands' pots are empty",
         "hands replay to their transfers",
         "hand records are intact",
+        "closes kept their count",
     ]
     assert report.ok, "\n".join(report.lines())
-    assert "2 hands replayed" in report.lines()[-3]
-    assert "2 hands' records recomputed" in report.lines()[-2]
+    assert "2 hands replayed" in report.lines()[-4]
+    assert "2 hands' records recomputed" in report.lines()[-3]
 
 
 def test_a_reversal_that_does_not_mirror_is_caught() -> None:
@@ -219,10 +220,10 @@ def test_a_day_scoped_audit_checks_that_days_hands_only() -> None:
     w = world(3)
     settled_hand(w)
     report = ledger_audit(event=w.event, day=w.day)
-    assert report.ok and "1 hands replayed" in report.lines()[-3]
+    assert report.ok and "1 hands replayed" in report.lines()[-4]
     day2 = w.event.days.get(number=2)
     report = ledger_audit(event=w.event, day=day2)
-    assert report.ok and "0 hands replayed" in report.lines()[-3]
+    assert report.ok and "0 hands replayed" in report.lines()[-4]
     assert Account.objects.filter(kind="pot").count() == 1
 
 

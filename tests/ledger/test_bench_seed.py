@@ -32,7 +32,7 @@ def test_the_seeded_event_passes_the_audit_hand_by_hand() -> None:
     assert Transfer.objects.filter(hand__in=hands).count() == 40 * 8  # 6 antes, bet, pot won
     report = ledger_audit(event=event)
     assert report.ok, "\n".join(report.lines())
-    assert "40 hands replayed" in report.lines()[-3]
+    assert "40 hands replayed" in report.lines()[-4]
     played = sum(
         Standing.objects.filter(player__event=event).values_list("hands_played", flat=True)
     )
