@@ -183,6 +183,9 @@ class RecordRow:
     changed: str = "its columns"
     # What is said of the row when it has no seq (else "… is on no record").
     unrecorded: str = ""
+    # When its content does not match its hash: contents it may have had, each with what is
+    # said if the stored hash is that one's (a player's person before a forged merge).
+    alternatives: tuple[tuple[dict[str, Any], str], ...] = ()
 
 
 # A kind of row on the record: every row of that kind of ``event`` (chained or not), and, in
@@ -323,6 +326,17 @@ register_record_source(RecordSource("transfers", _transfer_entries))
 register_record_source(RecordSource("seats", _seat_entries))
 
 
+def _gap(by_seq: dict[int, RecordRow], seq: int) -> str:
+    """Where a deleted entry was, in words: the entries beside it."""
+    before = next((by_seq[s] for s in range(seq - 1, 0, -1) if s in by_seq), None)
+    after = next((by_seq[s] for s in sorted(by_seq) if s > seq), None)
+    return (
+        f"entry {seq} of the record is missing (its row deleted): it came after "
+        + (f"entry {before.seq}, {before.what}" if before else "the record's start")
+        + (f", and before entry {after.seq}, {after.what}" if after else ", the last")
+    )
+
+
 def recompute(event: Event) -> Recomputed:
     """Every row of every kind on the record (``register_record_source``: transfers outside
     hands, seats taken and left, and what the other apps register) against the record: each
@@ -353,6 +367,7 @@ def recompute(event: Event) -> Recomputed:
         out.problems.append(
             f"entries {missing[:10]} of the record are missing: rows on it were deleted"
         )
+        out.problems += [_gap(by_seq, seq) for seq in missing[:3]]
     previous_stored = current = out.genesis
     for seq in sorted(by_seq):
         row = by_seq[seq]
@@ -364,18 +379,29 @@ def recompute(event: Event) -> Recomputed:
         # every one after it.
         if row.digest != chain.link(previous_stored, row.content):
             out.problems.append(
-                f"record entry {seq}, {row.what}: does not match its hash — the row was changed "
-                f"({row.changed}) or written behind the services"
+                next(
+                    (
+                        words
+                        for content, words in row.alternatives
+                        if row.digest == chain.link(previous_stored, content)
+                    ),
+                    f"record entry {seq}, {row.what}: does not match its hash — the row was "
+                    f"changed ({row.changed}) or written behind the services",
+                )
             )
         previous_stored = row.digest
     out.entries = len(by_seq)
     head = out.hashes[last] if last else out.genesis
     out.head = chain.MoneyHead(last, head)
-    if record is not None and (record.head != head or record.next_seq != last + 1):
+    # The stored head against the last entry's stored hash (a changed entry is named above).
+    stored_last = by_seq[last].digest if last else out.genesis
+    if record is not None and (record.head != stored_last or record.next_seq != last + 1):
         out.problems.append(
             f"the record's head (seq {record.next_seq - 1}) is not its last entry's hash "
             f"(seq {last}): entries removed, or added behind the services"
         )
+        if record.next_seq - 1 > last:
+            out.problems.append(_gap(by_seq, last + 1))
     if record is None and by_seq:
         out.problems.append("the event's record row is missing")
     issuer = Q(kind="issuer")

@@ -125,6 +125,15 @@ def _identities(event: Event, problems: list[str]) -> Iterator[RecordRow]:
     for m in merges:
         for player in m["players"] if isinstance(m["players"], list) else []:
             registered_as.setdefault(player, m["removed_id"])
+    # The people marked merged into the event's players' persons: who a player may have been
+    # registered as, if their entry no longer matches (a merge forged behind the services).
+    merged_in: dict[int, list[tuple[int, int]]] = {}
+    numbers_into: dict[int, int] = {}
+    for pk, number, into, into_number in Person.objects.filter(
+        merged_into__in=Player.objects.filter(event=event).values("person_id")
+    ).values_list("pk", "number", "merged_into_id", "merged_into__number"):
+        merged_in.setdefault(into, []).append((pk, number))
+        numbers_into[into] = into_number
     players: list[tuple[int, str, int, int | None]] = []
     rows = (
         Player.objects.filter(event=event)
@@ -135,6 +144,17 @@ def _identities(event: Event, problems: list[str]) -> Iterator[RecordRow]:
     )
     for pk, name, person, merged_into, seq, digest in rows.iterator(2000):
         players.append((pk, name, person, merged_into))
+        alternatives = tuple(
+            (
+                entry(PLAYER, seq, player_fields(pk, before)),
+                f"player {pk} ({name}) is person {before} (no. {number}) on the record, but "
+                f"belongs to person {person} (no. {numbers_into.get(person)}), into whom "
+                f"person {before} is marked merged on no record: a merge forged behind the "
+                "services",
+            )
+            for before, number in merged_in.get(person, [])
+            if pk not in registered_as
+        )
         yield RecordRow(
             seq,
             entry(PLAYER, seq, player_fields(pk, registered_as.get(pk, person))),
@@ -143,6 +163,7 @@ def _identities(event: Event, problems: list[str]) -> Iterator[RecordRow]:
             "the person they were registered as",
             unrecorded=f"player {pk} ({name}) is registered on no record: written behind the "
             "services",
+            alternatives=alternatives,
         )
     for m in merges:
         yield RecordRow(
@@ -172,11 +193,19 @@ def _followed(
                 found.append(("moves", (m, player, now.get(player))))
             now[player] = m["kept_id"]
         leads[m["removed_id"]] = m["kept_id"]
+    differ = {now[pk] for pk, _n, person, _m in players if now[pk] != person}
+    marked_now = dict(
+        Person.objects.filter(pk__in=differ, merged_into__isnull=False).values_list(
+            "pk", "merged_into_id"
+        )
+    )
     for pk, name, person, merged_into in players:
-        if now[pk] != person:
-            found.append(("person", (pk, name, person, now[pk])))
-        if merged_into is not None and person not in leads:
-            found.append(("marked", (pk, name, person, merged_into)))
+        recorded = now[pk]
+        if recorded != person:
+            found.append(("person", (pk, name, person, recorded)))
+        marked = merged_into if recorded == person else marked_now.get(recorded)
+        if marked is not None and recorded not in leads:
+            found.append(("marked", (pk, name, recorded, marked)))
     if not found and not leads:
         return []
     marked = dict(Person.objects.filter(pk__in=list(leads)).values_list("pk", "merged_into_id"))
@@ -216,8 +245,9 @@ def _followed(
         elif what == "marked":
             pk, name, person, merged_into = args
             out.append(
-                f"{_person(numbers, person)}, who player {pk} ({name}) is, is marked merged "
-                f"into {_person(numbers, merged_into)} on no record: written behind the services"
+                f"{_person(numbers, person)}, who the record has as player {pk} ({name}), is "
+                f"marked merged into {_person(numbers, merged_into)} on no record: written "
+                "behind the services"
             )
         else:
             removed, end, marked_into = args
