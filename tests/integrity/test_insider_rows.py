@@ -524,7 +524,9 @@ def test_the_close_requests_record_rewritten_fails_the_closes_audit(
     close.refresh_from_db()
     assert close.status == DayClose.Status.FAILED
     lines = close.report["error"]["details"]["audit"]
-    assert any("Day 1's own record: close_request seq 1 does not match its hash" in x for x in lines)
+    assert any(
+        "Day 1's own record: close_request seq 1 does not match its hash" in x for x in lines
+    )
     assert Day.objects.get(pk=counting.day.pk).status == Day.Status.CLOSING
 
 
