@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from brag_event.closing.models import CloseRequest
 from brag_event.closing.services import day_close_request, day_close_run
 from brag_event.core.errors import ServiceError
 from brag_event.engine import chain as engine_chain
 from brag_event.engine.chain import Tampered, verify_day
 from brag_event.events.models import Day, DayClose
-from brag_event.closing.models import CloseRequest
 from brag_event.floor.models import Penalty, Ruling
 from brag_event.floor.record import lift_fields
 from brag_event.floor.services import penalty_lift, ruling_record
