@@ -376,8 +376,10 @@ def recompute(event: Event) -> Recomputed:
         kind = str(row.content["kind"])
         out.kinds[kind] = out.kinds.get(kind, 0) + 1
         # Each entry checked against the stored hash before it: the row changed is named, not
-        # every one after it.
-        if row.digest != chain.link(previous_stored, row.content):
+        # every one after it. The entry after a deleted one cannot be (the gap is named above).
+        if (seq == 1 or seq - 1 in by_seq) and row.digest != chain.link(
+            previous_stored, row.content
+        ):
             out.problems.append(
                 next(
                     (
