@@ -208,14 +208,16 @@ def _followed(
             found.append(("marked", (pk, name, recorded, marked)))
     if not found and not leads:
         return []
-    marked = dict(Person.objects.filter(pk__in=list(leads)).values_list("pk", "merged_into_id"))
+    marked_into = dict(
+        Person.objects.filter(pk__in=list(leads)).values_list("pk", "merged_into_id")
+    )
     for removed in sorted(leads):
         end, seen = leads[removed], {removed}
         while end in leads and end not in seen:
             seen.add(end)
             end = leads[end]
-        if marked.get(removed) != end:
-            found.append(("merged", (removed, end, marked.get(removed))))
+        if marked_into.get(removed) != end:
+            found.append(("merged", (removed, end, marked_into.get(removed))))
     wanted: set[int] = set()
     for what, args in found:
         if what == "moves":
