@@ -27,6 +27,7 @@ from brag_event.floor.services import hand_award_confirm, penalty_lift
 from brag_event.hands.models import Hand
 from brag_event.hands.services import hand_start, hand_void_last_action
 from brag_event.ledger.audit import ledger_audit
+from brag_event.ledger.checks import ledger_check_run
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Person, PersonMerge, Player
 from brag_event.players.people import person_merge
@@ -448,6 +449,14 @@ def test_a_row_forged_in_sql_is_named_in_words(built: Built, forgery: str) -> No
     event, words = FORGERIES[forgery](built)
     found = named(event, MONEY)
     assert any(words in p for p in found), found
+
+
+def test_the_periodic_check_names_it_too(built: Built) -> None:
+    """The periodic check (every few minutes, changed hands only) reads the whole money record:
+    the dashboard's alert says the same words."""
+    event, words = _shift_ended(built)
+    check = ledger_check_run(event=Event.objects.get(pk=event))
+    assert not check.ok and any(words in line for line in check.lines), check.lines
 
 
 def test_every_forgery_of_the_issue_is_in_the_table() -> None:
