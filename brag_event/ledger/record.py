@@ -103,13 +103,13 @@ def record_stamp(model: Any, columns: tuple[str, str], stamps: list[tuple[int, i
     with connection.cursor() as cur:
         for i in range(0, len(stamps), 300):
             part = stamps[i : i + 300]
-            cur.execute(
-                "WITH v (i, s, h) AS (VALUES "  # nosec B608
-                + ", ".join(["(%s, %s, %s)"] * len(part))
-                + f") UPDATE {table} SET {seq_col} = v.s, {hash_col} = v.h FROM v "
-                f"WHERE {table}.id = v.i",
-                [x for row in part for x in row],
+            # Identifiers from the model's _meta only; every value is a parameter.
+            values = ", ".join(["(%s, %s, %s)"] * len(part))
+            statement = (
+                f"WITH v (i, s, h) AS (VALUES {values}) UPDATE {table} "  # nosec B608
+                f"SET {seq_col} = v.s, {hash_col} = v.h FROM v WHERE {table}.id = v.i"
             )
+            cur.execute(statement, [x for row in part for x in row])
 
 
 def account_ref(kind: str, player: int | None, seat: int | None, table: int | None) -> list[Any]:
