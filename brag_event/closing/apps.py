@@ -11,14 +11,25 @@ class ClosingConfig(AppConfig):
     verbose_name = "Day close"
 
     def ready(self) -> None:
-        from brag_event.hands import chain
+        from brag_event.hands.chain import register_day_source
         from brag_event.ledger.audit import register_check
+        from brag_event.ledger.record import register_record_source
 
-        from .record import check_standings, let_back_source, standings_source
+        from . import record, standings
         from .signals import day_close_requested
         from .tasks import queue_close
 
         day_close_requested.connect(queue_close, dispatch_uid="closing.queue_close")
-        chain.register_day_source(standings_source())
-        chain.register_day_source(let_back_source())
-        register_check("standings are on the record", check_standings)
+        # The count on the event's money record, the close's requests on the day's own chain,
+        # and the check that a close kept its count: read by the ledger's audit, which imports
+        # nothing of the close.
+        register_record_source(record.counts_source())
+        register_record_source(record.count_rulings_source())
+        register_record_source(record.waivers_source())
+        register_day_source(record.close_requests_source())
+        register_check("closes kept their count", record.check_counts_kept)
+        # The standings each close took and the players let back in, on the days' own chains,
+        # and the check that the snapshots and qualifications are what they recorded.
+        register_day_source(standings.standings_source())
+        register_day_source(standings.let_back_source())
+        register_check("standings are on the record", standings.check_standings)

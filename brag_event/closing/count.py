@@ -15,7 +15,9 @@ ledger audit's equation therefore reads balances + stacks + pots + carried + hou
 differences = issued (``ledger.audit.check_conservation``).
 
 Lock order, as the close's request: the day, then its close, then the seat, then (last, by
-``transfer_post``) the event's money record."""
+``transfer_post`` and ``closing.record``) the event's money record, of which each count, ruling
+and waiver is an entry. Whether the count is required is what the day's first close request
+recorded (``closing.record.count_required``): the event's setting cannot change mid-close."""
 
 from __future__ import annotations
 
@@ -45,6 +47,7 @@ from brag_event.tables import versions
 from brag_event.tables.models import Seat, Table
 
 from .models import CountWaiver, SeatCount, TableCount
+from .record import count_record, count_required, ruling_record, waiver_record
 
 REASON_MAX = 200
 
@@ -96,7 +99,7 @@ class CountState:
 def count_state(day: Day) -> CountState:
     """The day's count, table by table: every table with a player seated or a count entered."""
     waiver = CountWaiver.objects.filter(day=day).select_related("waived_by").first()
-    state = CountState(day=day, required=day.event.count_at_close, waiver=waiver)
+    state = CountState(day=day, required=count_required(day), waiver=waiver)
     counts = {
         c.table_id: c for c in TableCount.objects.filter(day=day).select_related("counted_by")
     }
@@ -304,6 +307,7 @@ def table_count_enter(*, table: Table, counts: dict[int, int], by: Actor | None)
             for s in seats
         ]
     )
+    count_record(row, day.event_id)
     differences = {
         s.number: counts[s.number] - s.stack for s in seats if counts[s.number] != s.stack
     }
@@ -374,6 +378,7 @@ def count_difference_rule(
     if ruling == SeatCount.Ruling.CORRECT:
         row.source = _correct(row, table, day, text, source, where, by)
     row.save(update_fields=["ruling", "reason", "ruled_by", "ruled_at", "source", "transfer"])
+    ruling_record(row, day.event_id)
     audit_record(
         by=by,
         verb=Verb.DAY_COUNT_RULING,
@@ -484,6 +489,7 @@ def day_count_waive(*, day: Day, reason: str, by: Actor | None) -> CountWaiver:
             status=409,
         )
     waiver = CountWaiver.objects.create(day=day, reason=text, waived_by=_user(by))
+    waiver_record(waiver, day.event_id)
     audit_record(
         by=by,
         verb=Verb.DAY_COUNT_WAIVED,

@@ -4,7 +4,8 @@ waived by the organiser with a reason. The close (``closing.services``) waits fo
 
 A count is kept as entered: a ruling is written once on its seat's row (never changed after),
 and a correction's money is a ledger transfer on the event's money record
-(``closing.count``)."""
+(``closing.count``). Each table's count, each ruling and each waiver is an entry of that record
+too, and each request to close is an entry of the day's own chain (``closing.record``)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ class TableCount(models.Model):
         _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     counted_at = models.DateTimeField(auto_now_add=True)
+    # The count (with its seats' figures) on the event's money record (closing.record).
+    record_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    record_hash = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
 
     class Meta:
         ordering = ["table__number"]
@@ -67,6 +73,11 @@ class SeatCount(models.Model):
     transfer = models.OneToOneField(
         Transfer, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The ruling on the event's money record (closing.record): its seq and hash.
+    rule_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    rule_hash = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
 
     class Meta:
         ordering = ["seat__number"]
@@ -102,6 +113,37 @@ class CountWaiver(models.Model):
         _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     waived_at = models.DateTimeField(auto_now_add=True)
+    # The waiver on the event's money record (closing.record).
+    record_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    record_hash = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
 
     def __str__(self) -> str:
         return f"Count of {self.day} waived"
+
+
+class CloseRequest(models.Model):
+    """A request to close a day that moved its close on — taking the day out of play (the close
+    then waits for the count, or is queued) or, once the count is done, queueing it — as an
+    entry of the day's own chain (``closing.record``): whether the day's count is required, and
+    the tables with players seated then. The audit checks that a close that went ahead with the
+    count required had every one of those tables counted and every difference ruled, or the
+    count waived."""
+
+    day = models.ForeignKey(Day, on_delete=models.PROTECT, related_name="close_requests")
+    count = models.BooleanField(help_text="The day's count was required")
+    queued = models.BooleanField(help_text="The close went ahead (else it waited for the count)")
+    tables = models.JSONField(help_text="The tables with players seated: [table number, …]")
+    requested_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    hash = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["day", "seq"]
+
+    def __str__(self) -> str:
+        return f"Close of {self.day} asked"

@@ -43,7 +43,8 @@ from brag_event.tables.services import seat_leave
 from brag_event.tables.shifts import shifts_end_at_close
 
 from .count import count_refusal, count_report, count_state
-from .record import standings_chain
+from .record import close_request_record
+from .standings import standings_chain
 from .signals import day_close_requested
 
 
@@ -108,12 +109,18 @@ def day_close_request(*, day: Day, by: Actor | None) -> DayClose:
     # The end-of-day count (closing.count): the day leaves play and the close waits for it.
     # Asked again while it still waits: refused, the tables named.
     waiting = None
-    if created or close.status == DayClose.Status.COUNTING:
-        waiting = count_refusal(count_state(day))
+    moving = created or close.status == DayClose.Status.COUNTING
+    if moving:
+        state = count_state(day)
+        waiting = count_refusal(state)
         if waiting is not None and not created:
             raise waiting
     if day.status == Day.Status.OPEN:
         _take_out_of_play(day)
+    if moving:
+        # On the day's own chain: whether the count is required (what later requests go by)
+        # and the tables seated now, which the audit holds a close that went ahead to.
+        close_request_record(day=day, count=state.required, queued=waiting is None, by=by)
     if waiting is not None:
         close.status = DayClose.Status.COUNTING
         close.step = "waiting for the count"

@@ -24,7 +24,7 @@ from brag_event.core.admin import (
 from brag_event.core.errors import ServiceError
 from brag_event.tables import versions
 
-from .forms import DayForm
+from .forms import DayForm, EventForm
 from .models import DAY_SETTINGS, RULE_AMOUNTS, Day, DayRulesChange, Event
 from .services import day_open, day_update_rules
 
@@ -69,6 +69,7 @@ class DayInline(ReadOnlyTabularInline):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
+    form = EventForm
     list_display = ("name", "currency", "time_zone", "created_at")
     search_fields = ("name",)
     # The identity every root of the event's record starts from: shown, never edited.

@@ -18,6 +18,7 @@ from brag_event.engine import FLASH_DAYS, MONEY_MAX, EngineError, Rules
 from .models import FLOOR_FIELDS, Day, DayRulesChange, Event
 from .states import (
     day_for_change,
+    refuse_count_setting_mid_close,
     refuse_if_imported,
     refuse_once_closing,
     refuse_until_day_before_closed,
@@ -121,6 +122,28 @@ def check_starting_money(amount: Any) -> None:
             f"The starting money is a whole number from 0 to {MONEY_MAX:,}.",
             details={"field": "starting_money"},
         )
+
+
+@service_transaction
+def event_set_count_at_close(*, event: Event, count: bool, by: Actor | None) -> Event:
+    """Whether each day's close of ``event`` waits for the end-of-day chip count. Refused while
+    a day's close is under way (``refuse_count_setting_mid_close``): that close keeps what its
+    request recorded, and skipping the count is a waiver with a reason."""
+    refuse_if_imported(event, "its closes")
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.count_at_close == bool(count):
+        return event
+    refuse_count_setting_mid_close(event)
+    event.count_at_close = bool(count)
+    event.save(update_fields=["count_at_close"])
+    audit_record(
+        by=by,
+        verb=Verb.EVENT_UPDATE,
+        subject=event,
+        data={"count_at_close": event.count_at_close},
+        event_id=event.pk,
+    )
+    return event
 
 
 @service_transaction

@@ -14,7 +14,7 @@ from django.db import connection
 from brag_event.core import sql
 from brag_event.core.errors import Conflict, ServiceError
 
-from .models import Day, Event
+from .models import Day, DayClose, Event
 
 
 def day_for_play(day_id: int) -> Day:
@@ -103,4 +103,26 @@ def refuse_if_imported(event: Event | int, what: str) -> None:
             f"{name} was imported from a results file: it is a past event, and {what} cannot "
             "change here.",
             details={"event": event_id},
+        )
+
+
+def refuse_count_setting_mid_close(event: Event | int) -> None:
+    """Refuse, in words, changing whether the event's closes wait for the count
+    (``Event.count_at_close``) while a day's close is under way (asked for, not done): that
+    close waits for the count as its request recorded it, and skipping it is a waiver with a
+    reason (``closing.count.day_count_waive``), never a setting unticked."""
+    event_id = event if isinstance(event, int) else event.pk
+    under_way = sorted(
+        DayClose.objects.filter(day__event_id=event_id)
+        .exclude(status=DayClose.Status.DONE)
+        .values_list("day__number", flat=True)
+    )
+    if under_way:
+        days = ", ".join(str(n) for n in under_way)
+        raise Conflict(
+            "count_setting_mid_close",
+            f"Day {days} is closing: whether the close waits for the chip count cannot change "
+            "until that close is done. To close without the count, waive it with a reason on "
+            "the day's close page.",
+            details={"field": "count_at_close", "days": under_way},
         )

@@ -9,10 +9,20 @@ class FloorConfig(AppConfig):
 
     def ready(self) -> None:
         from brag_event.hands import chain
+        from brag_event.ledger.record import register_record_source
 
-        from .record import awards_source, day_rulings_source, lifts_source, rulings_source
+        from .record import (
+            awards_source,
+            day_rulings_source,
+            lifts_source,
+            record_awards_source,
+            record_lifts_source,
+            rulings_source,
+        )
 
         chain.register_source(rulings_source())
         chain.register_source(awards_source())
         chain.register_day_source(day_rulings_source())
         chain.register_day_source(lifts_source())
+        register_record_source(record_lifts_source())
+        register_record_source(record_awards_source())

@@ -1,8 +1,20 @@
 """A large pot's second confirmation, at the table's side (``AwardConfirmation``): asked for
 when a hand settles, in the way of the next hand until it is confirmed, withdrawn when the
 settlement is undone. Called inside ``hands.services``' transactions; imports only the floor's
-models (as ``floor.deal``), so the hands' services can import it. The confirmation itself is
-``floor.services.hand_award_confirm``."""
+models (as ``floor.deal``) and the money record, so the hands' services can import it. The
+confirmation itself is ``floor.services.hand_award_confirm``.
+
+The waiting and the withdrawal are entries of the event's money record, not of the hand's
+chain: a hand's entry takes ``Hand.next_seq``, which a tablet counts on, and a hand of a closed
+day cannot take one (its root is published), so the rows of before could not be put on it::
+
+    {"kind": "award_wait", "seq": S, "award": id, "hand": id, "settled_by": seq,
+     "awards": [{pot, amount, seats, players}], "threshold": A, "entered_by": user,
+     "at": "…"}
+    {"kind": "award_withdraw", "seq": S, "award": id, "at": "…"}
+
+The settle asks after its own writes (the hand, table and seats locked), so the record's row
+is locked last, as everywhere."""
 
 from __future__ import annotations
 
@@ -10,7 +22,50 @@ from typing import Any
 
 from django.utils import timezone
 
+from brag_event.ledger.record import at_text, record_append, record_for_change
+
 from .models import AwardConfirmation
+
+# Its entries on the event's money record (the confirmation itself is on the hand's record).
+WAIT = "award_wait"
+WITHDRAW = "award_withdraw"
+
+WAIT_COLUMNS = (
+    "id",
+    "hand_id",
+    "settled_seq",
+    "awards",
+    "threshold",
+    "entered_by_id",
+    "asked_at",
+    "withdrawn_at",
+)
+
+
+def wait_fields(row: dict[str, Any]) -> dict[str, Any]:
+    """A large pot's waiting as chained, from its row's columns (``WAIT_COLUMNS``): the award,
+    its hand and the entry that settled it, the pots, the day's amount then, who entered the
+    hand, when it was asked."""
+    return {
+        "award": row["id"],
+        "hand": row["hand_id"],
+        "settled_by": row["settled_seq"],
+        "awards": row["awards"],
+        "threshold": row["threshold"],
+        "entered_by": row["entered_by_id"],
+        "at": at_text(row["asked_at"]),
+    }
+
+
+def withdraw_fields(row: dict[str, Any]) -> dict[str, Any]:
+    """A large pot's withdrawal (its settlement undone) as chained."""
+    return {"award": row["id"], "at": at_text(row["withdrawn_at"])}
+
+
+def _chain(award: AwardConfirmation, kind: str) -> tuple[int, str]:
+    row = AwardConfirmation.objects.filter(pk=award.pk).values(*WAIT_COLUMNS).get()
+    fields = wait_fields(row) if kind == WAIT else withdraw_fields(row)
+    return record_append(record_for_change(award.event_id), kind, fields)
 
 
 def awards_at_or_above(hand: Any, threshold: int) -> list[dict[str, Any]]:
@@ -48,7 +103,7 @@ def award_ask(
     awards = awards_at_or_above(hand, threshold)
     if not awards:
         return None
-    return AwardConfirmation.objects.create(
+    award = AwardConfirmation.objects.create(
         event_id=day.event_id,
         table_id=hand.table_id,
         hand=hand,
@@ -58,6 +113,9 @@ def award_ask(
         threshold=threshold,
         entered_by_id=entered_by_id,
     )
+    award.wait_seq, award.wait_hash = _chain(award, WAIT)
+    award.save(update_fields=["wait_seq", "wait_hash"])
+    return award
 
 
 def award_waiting(table_id: int) -> AwardConfirmation | None:
@@ -70,11 +128,21 @@ def award_waiting(table_id: int) -> AwardConfirmation | None:
 
 
 def award_withdraw(hand_id: int) -> int:
-    """The hand's settlement was undone (its money reversed): its waiting award goes with it.
-    A confirmed one stays (it is on the hand's record); the hand, settled again, asks again."""
-    return AwardConfirmation.objects.filter(
-        hand_id=hand_id, status=AwardConfirmation.Status.WAITING
-    ).update(status=AwardConfirmation.Status.WITHDRAWN, withdrawn_at=timezone.now())
+    """The hand's settlement was undone (its money reversed): its waiting award goes with it,
+    on the event's money record. A confirmed one stays (it is on the hand's record); the hand,
+    settled again, asks again."""
+    waiting = list(
+        AwardConfirmation.objects.select_for_update().filter(
+            hand_id=hand_id, status=AwardConfirmation.Status.WAITING
+        )
+    )
+    for award in waiting:
+        award.status = AwardConfirmation.Status.WITHDRAWN
+        award.withdrawn_at = timezone.now()
+        award.save(update_fields=["status", "withdrawn_at"])
+        award.withdraw_seq, award.withdraw_hash = _chain(award, WITHDRAW)
+        award.save(update_fields=["withdraw_seq", "withdraw_hash"])
+    return len(waiting)
 
 
 def award_of(hand: Any) -> AwardConfirmation | None:

@@ -125,9 +125,15 @@ class Penalty(models.Model):
     )
     lifted_at = models.DateTimeField(null=True, blank=True)
     lift_reason = models.CharField(max_length=200, blank=True)
-    # The lift's entry in its day's own chain (hands.chain): the seq it took and its hash.
+    # The lift's entry in its day's own chain (hands.chain): the seq it took and its hash —
+    # lifts made before the event's money record took them.
     lift_seq = models.PositiveIntegerField(null=True, blank=True)
     lift_hash = models.CharField(max_length=64, blank=True)
+    # The lift's entry on the event's money record (floor.record): every lift since.
+    lift_record_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    lift_record_hash = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -169,7 +175,9 @@ class AwardConfirmation(models.Model):
     The money moved when the hand settled (the ledger follows the engine, ``hands.money``): the
     confirmation is a check of the award, not a payment. A wrong award is corrected as any
     settled hand is, by a supervisor's undo (reversing entries), which withdraws the request.
-    The confirmation is chained onto the hand's record (kind ``award_confirm``)."""
+    The confirmation is chained onto the hand's record (kind ``award_confirm``); the waiting and
+    the withdrawal are entries of the event's money record (``award_wait``, ``award_withdraw``:
+    ``floor.awards``)."""
 
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting for a second member of staff"
@@ -202,6 +210,16 @@ class AwardConfirmation(models.Model):
     # Its entry in the hand's tamper-evident record (hands.chain), once confirmed.
     seq = models.PositiveIntegerField(null=True, blank=True)
     hash = models.CharField(max_length=64, blank=True)
+    # Its waiting (from the settle) and its withdrawal (by an undo) on the event's money record
+    # (floor.awards): each entry's seq and hash.
+    wait_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    wait_hash = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
+    withdraw_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    withdraw_hash = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
 
     class Meta:
         ordering = ["asked_at", "id"]

@@ -2,7 +2,14 @@
 entry of kind ``"ruling"`` of the hand it is about — or, if it names no hand, of its table's
 latest hand — with what happened, the decision, the players and the penalties it gave. A ruling
 with no hand to go on (its table has none yet) or made while its day closes is the same entry
-on its day's own chain, and so is a disqualification lifted (kind ``"lift"``)."""
+on its day's own chain.
+
+A disqualification lifted (kind ``"lift"``) is an entry of the event's money record
+(``ledger.record``; lifts made before it are on their day's own chain), and so are a large
+pot's waiting and withdrawal (``floor.awards``); the confirmation is its hand's. The money
+record's sources here yield every lifted penalty and every large pot of the event, chained or
+not, and name a row whose state its entries do not give: a disqualification lifted, or a pot
+confirmed or withdrawn, on no record."""
 
 from __future__ import annotations
 
@@ -13,10 +20,12 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from brag_event.engine import chain as engine_chain
-from brag_event.events.models import Day
+from brag_event.events.models import Day, Event
 from brag_event.hands import chain
 from brag_event.hands.models import Hand
+from brag_event.ledger.record import RecordRow, RecordSource, entry
 
+from .awards import WAIT, WAIT_COLUMNS, WITHDRAW, wait_fields, withdraw_fields
 from .models import AwardConfirmation, Penalty, Ruling
 
 KIND = "ruling"
@@ -92,10 +101,10 @@ def day_rulings_source() -> chain.DaySource:
     return chain.DaySource("rulings", _day_rows)
 
 
-_LIFT_COLUMNS = ("id", "player_id", "lifted_at", "lifted_by_id", "lift_reason")
+LIFT_COLUMNS = ("id", "player_id", "lifted_at", "lifted_by_id", "lift_reason")
 
 
-def _lift_fields(row: dict[str, Any]) -> dict[str, Any]:
+def lift_row_fields(row: dict[str, Any]) -> dict[str, Any]:
     lifted = row["lifted_at"]
     return {
         "penalty": row["id"],
@@ -108,27 +117,62 @@ def _lift_fields(row: dict[str, Any]) -> dict[str, Any]:
 
 def lift_fields(penalty_id: int) -> dict[str, Any]:
     """A lifted disqualification's fields as chained, read from its stored row."""
-    return _lift_fields(Penalty.objects.filter(pk=penalty_id).values(*_LIFT_COLUMNS).get())
+    return lift_row_fields(Penalty.objects.filter(pk=penalty_id).values(*LIFT_COLUMNS).get())
 
 
 def _lifts(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
-    # A lift is on its day's chain once it has a seq or a hash (one with neither, lifted before
-    # the day's own chain existed, is outside the record).
+    # A lift is on its day's chain once it has a seq or a hash; every other lifted penalty is
+    # the money record's (``_record_lifts``).
     qs = (
         Penalty.objects.filter(day__in=days.order_by().values("id"))
         .filter(Q(lift_seq__isnull=False) | ~Q(lift_hash=""))
         .order_by("day_id", "lift_seq")
-        .values("day_id", "lift_seq", "lift_hash", *_LIFT_COLUMNS)
+        .values("day_id", "lift_seq", "lift_hash", *LIFT_COLUMNS)
     )
     for row in qs.iterator(chunk_size=2000):
         seq = row["lift_seq"] if row["lift_seq"] is not None else 0
-        content = engine_chain.entry_content(LIFT, seq, _lift_fields(row))
+        content = engine_chain.entry_content(LIFT, seq, lift_row_fields(row))
         yield row["day_id"], seq, content, row["lift_hash"]
 
 
 def lifts_source() -> chain.DaySource:
-    """The disqualifications lifted, on the chain of the day they were given on."""
+    """The disqualifications lifted before the money record took them, on the chain of the day
+    they were given on."""
     return chain.DaySource("lifts", _lifts)
+
+
+_ON_DAY_CHAIN = Q(lift_seq__isnull=False) | ~Q(lift_hash="")
+
+
+def _record_lifts(event: Event, problems: list[str]) -> Iterator[RecordRow]:
+    qs = (
+        Penalty.objects.filter(event=event)
+        .filter(
+            Q(lifted_at__isnull=False) | Q(lift_record_seq__isnull=False) | ~Q(lift_record_hash="")
+        )
+        .exclude(_ON_DAY_CHAIN)
+        .order_by("pk")
+        .values("lift_record_seq", "lift_record_hash", "player__name", *LIFT_COLUMNS)
+    )
+    for row in qs.iterator(chunk_size=2000):
+        seq = row["lift_record_seq"]
+        what = f"the disqualification of {row['player__name']} (penalty {row['id']})"
+        if row["lifted_at"] is None:
+            problems.append(f"{what} was lifted on the record (entry {seq}) but is in force again")
+        yield RecordRow(
+            seq,
+            entry(LIFT, seq, lift_row_fields(row)),
+            row["lift_record_hash"],
+            f"the lift of {what}",
+            "its player, time, who lifted it or the reason",
+            unrecorded=f"{what} is lifted on no record: written behind the services",
+        )
+
+
+def record_lifts_source() -> RecordSource:
+    """Every disqualification lifted since the money record took them (and any row lifted
+    that is on no chain at all)."""
+    return RecordSource("lifted disqualifications", _record_lifts)
 
 
 _AWARD_COLUMNS = ("settled_seq", "awards", "confirmed_by_id", "confirmed_at", "where")
@@ -149,8 +193,9 @@ def award_content(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _awards(hands: QuerySet[Hand]) -> Iterator[chain.Entry]:
-    # On the record once confirmed: a confirmation has a seq or a hash (one waiting, or
-    # withdrawn before it was confirmed, is outside the record).
+    # On the hand's record once confirmed: a confirmation has a seq or a hash. Its waiting and
+    # withdrawal are the money record's (``_record_awards``, which names a pot confirmed on no
+    # record).
     qs = (
         AwardConfirmation.objects.filter(hand__in=hands.order_by().values("id"))
         .filter(Q(seq__isnull=False) | ~Q(hash=""))
@@ -166,3 +211,81 @@ def _awards(hands: QuerySet[Hand]) -> Iterator[chain.Entry]:
 def awards_source() -> chain.Source:
     """The large pots' confirmations, on their hands' records."""
     return chain.Source("award confirmations", _awards)
+
+
+def _pots(awards: Any) -> str:
+    try:
+        return "; ".join(
+            f"pot of {a['amount']:,} to {' and '.join(a['players'])}" for a in awards or []
+        )
+    except (KeyError, TypeError, ValueError):
+        return "pots unreadable"
+
+
+def _record_awards(event: Event, problems: list[str]) -> Iterator[RecordRow]:
+    qs = (
+        AwardConfirmation.objects.filter(event=event)
+        .order_by("pk")
+        .values(
+            *WAIT_COLUMNS,
+            "status",
+            "seq",
+            "hash",
+            "wait_seq",
+            "wait_hash",
+            "withdraw_seq",
+            "withdraw_hash",
+            "hand__number",
+            "table__number",
+            "table__day__number",
+        )
+    )
+    changed = "its hand, pots, amount or who entered the hand"
+    for row in qs.iterator(chunk_size=2000):
+        what = (
+            f"the large pot of hand {row['hand__number']} at table {row['table__number']}, day "
+            f"{row['table__day__number']} (award {row['id']}: {_pots(row['awards'])})"
+        )
+        status = row["status"]
+        confirmed = row["seq"] is not None or bool(row["hash"])
+        if status == AwardConfirmation.Status.CONFIRMED and not confirmed:
+            problems.append(
+                f"{what} is confirmed on no record: no second member of staff confirmed it on "
+                "its hand's record (written behind the services)"
+            )
+        elif status != AwardConfirmation.Status.CONFIRMED and confirmed:
+            problems.append(
+                f"{what} was confirmed on its hand's record (entry {row['seq']}) but is "
+                f"{status} again"
+            )
+        seq = row["wait_seq"]
+        yield RecordRow(
+            seq,
+            entry(WAIT, seq, wait_fields(row)),
+            row["wait_hash"],
+            f"{what}: its waiting",
+            changed,
+            unrecorded=f"{what} waits on no record: written behind the services",
+        )
+        withdrawn = status == AwardConfirmation.Status.WITHDRAWN
+        chained = row["withdraw_seq"] is not None or bool(row["withdraw_hash"])
+        if chained and not withdrawn:
+            problems.append(
+                f"{what} was withdrawn on the record (entry {row['withdraw_seq']}) but is "
+                f"{status} again"
+            )
+        if withdrawn or chained:
+            seq = row["withdraw_seq"]
+            yield RecordRow(
+                seq,
+                entry(WITHDRAW, seq, withdraw_fields(row)),
+                row["withdraw_hash"],
+                f"{what}: its withdrawal",
+                "when it was withdrawn",
+                unrecorded=f"{what} is withdrawn on no record: written behind the services",
+            )
+
+
+def record_awards_source() -> RecordSource:
+    """Every large pot of the event: waiting, and withdrawn."""
+    return RecordSource("large pots", _record_awards)

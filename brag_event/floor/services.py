@@ -25,6 +25,7 @@ from brag_event.hands.models import Hand, HandAction
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_apply_misdeal, hand_disqualify_seat, lock_day_of_hand
 from brag_event.ledger.models import Transfer
+from brag_event.ledger.record import record_append, record_for_change
 from brag_event.ledger.services import (
     account_carried,
     account_player,
@@ -438,7 +439,8 @@ def _fold_out(seat: Seat, by: Actor | None) -> bool:
 @service_transaction
 def penalty_lift(*, penalty: Penalty | int, reason: str, by: Actor | None) -> Penalty:
     """An organiser lifts a disqualification, with a reason, before the day it was given on
-    closes. The player may then be seated again."""
+    closes. The player may then be seated again. The lift is an entry of the event's money
+    record (``floor.record``), the record's row locked last."""
     penalty_id = penalty if isinstance(penalty, int) else penalty.pk
     found = (
         Penalty.objects.select_related("day").filter(pk=penalty_id).first()
@@ -447,7 +449,8 @@ def penalty_lift(*, penalty: Penalty | int, reason: str, by: Actor | None) -> Pe
     )
     if found is None:
         raise NotFound("not_found", "No such penalty.")
-    # The day's row locked first: the lift goes onto the day's own chain (hands.chain).
+    # The day's row locked first (the domain's lock order): a close asked for meanwhile sees
+    # the lift, or this lift sees the day closing.
     locked = day_for_change(found.day_id) if found.day_id is not None else None
     found = Penalty.objects.select_for_update().get(pk=found.pk)
     reason = _text(reason, 200)
@@ -467,12 +470,10 @@ def penalty_lift(*, penalty: Penalty | int, reason: str, by: Actor | None) -> Pe
     found.lifted_by = _user(by)
     found.lift_reason = reason
     found.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
-    if day is not None:
-        found.lift_seq, found.lift_hash = chain.day_chain_append(
-            day=day, kind=record.LIFT, fields=record.lift_fields(found.pk)
-        )
-        found.save(update_fields=["lift_seq", "lift_hash"])
-        day.save(update_fields=["record_seq", "record_head"])
+    found.lift_record_seq, found.lift_record_hash = record_append(
+        record_for_change(found.event_id), record.LIFT, record.lift_fields(found.pk)
+    )
+    found.save(update_fields=["lift_record_seq", "lift_record_hash"])
     versions.event_changed(found.event_id)
     audit_record(
         by=by,

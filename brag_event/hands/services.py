@@ -446,8 +446,6 @@ def _append(
         hand.result = outcome_dict(state)
         hand.settled_at = timezone.now()
         fields += ["status", "result", "settled_at"]
-        if not state.misdealt:
-            _ask_award(hand, seq, by)
     # The writes: the action, its transfers (naming the action by its (hand, seq)), the cached
     # stacks, the hand's sequence; what the table's readers see changed (and the standings,
     # when the hand ended).
@@ -483,6 +481,10 @@ def _append(
 
     row.pk = _write(batch, hand_id=hand.pk, seq=seq)
     row._state.adding = False
+    if state.outcome is not None and not state.misdealt:
+        # After the writes above (the table's and seats' rows): a large pot's waiting is an
+        # entry of the event's money record, whose row is locked last.
+        _ask_award(hand, seq, by)
     return row, state
 
 

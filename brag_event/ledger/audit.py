@@ -345,9 +345,9 @@ def check_pot_transfers_name_their_hand(scope: Scope, facts: TransferFacts) -> F
 
 
 def check_money_record(scope: Scope, facts: BalanceFacts, report: AuditReport) -> Found:
-    """The event's money record (``ledger.record``) recomputed: every transfer outside a hand
-    and every seat taken or left is on it once, as stored; and the money issued is the money
-    issued on it."""
+    """The event's money record (``ledger.record``) recomputed: every transfer outside a hand,
+    every seat taken or left and every row another app puts on it (``register_record_source``)
+    is on it once, as stored; and the money issued is the money issued on it."""
     found = recompute(scope.event)
     report.money, report.money_hashes = found.head, found.hashes
     problems = _kept(iter(found.problems), len(found.problems))
@@ -357,7 +357,8 @@ def check_money_record(scope: Scope, facts: BalanceFacts, report: AuditReport) -
             f"the ledger has {issued} issued, the record {found.issued_on_record}: money was "
             "issued or taken back behind the services"
         )
-    return problems, f"{found.entries} entries (transfers outside hands, seats taken and left)"
+    kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(found.kinds.items()))
+    return problems, f"{found.entries} entries" + (f" ({kinds})" if kinds else "")
 
 
 # ------------------------------------------------------------------------------- the audit

@@ -15,16 +15,25 @@ chained from the event's genesis (its UUID) under the event's :class:`MoneyRecor
 by each entry: a row of its own, taken last (after the domain's day, table, seat and player
 locks), so that the event's row stays free and a hand's action never waits on it. Each closed
 day's ``brag-day/3`` root takes the record's seq and hash as they stood at the close.
+
+Every other row that decides money, seats, results or eligibility outside a hand is an entry of
+the same record, written by its own app and registered here (:func:`register_record_source`) so
+that the audit recomputes it without the ledger importing that app: dealers' shifts
+(``tables.record``), the end-of-day count, its rulings and waivers (``closing.record``), lifted
+disqualifications and large pots waiting or withdrawn (``floor.record``), and who each player
+is, with people merged (``players.record``). Each module's docstring gives its entries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 
+from brag_event.core import sql
 from brag_event.engine import chain
 from brag_event.events.models import Event
 from brag_event.tables.models import Seat
@@ -69,6 +78,38 @@ def record_extend(
         out.append((seq, record.head))
     record.save(update_fields=["head", "next_seq"])
     return out
+
+
+def record_of(model: Any, event_id: int, uid: str) -> Any:
+    """For a data migration that puts existing rows on the record: the event's record row
+    (``model`` is ``MoneyRecord`` as the migration sees it), created at its genesis when the
+    event has none. ``record_extend`` then chains onto it."""
+    found = model.objects.filter(event_id=event_id).first()
+    if found is None:
+        found = model.objects.create(event_id=event_id, head=chain.money_record_genesis(uid))
+    return found
+
+
+def record_stamp(model: Any, columns: tuple[str, str], stamps: list[tuple[int, int, str]]) -> None:
+    """Store many rows' entries at once — ``(id, seq, hash)`` into ``columns`` (the seq's and the
+    hash's) of ``model``'s table — a few statements for an import of thousands."""
+    seq_name, hash_name = columns
+    if len(stamps) == 1:
+        ((pk, seq, digest),) = stamps
+        model.objects.filter(pk=pk).update(**{seq_name: seq, hash_name: digest})
+        return
+    table = sql.table(model)
+    seq_col, hash_col = sql.qn(seq_name), sql.qn(hash_name)
+    with connection.cursor() as cur:
+        for i in range(0, len(stamps), 300):
+            part = stamps[i : i + 300]
+            # Identifiers from the model's _meta only; every value is a parameter.
+            values = ", ".join(["(%s, %s, %s)"] * len(part))
+            statement = (
+                f"WITH v (i, s, h) AS (VALUES {values}) UPDATE {table} "  # nosec B608
+                f"SET {seq_col} = v.s, {hash_col} = v.h FROM v WHERE {table}.id = v.i"
+            )
+            cur.execute(statement, [x for row in part for x in row])
 
 
 def account_ref(kind: str, player: int | None, seat: int | None, table: int | None) -> list[Any]:
@@ -129,6 +170,59 @@ def seat_record_leave(seat: Seat, event_id: int) -> None:
 # ---------------------------------------------------------------------------------- the audit
 
 
+@dataclass(frozen=True)
+class RecordRow:
+    """A row's entry on the record, rebuilt from its columns: the ``seq`` it stores (``None``:
+    on no record), the entry's canonical content, the stored hash, the row in words ("transfer
+    41 (issue 5000, issuer → player)") and what a changed row may have had changed."""
+
+    seq: int | None
+    content: dict[str, Any]
+    digest: str
+    what: str
+    changed: str = "its columns"
+    # What is said of the row when it has no seq (else "… is on no record").
+    unrecorded: str = ""
+    # When its content does not match its hash: contents it may have had, each with what is
+    # said if the stored hash is that one's (a player's person before a forged merge).
+    alternatives: tuple[tuple[dict[str, Any], str], ...] = ()
+
+
+# A kind of row on the record: every row of that kind of ``event`` (chained or not), and, in
+# ``problems``, what its rows say that contradicts their entries (a penalty lifted with no lift
+# on the record, a large pot confirmed with no confirmation).
+RecordRows = Callable[[Event, list[str]], Iterator[RecordRow]]
+
+
+@dataclass(frozen=True)
+class RecordSource:
+    name: str
+    rows: RecordRows
+
+
+RECORD_SOURCES: list[RecordSource] = []
+
+
+def register_record_source(source: RecordSource) -> None:
+    """Put another kind of row on the event's money record, for the audit to recompute: the
+    app that writes it registers where its rows are when it is ready (``tables`` its dealers'
+    shifts, ``floor`` its lifts and large pots, ``closing`` the count, ``players`` who each
+    player is), so that the ledger imports none of them. Registering a name again does
+    nothing."""
+    if all(s.name != source.name for s in RECORD_SOURCES):
+        RECORD_SOURCES.append(source)
+
+
+def entry(kind: str, seq: int | None, fields: dict[str, Any]) -> dict[str, Any]:
+    """An entry's content as the audit rebuilds it (an unnumbered row hashes as seq 0)."""
+    return chain.entry_content(kind, seq or 0, fields)
+
+
+def at_text(value: Any) -> str | None:
+    """A time as chained: ISO 8601, or ``None``."""
+    return value.isoformat() if value is not None else None
+
+
 @dataclass
 class Recomputed:
     """The event's money record recomputed from its rows."""
@@ -140,14 +234,16 @@ class Recomputed:
     genesis: str = ""
     head: chain.MoneyHead | None = None
     issued_on_record: int = 0
+    # How many entries of each kind are on the record.
+    kinds: dict[str, int] = field(default_factory=dict)
 
 
 _ACCOUNT = ("kind", "player_id", "seat_id", "table_id")
 
 
-def _transfer_entries(
-    event: Event, before: int
-) -> Iterator[tuple[int | None, dict[str, Any], str, str]]:
+def _transfer_entries(event: Event, _problems: list[str]) -> Iterator[RecordRow]:
+    record = MoneyRecord.objects.filter(event=event).first()
+    before = record.before_transfer if record else 0
     cols = [f"{side}__{c}" for side in ("source", "target") for c in _ACCOUNT]
     rows = (
         Transfer.objects.filter(event=event, hand__isnull=True, pk__gt=before)
@@ -175,12 +271,14 @@ def _transfer_entries(
             "by": by,
         }
         what = f"transfer {pk} ({kind} {amount}, {accounts[0]} → {accounts[4]})"
-        yield seq, chain.entry_content("transfer", seq or 0, own), digest, what
+        yield RecordRow(
+            seq, entry("transfer", seq, own), digest, what, "its amount, kind, accounts or memo"
+        )
 
 
-def _seat_entries(
-    event: Event, before: int, problems: list[str]
-) -> Iterator[tuple[int | None, dict[str, Any], str, str]]:
+def _seat_entries(event: Event, problems: list[str]) -> Iterator[RecordRow]:
+    record = MoneyRecord.objects.filter(event=event).first()
+    before = record.before_seat if record else 0
     rows = (
         Seat.objects.filter(table__day__event=event, pk__gt=before)
         .order_by("pk")
@@ -199,6 +297,7 @@ def _seat_entries(
             "leave_hash",
         )
     )
+    changed = "its player, seat or table"
     for (
         pk,
         table,
@@ -215,65 +314,101 @@ def _seat_entries(
     ) in rows.iterator(2000):
         where = f"seat {number} of table {t_no}, day {d_no} (seat id {pk})"
         own = {"seat": pk, "table": table, "number": number, "player": player, "buy_in": buy_in}
-        yield s_seq, chain.entry_content("sit", s_seq or 0, own), s_hash, f"{where}: taken"
+        yield RecordRow(s_seq, entry("sit", s_seq, own), s_hash, f"{where}: taken", changed)
         if left is None and l_seq is not None:
             problems.append(f"{where}: left on the record but seated again")
         if left is not None:
             own = {"seat": pk, "player": player}
-            yield l_seq, chain.entry_content("leave", l_seq or 0, own), l_hash, f"{where}: left"
+            yield RecordRow(l_seq, entry("leave", l_seq, own), l_hash, f"{where}: left", changed)
+
+
+register_record_source(RecordSource("transfers", _transfer_entries))
+register_record_source(RecordSource("seats", _seat_entries))
+
+
+def _gap(by_seq: dict[int, RecordRow], seq: int) -> str:
+    """Where a deleted entry was, in words: the entries beside it."""
+    before = next((by_seq[s] for s in range(seq - 1, 0, -1) if s in by_seq), None)
+    after = next((by_seq[s] for s in sorted(by_seq) if s > seq), None)
+    return (
+        f"entry {seq} of the record is missing (its row deleted): it came after "
+        + (f"entry {before.seq}, {before.what}" if before else "the record's start")
+        + (f", and before entry {after.seq}, {after.what}" if after else ", the last")
+    )
 
 
 def recompute(event: Event) -> Recomputed:
-    """Every off-hand transfer and seat of ``event`` against the record: each on it exactly
-    once, each entry's stored hash the hash of its content after the entry before it (a row
-    changed, added behind the services or removed is named), the record's head its last hash,
-    and the money issued on it what the ledger says was issued."""
+    """Every row of every kind on the record (``register_record_source``: transfers outside
+    hands, seats taken and left, and what the other apps register) against the record: each
+    on it exactly once, each entry's stored hash the hash of its content after the entry before
+    it (a row changed, added behind the services or removed is named), the record's head its
+    last hash, and the money issued on it what the ledger says was issued."""
     out = Recomputed()
     record = MoneyRecord.objects.filter(event=event).first()
     uid = str(event.uid)
     out.genesis = genesis_of(record, uid)
     before_t = record.before_transfer if record else 0
-    before_s = record.before_seat if record else 0
-    by_seq: dict[int, tuple[dict[str, Any], str, str]] = {}
+    by_seq: dict[int, RecordRow] = {}
     stray: list[str] = []
-    entries = [*_transfer_entries(event, before_t), *_seat_entries(event, before_s, out.problems)]
-    for seq, content, digest, what in entries:
-        if seq is None:
-            stray.append(f"{what} is on no record: written behind the services")
-        elif seq in by_seq:
-            out.problems.append(f"{what} has seq {seq}, as has {by_seq[seq][2]}")
-        else:
-            by_seq[seq] = (content, digest, what)
+    for source in RECORD_SOURCES:
+        for row in source.rows(event, out.problems):
+            if row.seq is None:
+                stray.append(
+                    row.unrecorded or f"{row.what} is on no record: written behind the services"
+                )
+            elif row.seq in by_seq:
+                out.problems.append(f"{row.what} has seq {row.seq}, as has {by_seq[row.seq].what}")
+            else:
+                by_seq[row.seq] = row
     out.problems += stray
     last = max(by_seq, default=0)
     missing = [s for s in range(1, last + 1) if s not in by_seq]
     if missing:
-        out.problems.append(f"entries {missing[:10]} of the record are missing (rows removed)")
+        out.problems.append(
+            f"entries {missing[:10]} of the record are missing: rows on it were deleted"
+        )
+        out.problems += [_gap(by_seq, seq) for seq in missing[:3]]
     previous_stored = current = out.genesis
     for seq in sorted(by_seq):
-        content, digest, what = by_seq[seq]
-        current = chain.link(current, content)
+        row = by_seq[seq]
+        current = chain.link(current, row.content)
         out.hashes[seq] = current
+        kind = str(row.content["kind"])
+        out.kinds[kind] = out.kinds.get(kind, 0) + 1
         # Each entry checked against the stored hash before it: the row changed is named, not
-        # every one after it.
-        if digest != chain.link(previous_stored, content):
+        # every one after it. The entry after a deleted one cannot be (the gap is named above).
+        if (seq == 1 or seq - 1 in by_seq) and row.digest != chain.link(
+            previous_stored, row.content
+        ):
             out.problems.append(
-                f"record entry {seq}, {what}: does not match its hash — the row was changed "
-                "(its player, seat, table, amount or accounts) or written behind the services"
+                next(
+                    (
+                        words
+                        for content, words in row.alternatives
+                        if row.digest == chain.link(previous_stored, content)
+                    ),
+                    f"record entry {seq}, {row.what}: does not match its hash — the row was "
+                    f"changed ({row.changed}) or written behind the services",
+                )
             )
-        previous_stored = digest
+        previous_stored = row.digest
     out.entries = len(by_seq)
     head = out.hashes[last] if last else out.genesis
     out.head = chain.MoneyHead(last, head)
-    if record is not None and (record.head != head or record.next_seq != last + 1):
+    # The stored head against the last entry's stored hash (a changed entry is named above).
+    stored_last = by_seq[last].digest if last else out.genesis
+    if record is not None and (record.head != stored_last or record.next_seq != last + 1):
         out.problems.append(
             f"the record's head (seq {record.next_seq - 1}) is not its last entry's hash "
             f"(seq {last}): entries removed, or added behind the services"
         )
+        if record.next_seq - 1 > last:
+            out.problems.append(_gap(by_seq, last + 1))
     if record is None and by_seq:
         out.problems.append("the event's record row is missing")
     issuer = Q(kind="issuer")
-    for content, _digest, _what in by_seq.values():
+    for row in by_seq.values():
+        content = row.content
         if content["kind"] == "transfer":
             if content["from"][0] == "issuer":
                 out.issued_on_record += int(content["amount"])

@@ -5,3 +5,12 @@ class PlayersConfig(AppConfig):
     name = "brag_event.players"
     label = "players"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Who each player is, on the event's money record: read by the ledger's audit, which
+        # imports nothing of this app.
+        from brag_event.ledger.record import register_record_source
+
+        from .record import identities_source
+
+        register_record_source(identities_source())

@@ -39,6 +39,7 @@ from .csv_file import FileRefused, file_read
 from .models import ImportBatch, Person, Player, person_number_next
 from .names import GROUP_MAX, name_key, player_group_clean
 from .people import person_by_number, person_described
+from .record import players_record
 from .services import event_money_issued
 
 MAX_FILE_BYTES = 512 * 1024
@@ -378,6 +379,7 @@ def players_import_confirm(
     ]
     for at in range(0, len(legs), LEGS_PER_STATEMENT):
         transfers_post(legs=legs[at : at + LEGS_PER_STATEMENT], by=by, memo="starting money")
+    players_record(players, event.pk)  # who each is, on the money record (locked above)
     batch.status = ImportBatch.Status.CONFIRMED
     batch.confirmed_at = timezone.now()
     batch.save(update_fields=["status", "confirmed_at"])

@@ -162,6 +162,12 @@ class Player(LedgerCachedModel):
         related_name="players",
         help_text="The CSV import that registered the player, if one did",
     )
+    # Who the player is — their person when registered — on the event's money record
+    # (players.record): the entry's seq and hash. A merge of people is an entry of its own.
+    person_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    person_hash = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
 
     class Meta:
         ordering = ["name"]
@@ -196,6 +202,29 @@ class Player(LedgerCachedModel):
         if self.person_id is None:
             self.person = Person.objects.create(name=self.name, club=self.group)
         super().save(*args, **kwargs)
+
+
+class PersonMerge(models.Model):
+    """A merge of two people (``people.person_merge``) as it touched one event: the entries of
+    that event it moved from the person removed to the person kept, on the event's money record
+    (``players.record``). A merge that moved entries of several events has a row for each."""
+
+    kept = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    removed = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="person_merges")
+    players = models.JSONField(help_text="The event's players moved: [player id, …]")
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    merged_at = models.DateTimeField(auto_now_add=True)
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    hash = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["merged_at", "id"]
+
+    def __str__(self) -> str:
+        return f"Person {self.removed_id} merged into {self.kept_id} ({self.event})"
 
 
 class ImportBatch(models.Model):

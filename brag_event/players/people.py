@@ -5,7 +5,8 @@ contact details seen by organisers only); each entry into an event is a ``Player
 that event's money, seats and results. Registration and the import find a returning person by
 membership number, or by a name that looks the same (``names.name_key``) — the latter only with
 the organiser's word that it is the same person (``person_matches`` says who it could be).
-Duplicates are merged (``person_merge``): every entry moves to the person kept."""
+Duplicates are merged (``person_merge``): every entry moves to the person kept, and each event
+whose entries moved has the merge on its money record (``players.record``)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from brag_event.tables import versions
 
 from .models import CLUB_MAX, Person, Player, person_number_next
 from .names import NAME_MAX, name_key, player_name_clean
+from .record import merge_record
 
 NUMBER_MAX = 99_999_999
 NUMBER_TRIES = 5  # draws of an automatic number when another registration took the same
@@ -211,6 +213,8 @@ def person_merge(*, keep: Person, remove: Person, by: Actor | None) -> Person:
     keep.save(update_fields=["club", "email", "phone"])
     remove.merged_into = keep
     remove.save(update_fields=["merged_into"])
+    # Each event whose entries moved has the merge on its money record (locked last).
+    merge_record(kept=keep, removed=remove, moved=moved, by=by)
     audit_record(
         by=by,
         verb=Verb.PERSON_MERGE,

@@ -22,6 +22,7 @@ from brag_event.tables import versions
 from .models import Person, Player
 from .names import GROUP_MAX, NAME_MAX, name_key, player_group_clean, player_name_clean
 from .people import club_checked, person_by_number, person_create, person_described, person_matches
+from .record import players_record
 
 
 def _check_money(amount: Any, *, what: str, field: str, minimum: int) -> int:
@@ -211,6 +212,9 @@ def player_register(
     versions.event_changed(event.pk)
     if starting_money:
         player_issue_money(player=player, amount=starting_money, by=by, memo="starting money")
+    # Who the player is, on the money record: after the money (the issuer's row, then the
+    # record's, as every issue locks them).
+    players_record([player], event.pk)
     data: dict[str, Any] = {"money": starting_money, "person": who.pk, "number": who.number}
     if group:
         data["group"] = group

@@ -5,3 +5,12 @@ class TablesConfig(AppConfig):
     name = "brag_event.tables"
     label = "tables"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The dealers' shifts are on the event's money record: the ledger's audit reads them
+        # without importing this app.
+        from brag_event.ledger.record import register_record_source
+
+        from .record import shifts_source
+
+        register_record_source(shifts_source())

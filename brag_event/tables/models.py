@@ -145,6 +145,15 @@ class DealerShift(models.Model):
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
     ended_how = models.CharField(max_length=12, choices=End.choices, blank=True)
+    # Its start and end on the event's money record (tables.record): each entry's seq and hash.
+    start_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    start_hash = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
+    end_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    end_hash = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
 
     class Meta:
         ordering = ["started_at", "id"]

@@ -2,7 +2,8 @@
 (``DealerShift``); signing out ends it, and so does another dealer signing in at that table
 (relieved) or the same dealer signing in at another (moved). A hand's dealer is whoever
 started it (``Hand.started_by``); the shifts say who sat at each table when, between hands too.
-Each start and end is in the audit log."""
+Each start and end is in the audit log and an entry of the event's money record
+(``tables.record``), the record's row locked last, after the table's and the shifts'."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from brag_event.events.states import refuse_unless_open
 from brag_event.events.zones import zone
 
 from .models import DealerShift, Table
+from .record import shift_record_end, shift_record_start
 from .rota import Change, day_rota, rota_change_due
 
 
@@ -30,6 +32,7 @@ def _end(shift: DealerShift, how: str, at: datetime, by: Actor | None, **data: A
     shift.ended_at = at
     shift.ended_how = how
     shift.save(update_fields=["ended_at", "ended_how"])
+    shift_record_end(shift, shift.day.event_id)
     audit_record(
         by=by,
         verb=Verb.DEALER_SHIFT_END,
@@ -70,17 +73,20 @@ def shift_sign_in(*, table: Table, by: Actor) -> DealerShift:
     )
     if open_here is not None and open_here.dealer_id == user.pk:
         return open_here
-    if open_here is not None:
-        _end(open_here, DealerShift.End.RELIEVED, now, by, next=user.get_username())
+    # Both shifts locked before either ends: an end takes the money record's row, which is
+    # locked last.
     elsewhere = (
         DealerShift.objects.select_for_update()
         .select_related("dealer", "table", "day")
         .filter(dealer=user, ended_at__isnull=True)
         .first()
     )
+    if open_here is not None:
+        _end(open_here, DealerShift.End.RELIEVED, now, by, next=user.get_username())
     if elsewhere is not None:
         _end(elsewhere, DealerShift.End.MOVED, now, by, to_table=table.number)
     shift = DealerShift.objects.create(dealer=user, table=table, day=table.day, started_at=now)
+    shift_record_start(shift, table.day.event_id)
     audit_record(
         by=by,
         verb=Verb.DEALER_SHIFT_START,

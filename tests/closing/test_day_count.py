@@ -169,13 +169,15 @@ def test_differences_corrected_on_the_money_record_and_the_audit_passes(
         .values_list("source__kind", "target__kind", "amount", "record_seq", "created_by")
     )
     boss_id = boss.user.pk
+    # Each ruling follows its correction on the record: transfer, ruling, transfer, ruling.
     assert moved == [
         (Account.Kind.STACK, Account.Kind.COUNT, 15, seq, boss_id),
-        (Account.Kind.COUNT, Account.Kind.STACK, 15, seq + 1, boss_id),
+        (Account.Kind.COUNT, Account.Kind.STACK, 15, seq + 2, boss_id),
     ]
+    assert [SeatCount.objects.get(pk=s.pk).rule_seq for s in (andy, chris)] == [seq + 1, seq + 3]
     assert "passed 15 to seat 3 by hand" in Transfer.objects.get(record_seq=seq).memo
     found = recompute(w.event)
-    assert found.problems == [] and found.head is not None and found.head.seq == seq + 1
+    assert found.problems == [] and found.head is not None and found.head.seq == seq + 3
     assert_audit_ok(w.event)
     close = close_now(w, commits)
     assert close.status == DayClose.Status.DONE, close.report

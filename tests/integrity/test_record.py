@@ -13,6 +13,7 @@ from django.db import connection
 from django.http import StreamingHttpResponse
 from django.test import Client
 
+from brag_event.closing.models import CloseRequest
 from brag_event.closing.services import day_close_request
 from brag_event.engine import replay
 from brag_event.engine.chain import Tampered, verify_day
@@ -194,8 +195,9 @@ def test_an_exported_day_verifies_against_its_published_root_and_fails_when_alte
     day, lines = played_closed_exported(w, django_capture_on_commit_callbacks)
     last = json.loads(lines[-1])
     close = DayClose.objects.get(day=day)
-    # No ruling or lift off the hands: the day's own chain holds the standings its close took.
-    (standings,) = last["entries"]
+    (asked,) = CloseRequest.objects.filter(day=day)
+    # No ruling off the hands: the close's request, then the standings its close took.
+    request, standings = last["entries"]
     assert standings["kind"] == "standings" and standings["hash"] == close.standings_hash
     assert close.standings is not None
     assert standings["rows"] == close.standings["rows"] and len(standings["rows"]) == 3
@@ -204,7 +206,20 @@ def test_an_exported_day_verifies_against_its_published_root_and_fails_when_alte
         "event": str(w.event.uid),  # the event's identity: no organiser's edit changes it
         "day": 1,
         "hands": 2,
-        "entries": [standings],
+        # the close's request (no count required; table 1 seated), then the standings
+        "entries": [
+            {
+                "kind": "close_request",
+                "seq": 1,
+                "count": False,
+                "queued": True,
+                "tables": [1],
+                "by": None,
+                "at": asked.requested_at.isoformat(),
+                "hash": asked.hash,
+            },
+            standings,
+        ],
         "head": close.standings_hash,
         # the event's money record (buy-ins, fees, leaves, seats) as it stood at the close
         "money": {"seq": day.record_money_seq, "head": day.record_money_head},

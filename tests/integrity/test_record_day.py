@@ -1,6 +1,6 @@
 """The day's own chain in the tamper-evident record (issue 20): the records of a day that belong
-to no hand — a ruling at a table with no hand yet, a ruling made while the day closes, a
-disqualification lifted — chained under the day's lock, entering the day's published root,
+to no hand — a ruling at a table with no hand yet, a ruling made while the day closes, the
+close's requests — chained under the day's lock, entering the day's published root,
 recomputed by the audit (rows changed in SQL are caught), carried by the export's ``brag-day/2``
 line and checked by ``verify``; a ruling about a day whose root is published is refused."""
 
@@ -13,16 +13,19 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from brag_event.closing.models import CloseRequest
 from brag_event.closing.services import day_close_request, day_close_run
 from brag_event.core.errors import ServiceError
 from brag_event.engine import chain as engine_chain
 from brag_event.engine.chain import Tampered, verify_day
 from brag_event.events.models import Day, DayClose
 from brag_event.floor.models import Penalty, Ruling
+from brag_event.floor.record import lift_fields
 from brag_event.floor.services import penalty_lift, ruling_record
 from brag_event.hands import chain
 from brag_event.hands.models import Hand
 from brag_event.ledger.audit import ledger_audit
+from brag_event.ledger.models import MoneyRecord
 from brag_event.players.models import Player
 from brag_event.players.services import player_register
 from brag_event.tables.models import Table
@@ -102,21 +105,22 @@ def test_a_ruling_at_a_table_with_no_hand_yet_goes_onto_the_days_own_chain() -> 
     assert "1 day-level records" in next(x for x in report.lines() if RECORDS in x)
 
 
-def test_a_lift_goes_onto_the_chain_of_the_day_the_disqualification_was_given_on() -> None:
+def test_a_lift_goes_onto_the_events_money_record() -> None:
     w = world(3)
     play(w)
     ruling = _rule(w, "out", "disqualified")
     assert ruling.chain_hand_id is not None  # the table has hands: onto the latest
     penalty = Penalty.objects.get(ruling=ruling)
     lifted = penalty_lift(penalty=penalty, reason="it was Bill", by=None)
-    assert (lifted.lift_seq, Day.objects.get(pk=w.day.pk).record_head) == (1, lifted.lift_hash)
-    own = _own(w.day)
-    assert own.problems == [] and own.entries[0][2] == {
-        "kind": "lift",
-        "seq": 1,
+    record = MoneyRecord.objects.get(event=w.event)
+    assert (lifted.lift_record_seq, record.head) == (record.next_seq - 1, lifted.lift_record_hash)
+    assert (lifted.lift_seq, lifted.lift_hash) == (None, "")  # not the day's own chain
+    assert _own(w.day).entries == []
+    stored = Penalty.objects.get(pk=penalty.pk)
+    assert lift_fields(penalty.pk) == {
         "penalty": penalty.pk,
         "player": w.players[0].pk,
-        "lifted_at": Penalty.objects.get(pk=penalty.pk).lifted_at.isoformat(),  # type: ignore[union-attr]
+        "lifted_at": stored.lifted_at.isoformat(),  # type: ignore[union-attr]
         "by": None,
         "reason": "it was Bill",
     }
@@ -132,8 +136,9 @@ def test_a_ruling_while_the_day_closes_is_chained_before_the_root_and_refused_on
     assert Day.objects.get(pk=w.day.pk).status == Day.Status.CLOSING
     heads_before = {h.pk: h.chain_head for h in Hand.objects.all()}
     late = _rule(w, "a warning, given at the close", hand=second)
-    # Not onto the hand (its head stays as it was when the day left play): onto the day's own.
-    assert (late.chain_hand_id, late.chain_day_id, late.seq) == (None, w.day.pk, 1)
+    # Not onto the hand (its head stays as it was when the day left play): onto the day's own,
+    # after the close's request.
+    assert (late.chain_hand_id, late.chain_day_id, late.seq) == (None, w.day.pk, 2)
     assert {h.pk: h.chain_head for h in Hand.objects.all()} == heads_before
     close = day_close_run(close_id=close.pk)
     assert close.status == DayClose.Status.DONE, close.report
@@ -144,33 +149,34 @@ def test_a_ruling_while_the_day_closes_is_chained_before_the_root_and_refused_on
     hands_root = engine_chain.record_root_v3(
         heads, None, event=event_uid, day=day.number, money=money
     )
-    # The day's own chain: the late ruling, then the standings the close took (its head).
-    assert (close.standings_seq, day.record_head) == (2, close.standings_hash)
+    # The day's own chain: the close's request, the late ruling, then the standings the close
+    # took (its head).
+    assert (close.standings_seq, day.record_head) == (3, close.standings_hash)
     root = engine_chain.record_root_v3(
         heads, close.standings_hash, event=event_uid, day=day.number, money=money
     )
     assert day.record_root == root != hands_root
     assert close.report["record_root"] == day.record_root
-    assert close.report["record_day_entries"] == 2
+    assert close.report["record_day_entries"] == 3
     # The export carries the entries; verify checks them, the root it published included.
     lines = _export(day)
     last = json.loads(lines[-1])
     assert last["format"] == "brag-day/3" and last["head"] == close.standings_hash
-    assert [e["kind"] for e in last["entries"]] == ["ruling", "standings"]
-    assert last["entries"][0]["decision"] == "a warning, given at the close"
+    assert [e["kind"] for e in last["entries"]] == ["close_request", "ruling", "standings"]
+    assert last["entries"][1]["decision"] == "a warning, given at the close"
     done = verify_day(lines, day.record_root)
-    assert (done.hands, done.entries) == (2, 2)
+    assert (done.hands, done.entries) == (2, 3)
     path = tmp_path / "hands.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     ok = cli("verify", str(path), "--root", day.record_root)
-    assert ok.returncode == 0 and json.loads(ok.stdout)["day_entries"] == 2, ok.stdout
-    # The entry altered in the file: named by its seq on the day's line.
+    assert ok.returncode == 0 and json.loads(ok.stdout)["day_entries"] == 3, ok.stdout
+    # An entry altered in the file: named by its seq on the day's line.
     altered = json.loads(lines[-1])
-    altered["entries"][0]["decision"] = "no penalty"
+    altered["entries"][1]["decision"] = "no penalty"
     with pytest.raises(Tampered) as err:
         verify_day([*lines[:-1], json.dumps(altered)], day.record_root)
-    assert (err.value.problem.line, err.value.problem.seq) == (len(lines), 1)
-    # The entry dropped with the head (the hands' root left): only the published root sees it.
+    assert (err.value.problem.line, err.value.problem.seq) == (len(lines), 2)
+    # The entries dropped with the head (the hands' root left): only the published root sees it.
     dropped = json.loads(lines[-1]) | {"entries": [], "head": None, "root": hands_root}
     assert verify_day([*lines[:-1], json.dumps(dropped)], None).root == hands_root
     with pytest.raises(Tampered, match="not the published root"):
@@ -187,9 +193,9 @@ def test_a_ruling_while_the_day_closes_is_chained_before_the_root_and_refused_on
 
 
 def _day_rows(w: World, capture: Any) -> tuple[Ruling, Ruling, Penalty]:
-    """Day 1's own chain: a ruling at a table with no hand (seq 1), a disqualification lifted
-    (seq 2; the ruling that gave it is on table 1's latest hand), then — the day closing — a
-    ruling at table 1 (seq 3)."""
+    """Day 1's own chain: a ruling at a table with no hand (seq 1), the close's request (seq 2),
+    then — the day closing — a ruling at table 1 (seq 3). Between them a disqualification is
+    lifted (on the event's money record; the ruling that gave it is on table 1's latest hand)."""
     play(w)
     empty = table_create(day=w.day, by=None)
     first = _rule(w, "a first warning", table=empty)
@@ -199,7 +205,9 @@ def _day_rows(w: World, capture: Any) -> tuple[Ruling, Ruling, Penalty]:
     penalty = penalty_lift(penalty=Penalty.objects.get(ruling=out), reason="mistaken", by=None)
     _closing(w, capture)
     last = _rule(w, "a warning at the close")
-    assert [first.seq, penalty.lift_seq, last.seq] == [1, 2, 3]
+    asked = CloseRequest.objects.get(day=w.day)
+    assert [first.seq, asked.seq, last.seq] == [1, 2, 3]
+    assert penalty.lift_record_seq is not None and penalty.lift_seq is None
     assert first.chain_day_id == last.chain_day_id == w.day.pk
     return first, last, penalty
 
@@ -226,7 +234,7 @@ def test_a_day_level_row_changed_in_sql_is_caught_and_named_by_its_day(
     assert report.ok, "\n".join(report.lines())
     rulings, penalties = Ruling._meta.db_table, Penalty._meta.db_table
     players = Ruling.players.through._meta.db_table
-    seq = {"lift reason": 2, "un-lifted": 2, "moved to a hand": 2}.get(change, 1)
+    seq = {"moved to a hand": 2}.get(change, 1)
     if change == "decision":
         _insider(f"UPDATE {rulings} SET decision = 'nothing' WHERE id = %s", [first.pk])
     elif change == "players":
@@ -257,6 +265,17 @@ def test_a_day_level_row_changed_in_sql_is_caught_and_named_by_its_day(
             ["0" * 64, w.day.pk],
         )
     report = ledger_audit(event=w.event)
+    if change in ("lift reason", "un-lifted"):  # the lift is the money record's
+        money = [p for p in report.problems if p.startswith("money record is intact")]
+        what = f"the lift of the disqualification of Dora (penalty {penalty.pk})"
+        assert any(what in p and "does not match its hash" in p for p in money), money
+        if change == "un-lifted":
+            assert any(
+                f"the disqualification of Dora (penalty {penalty.pk}) was lifted on the record "
+                f"(entry {penalty.lift_record_seq}) but is in force again" in p
+                for p in money
+            ), money
+        return
     assert RECORDS in failed(report), "\n".join(report.lines())
     records = [p for p in report.problems if p.startswith(RECORDS)]
     own = [p for p in records if OWN in p]
@@ -280,11 +299,12 @@ def test_rewriting_the_days_own_chain_whole_still_breaks_its_published_root(
     # An insider who changes the first ruling and recomputes every later hash and the head.
     _insider(f"UPDATE {Ruling._meta.db_table} SET decision = 'nothing' WHERE id = %s", [first.pk])
     own = _own(day)
+    asked = CloseRequest.objects.get(day=day)
     for (_d, seq, _content, _digest), digest in zip(own.entries, own.hashes, strict=True):
-        if seq == _penalty.lift_seq:
+        if seq == asked.seq:
             _insider(
-                f"UPDATE {Penalty._meta.db_table} SET lift_hash = %s WHERE id = %s",
-                [digest, _penalty.pk],
+                f"UPDATE {CloseRequest._meta.db_table} SET hash = %s WHERE id = %s",
+                [digest, asked.pk],
             )
         elif seq == close.standings_seq:
             _insider(
@@ -362,4 +382,5 @@ def test_the_close_report_prints_the_root_and_the_days_own_records(
     root = Day.objects.get(pk=w.day.pk).record_root
     page = _login_organiser().get(f"/organiser/days/{w.day.pk}/close/").content.decode()
     assert f'root <code class="wrap-anywhere">{root}</code>, over 2 hands' in page
-    assert "and 2 of the day's own records" in page  # the ruling, and the standings taken
+    # the close's request, the ruling, and the standings the close took
+    assert "and 3 of the day's own records" in page

@@ -59,6 +59,7 @@ def test_every_check_is_named_and_passes_on_honest_money() -> None:
         "settled hands' pots are empty",
         "hands replay to their transfers",
         "hand records are intact",
+        "closes kept their count",
         "standings are on the record",
     ]
     assert report.ok, "\n".join(report.lines())

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from brag_event.closing.models import CloseRequest
 from brag_event.closing.services import _finish, day_close_request
 from brag_event.core.transactions import retrying
 from brag_event.engine import chain as engine_chain
@@ -64,10 +65,12 @@ def test_a_ruling_after_the_close_locked_the_day_is_refused_once_the_root_is_pub
     assert outcomes[0].kind == "ok" and outcomes[1].kind == "refused", outcomes
     assert outcomes[1].value == "day_closed"
     day = Day.objects.get(pk=day_id)
-    # The day's own chain holds the standings its close took, and nothing after them.
+    # Its own chain holds the close's request, then the standings the close took, and
+    # nothing after them.
+    (asked,) = CloseRequest.objects.filter(day_id=day_id)
     close_row = DayClose.objects.get(day=day)
+    assert (asked.seq, close_row.standings_seq, day.record_seq) == (1, 2, 3)
     assert day.status == Day.Status.CLOSED and day.record_head == close_row.standings_hash
-    assert (close_row.standings_seq, day.record_seq) == (1, 2)
     assert not Ruling.objects.filter(event=f.event).exists()
 
 
@@ -101,7 +104,7 @@ def test_a_ruling_chained_while_the_close_takes_its_snapshot_makes_the_close_run
     # The ruling is in the root: the day's own chain is the ruling, then the standings the
     # close took when it ran again.
     close_row = DayClose.objects.get(day=day)
-    assert (ruling.seq, close_row.standings_seq) == (1, 2)
+    assert (ruling.seq, close_row.standings_seq) == (2, 3)  # after the close's request
     assert day.record_head == close_row.standings_hash
     assert day.record_root == engine_chain.record_root_v3(
         [], day.record_head, event=str(f.event.uid), day=day.number, money=money

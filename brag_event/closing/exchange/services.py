@@ -28,10 +28,13 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Day, DayClose, Event
+from brag_event.floor import record as floor_record
 from brag_event.floor.models import Penalty, Ruling
+from brag_event.ledger.record import record_append, record_for_change
 from brag_event.players.models import Person, Player, Qualification, StandingSnapshot
 from brag_event.players.names import name_key
 from brag_event.players.people import person_by_number
+from brag_event.players.record import players_record
 
 from .reader import DocumentIn, PersonIn, document_parse, document_read
 
@@ -209,6 +212,9 @@ def _players(
             withdrawn_at=now if p.withdrawn else None,
         )
         seen.add(key)
+    # Who each player is, on the imported event's own money record (its money stayed where it
+    # was played: the record here holds who its players are, and its lifted penalties).
+    players_record(out.values(), event.pk)
     return out
 
 
@@ -306,3 +312,12 @@ def _rulings(
             )
             if r.at is not None:
                 Penalty.objects.filter(pk=penalty.pk).update(created_at=r.at)
+            if penalty.lifted_at is not None:  # the lift, as the file gives it, on the record
+                seq, digest = record_append(
+                    record_for_change(event.pk),
+                    floor_record.LIFT,
+                    floor_record.lift_fields(penalty.pk),
+                )
+                Penalty.objects.filter(pk=penalty.pk).update(
+                    lift_record_seq=seq, lift_record_hash=digest
+                )
