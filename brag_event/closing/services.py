@@ -44,8 +44,8 @@ from brag_event.tables.shifts import shifts_end_at_close
 
 from .count import count_refusal, count_report, count_state
 from .record import close_request_record
-from .standings import standings_chain
 from .signals import day_close_requested
+from .standings import standings_chain
 
 
 def _take_out_of_play(day: Day) -> None:

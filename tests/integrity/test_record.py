@@ -197,7 +197,7 @@ def test_an_exported_day_verifies_against_its_published_root_and_fails_when_alte
     close = DayClose.objects.get(day=day)
     (asked,) = CloseRequest.objects.filter(day=day)
     # No ruling off the hands: the close's request, then the standings its close took.
-    request, standings = last["entries"]
+    _request, standings = last["entries"]
     assert standings["kind"] == "standings" and standings["hash"] == close.standings_hash
     assert close.standings is not None
     assert standings["rows"] == close.standings["rows"] and len(standings["rows"]) == 3
