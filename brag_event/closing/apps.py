@@ -32,4 +32,5 @@ class ClosingConfig(AppConfig):
         # and the check that the snapshots and qualifications are what they recorded.
         register_day_source(standings.standings_source())
         register_day_source(standings.let_back_source())
+        register_record_source(standings.sealed_source())
         register_check("standings are on the record", standings.check_standings)

@@ -5,6 +5,11 @@ qualifiers it wrote for the next day — as one entry of kind ``standings`` on t
 covers them. The entry's fields are kept as chained (``DayClose.standings``), and the audit
 compares every snapshot row and every qualification with them, naming what differs.
 
+A day that closed before standings were chained, or came from a results file, has its
+standings sealed instead as one entry of kind ``standings_sealed`` of the event's money record
+(``DayClose.standings_sealed``): by the migration that brought this in, or by the import. Every
+closed day has exactly one standings entry, on one chain or the other.
+
 A player let back in for a day (``players.qualify.player_requalify``) is an entry of kind
 ``let_back`` on that day's own chain (``Qualification.seq``, ``hash``). So every qualification
 is either the close's (in its standings entry) or a let-back-in (its own entry): a row that is
@@ -18,9 +23,16 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from brag_event.engine import chain as engine_chain
-from brag_event.events.models import Day, DayClose
+from brag_event.events.models import Day, DayClose, Event
 from brag_event.hands import chain
 from brag_event.ledger.audit import AuditRun, Found
+from brag_event.ledger.record import (
+    RecordRow,
+    RecordSource,
+    entry,
+    record_append,
+    record_for_change,
+)
 from brag_event.players.models import Player, Qualification, StandingSnapshot
 from brag_event.players.qualify import LET_BACK, following_day
 
@@ -75,6 +87,27 @@ def standings_fields(day: Day) -> dict[str, Any]:
     return {"rows": rows, "qualifiers": qualifiers}
 
 
+SEALED = "standings_sealed"  # the same fields, sealed on the money record
+
+
+def standings_seal(*, day: Day, close: DayClose, field: bool = False) -> None:
+    """Seal a closed day's standings, as they are stored, on the event's money record (an
+    imported day's; ``field``: with the day's own field as the file gave it). The caller holds
+    the transaction; the record is locked last."""
+    fields = standings_fields(day)
+    if field:
+        fields["field"] = [
+            list(q)
+            for q in Qualification.objects.filter(day=day, seq__isnull=True, hash="")
+            .order_by("player_id")
+            .values_list("player_id", "reason")
+        ]
+    seq, digest = record_append(record_for_change(day.event_id), SEALED, fields)
+    close.standings, close.standings_seq, close.standings_hash = fields, seq, digest
+    close.standings_sealed = True
+    close.save(update_fields=["standings", "standings_seq", "standings_hash", "standings_sealed"])
+
+
 def standings_chain(*, day: Day, close: DayClose) -> None:
     """Chain the standings the close has just written onto ``day``'s own chain (the caller holds
     the day's and the close's rows, and saves neither: this saves both)."""
@@ -87,7 +120,7 @@ def standings_chain(*, day: Day, close: DayClose) -> None:
 
 def _standings_rows(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
     closes = (
-        DayClose.objects.filter(day__in=days.order_by().values("id"))
+        DayClose.objects.filter(day__in=days.order_by().values("id"), standings_sealed=False)
         .filter(Q(standings_seq__isnull=False) | ~Q(standings_hash=""))
         .order_by("day_id")
         .values_list("day_id", "standings_seq", "standings", "standings_hash")
@@ -101,6 +134,28 @@ def _standings_rows(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
 def standings_source() -> chain.DaySource:
     """The closes' standings, on their days' own chains."""
     return chain.DaySource("standings", _standings_rows)
+
+
+def _sealed_rows(event: Event, problems: list[str]) -> Iterator[RecordRow]:
+    closes = (
+        DayClose.objects.filter(day__event=event, standings_sealed=True)
+        .order_by("day__number")
+        .values_list("standings_seq", "standings", "standings_hash", "day__number")
+    )
+    for seq, fields, digest, number in closes.iterator(chunk_size=200):
+        yield RecordRow(
+            seq,
+            entry(SEALED, seq, fields or {}),
+            digest,
+            f"day {number}'s standings as sealed",
+            "its rows or qualifiers",
+        )
+
+
+def sealed_source() -> RecordSource:
+    """The standings of days closed before they were chained, or imported: on the event's money
+    record."""
+    return RecordSource("sealed standings", _sealed_rows)
 
 
 _LET_BACK_COLUMNS = ("player_id", "reason", "created_by_id", "created_at")
@@ -143,8 +198,7 @@ def check_standings(run: AuditRun) -> Found:
     days = list(
         Day.objects.filter(event=scope.event).order_by("number").values("id", "number", "status")
     )
-    if scope.day is not None:
-        days = [d for d in days if d["id"] == scope.day.pk]
+    in_scope = {d["id"] for d in days if scope.day is None or d["id"] == scope.day.pk}
     closes = {
         c["day_id"]: c
         for c in DayClose.objects.filter(day_id__in=[d["id"] for d in days]).values(
@@ -157,12 +211,17 @@ def check_standings(run: AuditRun) -> Found:
         return f"{names.get(player, 'a player')} (player {player})"
 
     problems: list[str] = []
-    legacy = checked = 0
+    checked = 0
     by_number = {d["number"]: d for d in days}
     covered: set[int] = set()  # days whose qualifiers a recorded close (or its absence) explains
     for d in days:
         close = closes.get(d["id"])
         kept = close["standings"] if close else None
+        following = by_number.get(d["number"] + 1)
+        if d["id"] not in in_scope:  # a day-scoped audit: only what its qualifiers need
+            if following is not None and isinstance(kept, dict):
+                covered.add(following["id"])
+            continue
         # A closing day has its standings only inside its close's own transaction (whose
         # audit this may be): they are checked as a closed day's.
         taken = d["status"] == Day.Status.CLOSING and kept is not None
@@ -172,41 +231,55 @@ def check_standings(run: AuditRun) -> Found:
                     f"day {d['number']} has not closed, yet standings of its close are stored"
                 )
             continue
-        following = by_number.get(d["number"] + 1)
         if not isinstance(kept, dict) or close is None or close["standings_seq"] is None:
-            if scope.event.imported_at is None and _has_snapshot(d["id"]):
-                legacy += 1
+            problems.append(
+                f"day {d['number']} has closed, but its standings are on no record (written "
+                "behind the services, or their entry removed)"
+            )
             if following is not None:
                 covered.add(following["id"])
             continue
         checked += 1
         problems += _compare_rows(d["number"], d["id"], kept, who)
+        if "field" in kept:  # an imported day: its field as the file gave it
+            covered.add(d["id"])
+            problems += _compare_field(d["number"], d["id"], kept, who)
         if following is not None:
             covered.add(following["id"])
             problems += _compare_qualifiers(d["number"], following["id"], kept, who)
     # A qualification of a day that no recorded close came before (the first day, a day whose
     # day before has not closed): on no record unless it is a let-back-in's entry.
-    if scope.event.imported_at is None:
-        loose = (
-            Qualification.objects.filter(day__event=scope.event, seq__isnull=True, hash="")
-            .exclude(day_id__in=covered)
-            .values_list("day__number", "player_id")
+    loose = (
+        Qualification.objects.filter(day__event=scope.event, seq__isnull=True, hash="")
+        .exclude(day_id__in=covered)
+        .values_list("day__number", "player_id")
+    )
+    if scope.day is not None:
+        loose = loose.filter(day=scope.day)
+    for number, player in loose.order_by("day__number", "player_id"):
+        problems.append(
+            f"day {number}'s qualifiers: {who(player)} is on no record (no close before "
+            "it qualified them, and they were not let back in)"
         )
-        if scope.day is not None:
-            loose = loose.filter(day=scope.day)
-        for number, player in loose.order_by("day__number", "player_id"):
-            problems.append(
-                f"day {number}'s qualifiers: {who(player)} is on no record (no close before "
-                "it qualified them, and they were not let back in)"
-            )
-    detail = f"{checked} closed days' standings and qualifiers against their records"
-    if legacy:
-        detail += f"; {legacy} closed before standings were recorded"
-    return problems, detail
+    return problems, f"{checked} closed days' standings and qualifiers against their records"
 
 
-def _has_snapshot(day_id: int) -> bool:
-    return StandingSnapshot.objects.filter(day_id=day_id).exists()
+def _compare_field(number: int, day_id: int, kept: dict[str, Any], who: Any) -> list[str]:
+    recorded = {int(q[0]): q[1] for q in kept.get("field", []) if isinstance(q, list)}
+    stored = dict(
+        Qualification.objects.filter(day_id=day_id, seq__isnull=True, hash="").values_list(
+            "player_id", "reason"
+        )
+    )
+    problems = [
+        f"day {number}'s field: {who(p)} is on no record (not in the file it was imported from)"
+        for p in sorted(set(stored) - set(recorded))
+    ]
+    problems += [
+        f"day {number}'s field: {who(p)}, in the file it was imported from, is missing"
+        for p in sorted(set(recorded) - set(stored))
+    ]
+    return problems
 
 
 def _compare_rows(number: int, day_id: int, kept: dict[str, Any], who: Any) -> list[str]:

@@ -357,6 +357,12 @@ class DayClose(models.Model):
     )
     standings_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
     standings_hash = models.CharField(max_length=64, blank=True, editable=False)
+    standings_sealed = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="The entry is on the event's money record, not the day's own chain: a day "
+        "closed before standings were chained, or imported from a results file",
+    )
 
     def __str__(self) -> str:
         return f"Close of {self.day}: {self.status}"

@@ -1,6 +1,7 @@
 """The rows of the kinds the money record took in issue 42 (dealers' shifts, counts, rulings and
 waivers, lifted disqualifications, large pots waiting and withdrawn, players' identities, a
-close under way) made before its migrations audit clean after them: each migration puts the
+close under way, a day's standings closed before they were chained) made before its
+migrations audit clean after them: each migration puts the
 rows it finds onto its event's money record (and a close under way gets its request on its
 day's own chain), so no row of before is exempt.
 
@@ -54,6 +55,7 @@ SEALS = [
     ("floor", "0005_lifts_and_large_pots_on_money_record"),
     ("closing", "0002_count_on_the_record"),
     ("players", "0012_identities_on_money_record"),
+    ("events", "0016_dayclose_standings_dayclose_standings_hash_and_more"),
 ]
 
 
@@ -70,6 +72,7 @@ def _unchained(monkeypatch: pytest.MonkeyPatch) -> None:
         (closing_count, "ruling_record"),
         (closing_count, "waiver_record"),
         (closing_services, "close_request_record"),
+        (closing_services, "standings_chain"),
         (players_services, "players_record"),
         (players_people, "merge_record"),
     ]:
@@ -86,7 +89,11 @@ def _unchained(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         ledger_audit_module,
         "_REGISTERED",
-        [c for c in ledger_audit_module._REGISTERED if c[0] != "closes kept their count"],
+        [
+            c
+            for c in ledger_audit_module._REGISTERED
+            if c[0] not in ("closes kept their count", "standings are on the record")
+        ],
     )
 
 
@@ -147,6 +154,7 @@ def test_rows_made_before_the_migrations_audit_clean_after_them(
     assert not Player.objects.filter(person_seq__isnull=False).exists()
     assert not TableCount.objects.filter(record_seq__isnull=False).exists()
     assert not CloseRequest.objects.exists()
+    assert DayClose.objects.get(day=c.day).standings_seq is None  # closed, its standings loose
     events = [a.event, b.event, c.event]
     assert not any(ledger_audit(event=e).ok for e in events)  # rows on no record, before
 
@@ -162,12 +170,17 @@ def test_rows_made_before_the_migrations_audit_clean_after_them(
     assert not DealerShift.objects.filter(start_seq__isnull=True).exists()
     assert not AwardConfirmation.objects.filter(wait_seq__isnull=True).exists()
     assert Penalty.objects.get(player=dora).lift_record_seq is not None
+    # C's day, closed before, has its standings sealed on the money record as they were.
+    sealed = DayClose.objects.get(day=c.day)
+    assert sealed.standings_sealed and sealed.standings_seq is not None
+    assert sealed.standings is not None and len(sealed.standings["rows"]) == 2
     # B's close under way got its request on the day's own chain, and goes ahead as recorded.
     (asked,) = CloseRequest.objects.filter(day=b.day)
     assert (asked.count, asked.queued, asked.tables, asked.seq) == (True, False, [1], 1)
     with django_capture_on_commit_callbacks(execute=True):
         day_close_request(day=Day.objects.get(pk=b.day.pk), by=None)
-    assert DayClose.objects.get(day=b.day).status == DayClose.Status.DONE
+    closed = DayClose.objects.get(day=b.day)
+    assert closed.status == DayClose.Status.DONE and not closed.standings_sealed
     report = ledger_audit(event=Event.objects.get(pk=b.event.pk))
     assert report.ok, "\n".join(report.lines())
     assert "1 closes that required the count" in "\n".join(report.lines())

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
+from brag_event.closing.standings import standings_seal
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
@@ -113,6 +114,11 @@ def event_import_results(*, document: Any, by: Actor | None, file_name: str = ""
     result.people_known = sorted({p.number for p in found.people} - set(result.people_new))
     players = _players(event, found.people, people, now)
     days = _days(event, found, players, now)
+    # Each day's results and field, as the file gave them, sealed on the event's money record
+    # (its own chains stayed where it was played): the audit then names any later change.
+    for number in sorted(days):
+        day = days[number]
+        standings_seal(day=day, close=DayClose.objects.get(day=day), field=True)
     _rulings(event, found, players, days)
     audit_record(
         by=by,
