@@ -15,15 +15,17 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
+from brag_event.closing.count import count_difference_rule, table_count_enter
 from brag_event.closing.exchange.document import _day
+from brag_event.closing.models import SeatCount
 from brag_event.closing.services import day_close_request
 from brag_event.events.models import Day, DayClose, Event
-from brag_event.events.services import day_open, day_set_qualification
+from brag_event.events.services import day_open, day_set_qualification, event_set_count_at_close
 from brag_event.players.models import Player
 from brag_event.players.qualify import player_requalify
 from brag_event.players.results import final_standings, since_close, standings_marked
 from brag_event.players.services import player_issue_money, player_register
-from brag_event.tables.models import Seat
+from brag_event.tables.models import Seat, Table
 from brag_event.tables.withdraw import player_withdraw
 from tests.factories import (
     assert_audit_ok,
@@ -114,8 +116,9 @@ def test_day_1_of_the_fixture_is_ordered_marked_and_cut(day_1_closed: Event) -> 
 def test_later_money_moves_and_decisions_never_move_a_closed_day(
     day_1_closed: Event, data: st.DataObject, django_capture_on_commit_callbacks: Any
 ) -> None:
-    """Any later money movement, let-back-in, disqualification, withdrawal, hand, or the next
-    day's close leaves day 1's standings byte-identical on every surface."""
+    """Any later money movement, let-back-in, disqualification, withdrawal, hand, the next
+    day's close or a count correction at it leaves day 1's standings byte-identical on every
+    surface."""
     event = day_1_closed
     d1 = event.days.get(number=1)
     with transaction.atomic():  # each example rolled back: the same event every time
@@ -198,7 +201,31 @@ def _close_day_2(event: Event, data: st.DataObject, commits: Any) -> str:
     return "closed"
 
 
-OPERATIONS = [_issue, _let_back, _disqualify, _withdraw, _hand, _close_day_2]
+def _count_correction(event: Event, data: st.DataObject, commits: Any) -> str:
+    """Day 2 closed with the chip count: one seat's stack found short and corrected to the
+    count (a ``count`` transfer moves its money)."""
+    d2 = event.days.get(number=2)
+    seated = list(Seat.objects.filter(table__day=d2, left_at__isnull=True).order_by("pk"))
+    if d2.status != Day.Status.OPEN or not seated:
+        return "nothing"
+    event_set_count_at_close(event=event, count=True, by=None)
+    with commits(execute=True):
+        day_close_request(day=d2, by=None)  # out of play: it waits for the count
+    short = data.draw(st.sampled_from(seated))
+    for table in Table.objects.filter(seats__in=seated).distinct().order_by("pk"):
+        counts = {
+            s.number: s.stack - (5 if s.pk == short.pk else 0)
+            for s in Seat.objects.filter(table=table, left_at__isnull=True)
+        }
+        table_count_enter(table=table, counts=counts, by=None)
+    count_difference_rule(
+        seat_count=SeatCount.objects.get(seat=short), ruling="correct", reason="chips", by=None
+    )
+    close(Day.objects.get(pk=d2.pk), commits)
+    return f"{short.player.name} corrected by 5"
+
+
+OPERATIONS = [_issue, _let_back, _disqualify, _withdraw, _hand, _close_day_2, _count_correction]
 
 
 def test_money_issued_after_the_close_moves_no_closed_day_on_any_surface(
@@ -213,6 +240,33 @@ def test_money_issued_after_the_close_moves_no_closed_day_on_any_surface(
     assert surfaces(event, d1, organiser) == before
     rows, _cut = standings_marked(event, d1)
     assert [r["total"] for r in rows if r["name"] == "Dan"] == [985]  # as at the close
+
+
+def test_a_count_correction_at_the_next_close_moves_no_closed_day(
+    day_1_closed: Event, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Day 2 closed with the chip count, Bill's stack found 5 short and corrected: day 1's
+    standings on every surface are as its close took them."""
+    event = day_1_closed
+    d1 = event.days.get(number=1)
+    organiser = signed_in("organiser", "org-surfaces")
+    before = surfaces(event, d1, organiser)
+    d2 = event.days.get(number=2)
+    event_set_count_at_close(event=event, count=True, by=None)
+    with django_capture_on_commit_callbacks(execute=True):
+        day_close_request(day=d2, by=None)
+    (table,) = Table.objects.filter(day=d2)
+    seats = {s.number: s for s in Seat.objects.filter(table=table, left_at__isnull=True)}
+    bill = next(s for s in seats.values() if s.player.name == "Bill")
+    counts = {n: s.stack - (5 if s is bill else 0) for n, s in seats.items()}
+    table_count_enter(table=table, counts=counts, by=None)
+    count_difference_rule(
+        seat_count=SeatCount.objects.get(seat=bill), ruling="correct", reason="chips", by=None
+    )
+    close(Day.objects.get(pk=d2.pk), django_capture_on_commit_callbacks)
+    assert SeatCount.objects.get(seat=bill).transfer_id is not None  # money moved
+    assert surfaces(event, d1, organiser) == before
+    assert_audit_ok(event)
 
 
 def test_a_player_let_back_in_is_said_beside_the_closed_day_without_moving_it(
