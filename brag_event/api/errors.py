@@ -11,12 +11,17 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from brag_event.core.errors import ServiceError, StaleHand
+from brag_event.core.unavailable import (
+    DATABASE_AWAY,
+    DATABASE_UNAVAILABLE,
+    RETRY_AFTER,
+    database_away,
+)
 from brag_event.engine import EngineError
 
 from .parsers import BodyTooDeep, BodyTooLarge
@@ -114,18 +119,15 @@ def exception_handler(exc: BaseException, context: dict[str, Any]) -> Response:
             ),
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
-    if isinstance(exc, (OperationalError, InterfaceError)):
+    if database_away(exc):
         # The database went away (a restart, a failover) or gave up on this transaction (a
         # deadlock): nothing was saved, and the same request can simply be sent again.
         log.warning("database unavailable in %s: %s", context.get("view"), exc)
         response = Response(
-            error_body(
-                "database_unavailable",
-                "The server could not reach its database; nothing was saved. Try again.",
-            ),
+            error_body(DATABASE_UNAVAILABLE, DATABASE_AWAY),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
-        response["Retry-After"] = "1"
+        response["Retry-After"] = RETRY_AFTER
         return response
     log.exception("unexpected error in %s", context.get("view"))
     return Response(
