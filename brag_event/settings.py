@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header of every answer (CONTENT_SECURITY_POLICY below).
     "brag_event.core.csp.ContentSecurityPolicyMiddleware",
+    # No answer of the organisers' console is kept by a browser or a proxy (organiser.middleware).
+    "brag_event.organiser.middleware.ConsoleNoStore",
     "brag_event.core.middleware.QueryStringGuard",
     "brag_event.core.middleware.ChunkedBodyGuard",
     "django.contrib.sessions.middleware.SessionMiddleware",
