@@ -198,7 +198,9 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": int(os.environ.get("BRAG_NUM_PROXIES", "0")),
 }
 
-CSRF_FAILURE_VIEW = "brag_event.api.errors.csrf_failure"
+# A form that fails the CSRF check: its page drawn again with what was typed (the console), a
+# page in words (elsewhere), the error shape (the API): organiser.csrf.
+CSRF_FAILURE_VIEW = "brag_event.organiser.csrf.csrf_failure"
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Brag Event API",

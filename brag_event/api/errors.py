@@ -137,17 +137,15 @@ def exception_handler(exc: BaseException, context: dict[str, Any]) -> Response:
 
 
 def csrf_failure(request: Any, reason: str = "") -> Any:
-    """Django's CSRF failure view: the API's error shape under /api/, Django's page elsewhere."""
+    """A request under /api/ that failed Django's CSRF check: 403 in the error shape (the
+    settings' CSRF_FAILURE_VIEW, ``organiser.csrf.csrf_failure``, answers the pages)."""
     from django.http import JsonResponse
-    from django.views.csrf import csrf_failure as django_csrf_failure
 
-    if request.path.startswith("/api/"):
-        body = error_body(
-            "csrf_failed",
-            "The security token (CSRF) is missing or old: reload the page and retry.",
-        )
-        return JsonResponse(body, status=403)
-    return django_csrf_failure(request, reason=reason)
+    body = error_body(
+        "csrf_failed",
+        "The security token (CSRF) is missing or old: reload the page and retry.",
+    )
+    return JsonResponse(body, status=403)
 
 
 def api_not_found(request: Any, *args: Any, **kwargs: Any) -> Any:
