@@ -1,6 +1,6 @@
 """A URL conf for the error-page tests: views that fail the ways Django turns into 403, 400, 500
-and 503 answers, with everything of the project's own URL conf (and its 500 handler) after
-them."""
+and 503 answers, and the page of a form refused by the CSRF check, with everything of the
+project's own URL conf (and its 500 handler) after them."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
+from brag_event.organiser.csrf import csrf_failure
 from brag_event.urls import handler500  # noqa: F401  (read from the root URL conf)
 
 
@@ -24,6 +25,11 @@ def boom(request: HttpRequest) -> HttpResponse:
     raise RuntimeError("the error page test's own failure")
 
 
+def csrf_failed(request: HttpRequest) -> HttpResponse:
+    """What Django's CSRF check answers a form it refuses, outside the console."""
+    return csrf_failure(request, reason="CSRF token from POST incorrect.")
+
+
 def database_away(request: HttpRequest) -> HttpResponse:
     raise OperationalError("connection failed: server closed the connection unexpectedly")
 
@@ -33,6 +39,7 @@ urlpatterns = [
     path("test-errors/bad/", suspicious),
     path("test-errors/boom/", boom),
     path("test-errors/database-away/", database_away),
+    path("test-errors/csrf/", csrf_failed),
     path("api/test-errors/database-away/", database_away),
     path("", include("brag_event.urls")),
 ]
