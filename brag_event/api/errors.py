@@ -22,6 +22,7 @@ from brag_event.core.unavailable import (
     RETRY_AFTER,
     database_away,
 )
+from brag_event.core.words import counted
 from brag_event.engine import EngineError
 
 from .parsers import BodyTooDeep, BodyTooLarge
@@ -92,7 +93,7 @@ def error_response(exc: BaseException) -> Response | None:
         elif isinstance(exc, exceptions.Throttled):
             wait = getattr(exc, "wait", None)
             details = {"retry_after": wait}
-            message = f"Too many attempts; try again in {int(wait or 1)} seconds."
+            message = f"Too many attempts; try again in {counted(int(wait or 1), 'second')}."
         if not message:
             message = str(exc.detail)
         response = Response(error_body(code, message, details), status=exc.status_code)

@@ -17,6 +17,7 @@ from django.db import DataError, OperationalError, connection, transaction
 from django.db.models import F, Q, QuerySet
 
 from brag_event.core import sql
+from brag_event.core.words import counted
 from brag_event.engine import chain
 from brag_event.events.models import Day, Event
 from brag_event.players.models import Player
@@ -357,7 +358,8 @@ def check_money_record(scope: Scope, facts: BalanceFacts, report: AuditReport) -
             f"the ledger has {issued} issued, the record {found.issued_on_record}: money was "
             "issued or taken back behind the services"
         )
-    return problems, f"{found.entries} entries (transfers outside hands, seats taken and left)"
+    entries = counted(found.entries, "entry", "entries")
+    return problems, f"{entries} (transfers outside hands, seats taken and left)"
 
 
 # ------------------------------------------------------------------------------- the audit

@@ -7,16 +7,24 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 
+from brag_event.players.imports import players_import_preview
 from brag_event.players.links import player_path
 from brag_event.players.models import Player
-from tests.factories import signed_in
+from tests.factories import signed_in, world
 
 pytestmark = pytest.mark.django_db
+
+# Nouns a count goes with, for the plural check ("1 players").
+PLURALS = (
+    "players", "tables", "hands", "days", "lines", "rows", "entries", "minutes", "seconds",
+    "stacks", "seats", "dealers", "people", "turns", "flags", "sessions", "attempts", "records",
+)  # fmt: skip
 
 # What no page may say: a rule section, the rules document's name, a command line, a stored
 # key (words joined by underscores), a Python list or dict, Python's None/True/False.
@@ -27,6 +35,7 @@ FORBIDDEN = [
     ("an internal key", re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")),
     ("a Python list or dict", re.compile(r"\[\s*(?:'|\"|\d|\{|\[)|\{\s*'")),
     ("a Python value", re.compile(r"\b(?:None|True|False)\b")),
+    ("a plural for one", re.compile(rf"(?<![\d,.])1 (?:{'|'.join(PLURALS)})\b")),
 ]
 
 
@@ -143,6 +152,7 @@ def test_the_scan_finds_what_it_looks_for() -> None:
     html = (
         "<p>as RULES §4b says</p><p>run python -m brag_event.engine verify</p>"
         "<td>kept_hand_dead 3</td><td>dealt [1, 2]</td><td>{'a': 1}</td><td>None</td>"
+        "<p>over 1 hands, 21 hands, 1,001 hands</p>"
         '<span title="seats_returned">x</span><script>var a_b = [1];</script>'
     )
     said = problems(read(html))
@@ -154,6 +164,41 @@ def test_the_scan_finds_what_it_looks_for() -> None:
         "an internal key",
         "a Python list or dict",
         "a Python value",
+        "a plural for one",
     }
+    assert sum("a plural for one" in line for line in said) == 1
     assert not any("a_b" in line for line in said)  # scripts are not read
     assert any("seats_returned" in line for line in said)  # titles are
+
+
+def test_messages_say_one_as_one() -> None:
+    """A file of one player, imported and undone: the messages say "1 player", and the import's
+    page says when, in the event's zone."""
+    w = world(0, time_zone="Asia/Kolkata")
+    organiser = signed_in("organiser", "org")
+    batch = players_import_preview(event=w.event, data=b"name,starting money\nZed,900\n", by=None)
+    page = f"/organiser/imports/{batch.pk}/"
+    done = organiser.post(page, {"form": "confirm"}, follow=True).content.decode()
+    assert "1 player registered." in done, read(done)
+    assert re.search(r"registered \d+ \w+ \d{4}, \d\d:\d\d IST", read(done)), read(done)
+    assert not problems(read(done))
+    undone = organiser.post(page, {"form": "undo"}, follow=True).content.decode()
+    assert "Import undone: 1 player withdrawn" in undone
+    assert not problems(read(undone))
+
+
+CONSOLE_TEMPLATES = ("organiser", "floor", "integrity")
+TIME_PARTS = re.compile(r"(?<!\\)[HGghisAa]")  # hours, minutes, seconds, a.m./p.m.
+
+
+def test_every_time_on_a_console_page_names_its_zone() -> None:
+    """Each console page shows times in its event's zone (events.middleware); every date
+    format with a time of day says which zone (``T``: IST, GMT…)."""
+    root = Path(__file__).resolve().parents[2] / "templates"
+    nameless = []
+    for folder in CONSOLE_TEMPLATES:
+        for template in sorted((root / folder).glob("*.html")):
+            for fmt in re.findall(r'\|(?:date|time):"([^"]*)"', template.read_text()):
+                if TIME_PARTS.search(fmt) and "T" not in fmt:
+                    nameless.append(f"{folder}/{template.name}: {fmt!r}")
+    assert not nameless, nameless
