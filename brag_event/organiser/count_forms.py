@@ -10,6 +10,7 @@ from django import forms
 from brag_event.closing.count import REASON_MAX
 from brag_event.closing.models import SeatCount
 from brag_event.core.forms import IdChoiceField, WholeNumberField
+from brag_event.core.words import at_most
 from brag_event.engine import MONEY_MAX
 from brag_event.tables.models import Seat
 
@@ -85,7 +86,10 @@ class CountRulingForm(forms.Form):
     reason = forms.CharField(
         label="Why (kept on the record)",
         max_length=REASON_MAX,
-        error_messages={"required": "Say why, in a few words."},
+        error_messages={
+            "required": "Say why, in a few words.",
+            "max_length": at_most("The reason", REASON_MAX),
+        },
         widget=forms.TextInput(attrs={"placeholder": "e.g. recounted twice; chips passed by hand"}),
     )
 
@@ -102,7 +106,10 @@ class CountWaiveForm(forms.Form):
     reason = forms.CharField(
         label="Why the day closes without its count (kept in the audit log)",
         max_length=REASON_MAX,
-        error_messages={"required": "Say why the count is waived."},
+        error_messages={
+            "required": "Say why the count is waived.",
+            "max_length": at_most("The reason", REASON_MAX),
+        },
         widget=forms.TextInput(attrs={"placeholder": "e.g. the hall closes at midnight"}),
     )
     confirm = forms.BooleanField(

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from brag_event.core.forms import WholeNumberField
+from brag_event.core.words import at_most
 from brag_event.floor.models import Penalty
 from brag_event.players.models import Player
 
@@ -16,13 +17,27 @@ class TakeForm(forms.Form):
 
 
 class MisdealForm(forms.Form):
-    reason = forms.CharField(label="Why is it a misdeal?", max_length=200)
+    reason = forms.CharField(
+        label="Why is it a misdeal?",
+        max_length=200,
+        error_messages={"max_length": at_most("The reason", 200)},
+    )
 
 
 class RulingForm(forms.Form):
-    what_happened = forms.CharField(label="What happened", max_length=500, widget=forms.Textarea)
+    what_happened = forms.CharField(
+        label="What happened",
+        max_length=500,
+        error_messages={"max_length": at_most("What happened", 500)},
+        widget=forms.Textarea,
+    )
     players = forms.MultipleChoiceField(label="Players involved", required=False, choices=())
-    decision = forms.CharField(label="Decision", max_length=500, widget=forms.Textarea)
+    decision = forms.CharField(
+        label="Decision",
+        max_length=500,
+        error_messages={"max_length": at_most("The decision", 500)},
+        widget=forms.Textarea,
+    )
     penalty = forms.ChoiceField(
         label="Penalty", required=False, choices=[("", "none"), *Penalty.Kind.choices]
     )
@@ -44,4 +59,8 @@ class AwardConfirmForm(forms.Form):
 
 
 class LiftForm(forms.Form):
-    reason = forms.CharField(label="Why is it lifted?", max_length=200)
+    reason = forms.CharField(
+        label="Why is it lifted?",
+        max_length=200,
+        error_messages={"max_length": at_most("The reason", 200)},
+    )

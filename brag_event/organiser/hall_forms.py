@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from brag_event.core.words import at_most
 from brag_event.events.hall import ANNOUNCEMENT_MAX
 
 
@@ -11,6 +12,7 @@ class AnnouncementForm(forms.Form):
     text = forms.CharField(
         label="Announcement",
         max_length=ANNOUNCEMENT_MAX,
+        error_messages={"max_length": at_most("An announcement", ANNOUNCEMENT_MAX)},
         widget=forms.TextInput(attrs={"size": 60, "autocomplete": "off"}),
         help_text="One line, shown on the hall's screen and every player's page until taken down.",
     )

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from brag_event.access.models import StaffRole
 from brag_event.core.forms import IdChoiceField
+from brag_event.core.words import at_most
 
 PASSWORD_MAX = 128
 
@@ -19,9 +20,15 @@ class StaffCreateForm(forms.Form):
     username = forms.CharField(
         label="User name (to sign in)",
         max_length=150,
+        error_messages={"max_length": at_most("A user name", 150)},
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
     )
-    full_name = forms.CharField(label="Full name", max_length=150, required=False)
+    full_name = forms.CharField(
+        label="Full name",
+        max_length=150,
+        required=False,
+        error_messages={"max_length": at_most("A full name", 150)},
+    )
     password = forms.CharField(
         label="Password",
         max_length=PASSWORD_MAX,
