@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header of every answer (CONTENT_SECURITY_POLICY below).
     "brag_event.core.csp.ContentSecurityPolicyMiddleware",
+    # No answer of the organisers' console is kept by a browser or a proxy (organiser.middleware).
+    "brag_event.organiser.middleware.ConsoleNoStore",
     "brag_event.core.middleware.QueryStringGuard",
     "brag_event.core.middleware.ChunkedBodyGuard",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -124,9 +126,11 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=60,
-        # A health check costs a round trip on every request. Off by default: a connection that
-        # died (a PostgreSQL restart) fails that request cleanly (503) and is then replaced.
-        conn_health_checks=env_bool("BRAG_DB_HEALTH_CHECKS", False),
+        # A kept connection is checked before the first query of each request (one round trip)
+        # and replaced if it died: after a PostgreSQL restart no request meets a dead one. While
+        # the database is down, requests answer 503 (core.unavailable). BRAG_DB_HEALTH_CHECKS=
+        # false saves the round trip; each worker's first request after a restart is then a 503.
+        conn_health_checks=env_bool("BRAG_DB_HEALTH_CHECKS", True),
     ),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
@@ -194,7 +198,9 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": int(os.environ.get("BRAG_NUM_PROXIES", "0")),
 }
 
-CSRF_FAILURE_VIEW = "brag_event.api.errors.csrf_failure"
+# A form that fails the CSRF check: its page drawn again with what was typed (the console), a
+# page in words (elsewhere), the error shape (the API): organiser.csrf.
+CSRF_FAILURE_VIEW = "brag_event.organiser.csrf.csrf_failure"
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Brag Event API",
@@ -308,6 +314,8 @@ LOGGING = {
         # Failed logins and lockouts (django-axes), and unlocks, reach the service's log.
         "axes": {"handlers": ["console"], "level": "WARNING"},
         "brag_event.security": {"handlers": ["console"], "level": "WARNING"},
+        # The database away (a request answered 503) or a transaction run again: one line each.
+        "brag_event.db": {"handlers": ["console"], "level": "WARNING"},
         # Every 500, with its traceback. Django's own set-up sends these to mail_admins only
         # when DEBUG is off (nobody: ADMINS is empty) and to the console only when it is on.
         # Not propagated: the "django" logger would mail them too.

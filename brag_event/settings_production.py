@@ -13,7 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 from brag_event.core.public_urls import public_base_url_checked
 
 from .settings import *  # noqa: F403
-from .settings import BRAG_PUBLIC_BASE_URL, CACHE_TIMEOUT, DATABASES, LOGGING
+from .settings import BRAG_PUBLIC_BASE_URL, CACHE_TIMEOUT, DATABASES, LOGGING, env_bool
 
 
 def _required(name: str) -> str:
@@ -82,8 +82,16 @@ STORAGES = {
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = int(os.environ.get("BRAG_HSTS_SECONDS", "31536000"))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-SECURE_HSTS_PRELOAD = True
+# HSTS for this host only, unless the deploy chooses more: includeSubDomains binds every other
+# site under the domain to HTTPS too, and preload asks browsers to build the rule in (leaving
+# their list takes months). Both are the domain owner's decision, so both default off, and
+# `check --deploy`'s reminders of them (W005, W021) are silenced while they are.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("BRAG_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("BRAG_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS = [
+    *([] if SECURE_HSTS_INCLUDE_SUBDOMAINS else ["security.W005"]),
+    *([] if SECURE_HSTS_PRELOAD else ["security.W021"]),
+]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

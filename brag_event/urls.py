@@ -4,6 +4,9 @@ from django.urls import include, path
 from brag_event.core import health
 from brag_event.public.views import home
 
+# A database that is away answers 503 in words, any other failure our 500 page (core.unavailable).
+handler500 = "brag_event.core.unavailable.server_error"
+
 urlpatterns = [
     path("", home, name="home"),
     path("healthz", health.healthz, name="healthz"),

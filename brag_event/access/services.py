@@ -17,6 +17,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Forbidden, ServiceError
 from brag_event.core.transactions import service_transaction
+from brag_event.core.words import at_most
 from brag_event.events.models import Event
 
 from .models import StaffRole
@@ -84,7 +85,7 @@ def staff_create(
     if not name or len(name) > USERNAME_MAX:
         raise ServiceError(
             "invalid_username",
-            "Give a user name of 1 to 150 characters.",
+            at_most("A user name", USERNAME_MAX) if name else "Give a user name.",
             details={"field": "username"},
         )
     if model.objects.filter(username__iexact=name).exists():

@@ -11,12 +11,18 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from brag_event.core.errors import ServiceError, StaleHand
+from brag_event.core.unavailable import (
+    DATABASE_AWAY,
+    DATABASE_UNAVAILABLE,
+    RETRY_AFTER,
+    database_away,
+)
+from brag_event.core.words import counted
 from brag_event.engine import EngineError
 
 from .parsers import BodyTooDeep, BodyTooLarge
@@ -87,7 +93,7 @@ def error_response(exc: BaseException) -> Response | None:
         elif isinstance(exc, exceptions.Throttled):
             wait = getattr(exc, "wait", None)
             details = {"retry_after": wait}
-            message = f"Too many attempts; try again in {int(wait or 1)} seconds."
+            message = f"Too many attempts; try again in {counted(int(wait or 1), 'second')}."
         if not message:
             message = str(exc.detail)
         response = Response(error_body(code, message, details), status=exc.status_code)
@@ -114,18 +120,15 @@ def exception_handler(exc: BaseException, context: dict[str, Any]) -> Response:
             ),
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
-    if isinstance(exc, (OperationalError, InterfaceError)):
+    if database_away(exc):
         # The database went away (a restart, a failover) or gave up on this transaction (a
         # deadlock): nothing was saved, and the same request can simply be sent again.
         log.warning("database unavailable in %s: %s", context.get("view"), exc)
         response = Response(
-            error_body(
-                "database_unavailable",
-                "The server could not reach its database; nothing was saved. Try again.",
-            ),
+            error_body(DATABASE_UNAVAILABLE, DATABASE_AWAY),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
-        response["Retry-After"] = "1"
+        response["Retry-After"] = RETRY_AFTER
         return response
     log.exception("unexpected error in %s", context.get("view"))
     return Response(
@@ -135,17 +138,15 @@ def exception_handler(exc: BaseException, context: dict[str, Any]) -> Response:
 
 
 def csrf_failure(request: Any, reason: str = "") -> Any:
-    """Django's CSRF failure view: the API's error shape under /api/, Django's page elsewhere."""
+    """A request under /api/ that failed Django's CSRF check: 403 in the error shape (the
+    settings' CSRF_FAILURE_VIEW, ``organiser.csrf.csrf_failure``, answers the pages)."""
     from django.http import JsonResponse
-    from django.views.csrf import csrf_failure as django_csrf_failure
 
-    if request.path.startswith("/api/"):
-        body = error_body(
-            "csrf_failed",
-            "The security token (CSRF) is missing or old: reload the page and retry.",
-        )
-        return JsonResponse(body, status=403)
-    return django_csrf_failure(request, reason=reason)
+    body = error_body(
+        "csrf_failed",
+        "The security token (CSRF) is missing or old: reload the page and retry.",
+    )
+    return JsonResponse(body, status=403)
 
 
 def api_not_found(request: Any, *args: Any, **kwargs: Any) -> Any:

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from brag_event.access.rules import can
 from brag_event.events.models import Event
 from brag_event.players.models import CLUB_MAX, Person
-from brag_event.players.names import NAME_MAX
+from brag_event.players.names import GROUP_TOO_LONG, NAME_MAX, NAME_TOO_LONG
 from brag_event.players.people import NUMBER_MAX, person_by_number
 from brag_event.players.selectors import person_history
 from brag_event.players.services import player_register
@@ -32,7 +32,7 @@ S = serializers
 
 
 class PlayerRegisterIn(S.Serializer):
-    name = S.CharField(max_length=NAME_MAX * 3)
+    name = S.CharField(max_length=NAME_MAX * 3, error_messages={"max_length": NAME_TOO_LONG})
     starting_money = WholeNumberField(
         min_value=0, required=False, help_text="Omitted: the event's starting money"
     )
@@ -42,7 +42,13 @@ class PlayerRegisterIn(S.Serializer):
         required=False,
         help_text="A returning person's membership number, or a new person's; omitted: given",
     )
-    club = S.CharField(max_length=CLUB_MAX, required=False, allow_blank=True, default="")
+    club = S.CharField(
+        max_length=CLUB_MAX,
+        required=False,
+        allow_blank=True,
+        default="",
+        error_messages={"max_length": GROUP_TOO_LONG},
+    )
     person = WholeNumberField(
         min_value=1, required=False, help_text="The returning person (their id) this is"
     )

@@ -32,6 +32,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Forbidden, ServiceError
 from brag_event.core.transactions import service_transaction
+from brag_event.core.words import at_most
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day, DayClose
 from brag_event.events.states import day_for_change
@@ -244,7 +245,7 @@ def _reason(value: Any) -> str:
     if len(text) > REASON_MAX:
         raise ServiceError(
             "count_reason_too_long",
-            f"The reason is at most {REASON_MAX} characters.",
+            at_most("The reason", REASON_MAX),
             details={"field": "reason", "max": REASON_MAX},
         )
     return text

@@ -25,6 +25,7 @@ from rest_framework.throttling import BaseThrottle
 
 from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
+from brag_event.core.words import counted
 
 from .actors import Actor
 from .errors import NotFound
@@ -49,7 +50,8 @@ def lockout_minutes() -> int:
 
 def lockout_message() -> str:
     return (
-        f"Too many wrong passwords: this login is locked for {lockout_minutes()} minutes. "
+        f"Too many wrong passwords: this login is locked for "
+        f"{counted(lockout_minutes(), 'minute')}. "
         "An organiser can lift the lock sooner."
     )
 

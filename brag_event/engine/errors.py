@@ -82,7 +82,7 @@ MESSAGES: Final[dict[str, str]] = {
     # Floor (RULES §4b)
     "misdeal_too_late": "A misdeal can be declared only while the betting goes on, before the "
     "first see, cover-settlement or showdown; this hand's betting has ended ({end}).",
-    "invalid_reason": "The reason must be text of at most {most} characters.",
+    "invalid_reason": "The reason is text of at most {most} characters.",
     # Showdown
     "showdown_needs_three": "An agreed showdown needs three or more players left in the betting; "
     "{count} are left.",

@@ -13,6 +13,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
+from brag_event.core.words import at_most
 
 from .models import Announcement, Day, Event
 from .states import day_for_change, refuse_if_imported, refuse_once_closing
@@ -33,7 +34,7 @@ def announcement_post(*, event: Event, text: str, by: Actor | None) -> Announcem
     if len(text) > ANNOUNCEMENT_MAX:
         raise ServiceError(
             "text_too_long",
-            f"An announcement is at most {ANNOUNCEMENT_MAX} characters; this one has {len(text)}.",
+            f"{at_most('An announcement', ANNOUNCEMENT_MAX)[:-1]}; this one has {len(text)}.",
         )
     found = Announcement.objects.create(
         event=event, text=text, posted_by=by.user if by is not None and by.user_id else None

@@ -19,6 +19,7 @@ _EVENT_BY: dict[str, str] = {
     "player_id": "players",
     "call_id": "floor_calls",
     "penalty_id": "penalties",
+    "batch_id": "import_batches",  # a players' file imported into the event
 }
 
 

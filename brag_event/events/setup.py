@@ -21,6 +21,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
+from brag_event.core.words import at_most
 
 from .models import DAY_SETTINGS, Day, DayRulesChange, Event
 from .services import (
@@ -78,13 +79,15 @@ def _check_event_fields(name: str, currency: str) -> tuple[str, str]:
     if len(name) > NAME_MAX:
         raise ServiceError(
             "invalid_name",
-            f"An event's name is at most {NAME_MAX} characters.",
+            at_most("An event's name", NAME_MAX),
             details={"field": "name"},
         )
     if not currency or len(currency) > CURRENCY_MAX:
         raise ServiceError(
             "invalid_currency",
-            f"The money's name is 1 to {CURRENCY_MAX} characters (MB, say).",
+            at_most("The money's name", CURRENCY_MAX)
+            if currency
+            else "The money needs a name (MB, say).",
             details={"field": "currency"},
         )
     return name, currency

@@ -14,6 +14,7 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, QuerySet
 
 from brag_event.core import sql
+from brag_event.core.words import counted
 from brag_event.engine import EngineError
 from brag_event.engine import chain as engine_chain
 from brag_event.engine.history import outcome_dict
@@ -389,9 +390,11 @@ def check_hand_replays(
     if changed_only:
         report.checked_ids = ids
     problems = _kept(iter(problems), n_problems)
-    detail = f"{replayed} hands replayed"
+    detail = f"{counted(replayed, 'hand')} replayed"
     if changed_only:
-        detail += f" ({unchanged} settled hands unchanged since they last replayed cleanly)"
+        detail += (
+            f" ({counted(unchanged, 'settled hand')} unchanged since they last replayed cleanly)"
+        )
     return problems, detail
 
 
@@ -433,7 +436,10 @@ def check_hand_records(scope: Scope, report: AuditReport) -> Found:
                 problems += own.problems
     problems = _kept(iter(problems), n_problems)
     own_records = sum(report.day_entries.values())
-    detail = f"{checked} hands' records recomputed, {own_records} day-level records"
+    detail = (
+        f"{checked} hand{'' if checked == 1 else 's'}' records recomputed, "
+        f"{counted(own_records, 'day-level record')}"
+    )
     if ids is None and scope.event.imported_at is not None:
         # A past event imported from a results file: its records stayed where it was played,
         # so its days' roots (as the file gave them) cannot be recomputed here; they are

@@ -17,6 +17,7 @@ from django.db import DataError, OperationalError, connection, transaction
 from django.db.models import F, Q, QuerySet
 
 from brag_event.core import sql
+from brag_event.core.words import counted
 from brag_event.engine import chain
 from brag_event.events.models import Day, Event
 from brag_event.players.models import Player
@@ -358,7 +359,7 @@ def check_money_record(scope: Scope, facts: BalanceFacts, report: AuditReport) -
             "issued or taken back behind the services"
         )
     kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(found.kinds.items()))
-    return problems, f"{found.entries} entries" + (f" ({kinds})" if kinds else "")
+    return problems, counted(found.entries, "entry", "entries") + (f" ({kinds})" if kinds else "")
 
 
 # ------------------------------------------------------------------------------- the audit

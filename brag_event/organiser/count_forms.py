@@ -11,6 +11,7 @@ from brag_event.access.scoping import EventScopedChoiceField
 from brag_event.closing.count import REASON_MAX
 from brag_event.closing.models import SeatCount
 from brag_event.core.forms import WholeNumberField
+from brag_event.core.words import at_most
 from brag_event.engine import MONEY_MAX
 from brag_event.tables.models import Seat, Table
 
@@ -86,7 +87,10 @@ class CountRulingForm(forms.Form):
     reason = forms.CharField(
         label="Why (kept on the record)",
         max_length=REASON_MAX,
-        error_messages={"required": "Say why, in a few words."},
+        error_messages={
+            "required": "Say why, in a few words.",
+            "max_length": at_most("The reason", REASON_MAX),
+        },
         widget=forms.TextInput(attrs={"placeholder": "e.g. recounted twice; chips passed by hand"}),
     )
 
@@ -103,7 +107,10 @@ class CountWaiveForm(forms.Form):
     reason = forms.CharField(
         label="Why the day closes without its count (kept in the audit log)",
         max_length=REASON_MAX,
-        error_messages={"required": "Say why the count is waived."},
+        error_messages={
+            "required": "Say why the count is waived.",
+            "max_length": at_most("The reason", REASON_MAX),
+        },
         widget=forms.TextInput(attrs={"placeholder": "e.g. the hall closes at midnight"}),
     )
     confirm = forms.BooleanField(

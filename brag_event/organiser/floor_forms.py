@@ -8,6 +8,7 @@ from django import forms
 
 from brag_event.access.scoping import EventScopedMultipleChoiceField
 from brag_event.core.forms import WholeNumberField
+from brag_event.core.words import at_most
 from brag_event.floor.models import Penalty
 from brag_event.players.models import Player
 
@@ -17,15 +18,29 @@ class TakeForm(forms.Form):
 
 
 class MisdealForm(forms.Form):
-    reason = forms.CharField(label="Why is it a misdeal?", max_length=200)
+    reason = forms.CharField(
+        label="Why is it a misdeal?",
+        max_length=200,
+        error_messages={"max_length": at_most("The reason", 200)},
+    )
 
 
 class RulingForm(forms.Form):
-    what_happened = forms.CharField(label="What happened", max_length=500, widget=forms.Textarea)
+    what_happened = forms.CharField(
+        label="What happened",
+        max_length=500,
+        error_messages={"max_length": at_most("What happened", 500)},
+        widget=forms.Textarea,
+    )
     players = EventScopedMultipleChoiceField(
         model="players.Player", label="Players involved", required=False
     )
-    decision = forms.CharField(label="Decision", max_length=500, widget=forms.Textarea)
+    decision = forms.CharField(
+        label="Decision",
+        max_length=500,
+        error_messages={"max_length": at_most("The decision", 500)},
+        widget=forms.Textarea,
+    )
     penalty = forms.ChoiceField(
         label="Penalty", required=False, choices=[("", "none"), *Penalty.Kind.choices]
     )
@@ -48,4 +63,8 @@ class AwardConfirmForm(forms.Form):
 
 
 class LiftForm(forms.Form):
-    reason = forms.CharField(label="Why is it lifted?", max_length=200)
+    reason = forms.CharField(
+        label="Why is it lifted?",
+        max_length=200,
+        error_messages={"max_length": at_most("The reason", 200)},
+    )

@@ -22,18 +22,31 @@ from brag_event.access.selectors import dealers_of
 from brag_event.closing.exchange.services import MAX_BYTES as RESULTS_FILE_BYTES
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import WholeNumberField
+from brag_event.core.words import at_most
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day, Event
 from brag_event.players.csv_file import MAX_ROWS as MAX_IMPORT_ROWS
 from brag_event.players.imports import DIFFERENT, NEW, SAME, SKIP, row_question
 from brag_event.players.models import CLUB_MAX, ImportBatch, Player
-from brag_event.players.names import GROUP_MAX, NAME_MAX, player_group_clean, player_name_clean
+from brag_event.players.names import (
+    GROUP_MAX,
+    GROUP_TOO_LONG,
+    NAME_MAX,
+    NAME_TOO_LONG,
+    player_group_clean,
+    player_name_clean,
+)
 from brag_event.players.people import NUMBER_MAX, person_described, person_matches
 from brag_event.players.roster import SEARCH_MAX
 from brag_event.tables.models import SeatingDraw, Table
 
 MAX_IMPORT_BYTES = 512 * 1024
 USER = settings.AUTH_USER_MODEL
+
+
+# Too long a value: each limit said its one way (core.words.at_most), as the services say it.
+NAME_LIMIT = {"max_length": NAME_TOO_LONG}  # the field takes more: the limit is on the clean name
+REASON_LIMIT = {"max_length": at_most("The reason", 200)}
 
 
 def money_field(*, label: str, minimum: int = 0, required: bool = False) -> WholeNumberField:
@@ -60,7 +73,8 @@ def group_field() -> forms.CharField:
     return forms.CharField(
         label="Club or group",
         required=False,
-        max_length=GROUP_MAX * 3,
+        max_length=GROUP_MAX * 3,  # before it is cleaned; the limit is GROUP_MAX
+        error_messages={"max_length": GROUP_TOO_LONG},
         help_text="Optional. Players of one club or household are drawn to different tables. "
         "Left empty for someone already registered: their club.",
     )
@@ -69,9 +83,7 @@ def group_field() -> forms.CharField:
 def group_cleaned(form: forms.Form) -> str:
     group = player_group_clean(form.cleaned_data.get("group") or "")
     if len(group) > GROUP_MAX:
-        raise ValidationError(
-            f"A club or group is at most {GROUP_MAX} characters.", code="max_length"
-        )
+        raise ValidationError(GROUP_TOO_LONG, code="max_length")
     return group
 
 
@@ -96,7 +108,7 @@ class PlayerRegisterForm(forms.Form):
     if known), or a returning person — found by number, or chosen among the people whose name
     looks the same (``returning``, offered once the name has been looked up)."""
 
-    name = forms.CharField(label="Name", max_length=NAME_MAX * 3)
+    name = forms.CharField(label="Name", max_length=NAME_MAX * 3, error_messages=NAME_LIMIT)
     starting_money = money_field(label="Starting money", required=True)
     number = number_field(label="Membership number (optional)")
     # One club field: someone new's club (Person.club) and this entry's group (Player.group);
@@ -137,7 +149,7 @@ class PlayerRegisterForm(forms.Form):
         if not name:
             raise ValidationError("A player needs a name.", code="required")
         if len(name) > NAME_MAX:
-            raise ValidationError(f"A name is at most {NAME_MAX} characters.", code="max_length")
+            raise ValidationError(NAME_TOO_LONG, code="max_length")
         return name
 
 
@@ -268,6 +280,7 @@ class PlayerRemoveForm(forms.Form):
         label="Why (for the log)",
         required=False,
         max_length=200,
+        error_messages=REASON_LIMIT,
         widget=forms.TextInput(attrs={"placeholder": "e.g. registered twice under a nickname"}),
     )
 
@@ -297,6 +310,7 @@ class TokenIssueForm(forms.Form):
     name = forms.CharField(
         label="Device name",
         max_length=80,
+        error_messages={"max_length": at_most("A device's name", 80)},
         widget=forms.TextInput(attrs={"placeholder": "Table 3 tablet"}),
     )
     user = EventScopedChoiceField(model=USER, label="Acts as", empty_label=None)
@@ -364,6 +378,7 @@ class RequalifyForm(forms.Form):
     reason = forms.CharField(
         label="Why (kept in the audit log)",
         max_length=200,
+        error_messages=REASON_LIMIT,
         widget=forms.TextInput(
             attrs={"placeholder": "e.g. ruled back in by the tournament director"}
         ),
@@ -381,6 +396,7 @@ class SeatingDrawForm(forms.Form):
     seed = forms.CharField(
         label="Seed (optional)",
         max_length=64,
+        error_messages={"max_length": at_most("A seed", 64)},
         required=False,
         widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "random"}),
     )
@@ -487,7 +503,7 @@ class PlayerSearchQuery(forms.Form):
 
 
 class PlayerRenameForm(forms.Form):
-    name = forms.CharField(label="Name", max_length=NAME_MAX * 3)
+    name = forms.CharField(label="Name", max_length=NAME_MAX * 3, error_messages=NAME_LIMIT)
 
     clean_name = PlayerRegisterForm.clean_name
 
@@ -502,6 +518,7 @@ class PlayerWithdrawForm(forms.Form):
     reason = forms.CharField(
         label="Why (for the log)",
         max_length=200,
+        error_messages=REASON_LIMIT,
         required=False,
         widget=forms.TextInput(attrs={"placeholder": "e.g. went home ill"}),
     )
@@ -555,8 +572,13 @@ class PeopleSearchQuery(forms.Form):
 
 
 class PersonEditForm(forms.Form):
-    name = forms.CharField(label="Name", max_length=NAME_MAX * 3)
-    club = forms.CharField(label="Club or group", max_length=CLUB_MAX, required=False)
+    name = forms.CharField(label="Name", max_length=NAME_MAX * 3, error_messages=NAME_LIMIT)
+    club = forms.CharField(
+        label="Club or group",
+        max_length=CLUB_MAX,
+        required=False,
+        error_messages={"max_length": GROUP_TOO_LONG},
+    )
     email = forms.EmailField(label="Email (organisers only)", required=False)
     phone = forms.CharField(label="Phone (organisers only)", max_length=40, required=False)
 

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from brag_event.access.scoping import EventScopedChoiceField
+from brag_event.core.words import at_most
 from brag_event.events.hall import ANNOUNCEMENT_MAX
 from brag_event.events.models import Event
 
@@ -15,6 +16,7 @@ class AnnouncementForm(forms.Form):
     text = forms.CharField(
         label="Announcement",
         max_length=ANNOUNCEMENT_MAX,
+        error_messages={"max_length": at_most("An announcement", ANNOUNCEMENT_MAX)},
         widget=forms.TextInput(attrs={"size": 60, "autocomplete": "off"}),
         help_text="One line, shown on the hall's screen and every player's page until taken down.",
     )

@@ -16,6 +16,7 @@ from brag_event.audit.models import AuditEntry, Verb
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.core.public_urls import public_url
+from brag_event.core.words import counted
 from brag_event.events.models import Event
 from brag_event.players.imports import (
     import_undo_summary,
@@ -198,15 +199,15 @@ def import_batch(request: HttpRequest, batch_id: int) -> HttpResponse:
                 )
                 messages.success(
                     request,
-                    f"{len(registered):,} players registered. You can undo this import until "
-                    "one of them plays.",
+                    f"{counted(len(registered), 'player')} registered. You can undo this "
+                    "import until one of them plays.",
                 )
             else:
                 removed = players_import_undo(batch=batch, by=actor(request))
                 messages.success(
                     request,
-                    f"Import undone: {removed:,} players withdrawn and their starting money "
-                    "taken back.",
+                    f"Import undone: {counted(removed, 'player')} withdrawn and their starting "
+                    "money taken back.",
                 )
             return redirect("organiser:import_batch", batch.pk)
         except ServiceError as err:

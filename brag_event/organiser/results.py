@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.urls import reverse
+
 from brag_event.events.models import Day, DayClose, Event
 from brag_event.floor.models import Penalty
 from brag_event.hands.models import Hand
@@ -24,8 +26,9 @@ from .closing_report import following_day
 
 @dataclass(frozen=True)
 class Root:
-    """A closed day's published root: the value, how many hands it covers, and the line a
-    reader follows to check it."""
+    """A closed day's published root: the value, how many hands it covers, how anyone checks it
+    (``verify``, in words), and the command the technical reader runs (``command``: shown on
+    screen only, folded away; docs/integrity.md, "Checking a published root")."""
 
     day: int
     value: str
@@ -33,6 +36,7 @@ class Root:
     export_name: str  # the day's hands file, as the console names its download
     # A past event imported from a results file: its hands stayed where it was played.
     imported: bool = False
+    hands_url: str = ""  # the day's hands file in the console ("" for a past event)
 
     @property
     def command(self) -> str:
@@ -43,14 +47,14 @@ class Root:
         if self.imported:
             return (
                 f"Day {self.day} was played on another installation, which keeps its hands: "
-                f"anyone can check there that nothing changed since the close, running the "
-                "command below on the hands of the day it exports; it must say that the record "
-                "ends in this root."
+                "there, anyone can check that nothing in the day's record changed after the "
+                "close. The day's hands lead, by one fixed calculation, to exactly this root."
             )
         return (
-            "Anyone can check that nothing changed since the close: download the hands of "
-            f"day {self.day} ({self.export_name}) and run the command below; it must say that "
-            "the record ends in this root."
+            f"Anyone can check that nothing in day {self.day}'s record changed after the "
+            "close: the day's hands, downloaded from the console, lead by one fixed "
+            "calculation to exactly this root, and a single changed card, action or amount "
+            "gives another."
         )
 
 
@@ -86,7 +90,8 @@ def root_of(day: Day) -> Root | None:
         hands = Hand.objects.filter(table__day=day).count()
     if day.event.imported_at is not None:
         return Root(day.number, day.record_root, hands, f"day{day.number}.jsonl", imported=True)
-    return Root(day.number, day.record_root, hands, export_name(day))
+    url = reverse("organiser:export_hands", args=[day.pk])
+    return Root(day.number, day.record_root, hands, export_name(day), hands_url=url)
 
 
 PENALTY_WORDS = {

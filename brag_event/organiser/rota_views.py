@@ -18,6 +18,7 @@ from brag_event.access.selectors import dealers_of
 from brag_event.access.web import requires
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
+from brag_event.core.words import counted
 from brag_event.events.models import Day
 from brag_event.events.zones import zone
 from brag_event.tables.models import DealerShift, Table
@@ -133,9 +134,10 @@ def rota(request: HttpRequest, day_id: int) -> HttpResponse:
                 )
                 messages.success(
                     request,
-                    f"Rota saved: {len(made.dealers)} dealers at {len(made.tables)} tables, "
-                    f"moving on every {made.minutes} minutes from "
-                    f"{starts_at.strftime('%H:%M')}. The tablets follow it.",
+                    f"Rota saved: {counted(len(made.dealers), 'dealer')} at "
+                    f"{counted(len(made.tables), 'table')}, moving on every "
+                    f"{counted(made.minutes, 'minute')} from "
+                    f"{starts_at.strftime('%H:%M %Z')}. The tablets follow it.",
                 )
                 return redirect(f"{request.path}#top")  # the plan, not the form posted
             except ServiceError as err:

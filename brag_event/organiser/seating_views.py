@@ -15,6 +15,7 @@ from brag_event.access.web import requires
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.core.public_urls import public_url
+from brag_event.core.words import counted
 from brag_event.events.models import Day
 from brag_event.players.links import player_path
 from brag_event.tables.assign import day_assign_dealers, day_dealers_proposed, table_assign_dealers
@@ -88,8 +89,8 @@ def seating(request: HttpRequest, day_id: int) -> HttpResponse:
                     tables = seating_apply(draw=draw, by=actor(request))
                     messages.success(
                         request,
-                        f"Draw {draw.seed} applied: {len(tables)} tables, "
-                        f"{sum(len(t['seats']) for t in draw.plan)} players seated.",
+                        f"Draw {draw.seed} applied: {counted(len(tables), 'table')}, "
+                        f"{counted(sum(len(t['seats']) for t in draw.plan), 'player')} seated.",
                     )
                     return redirect(f"{request.path}?draw={draw.pk}")
             else:

@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
+from brag_event.core.words import counted
 from brag_event.events.models import Day, DayClose, Event
 from brag_event.events.setup import RULE_LABELS
 from brag_event.events.zones import zone
@@ -135,7 +136,8 @@ def event_dashboard(event: Event, *, now: dt.datetime | None = None) -> Dashboar
     for row in rows:
         if row.idle and row.last_activity is not None:
             minutes = int((now - row.last_activity).total_seconds() // 60)
-            board.alerts.append(f"Table {row.table.number}: no hand for {minutes} minutes.")
+            quiet = counted(minutes, "minute")
+            board.alerts.append(f"Table {row.table.number}: no hand for {quiet}.")
     return board
 
 

@@ -7,8 +7,10 @@ from typing import Any
 from django import forms
 
 from brag_event.core.errors import ServiceError
+from brag_event.core.words import at_most
 from brag_event.events.models import Event
 from brag_event.series.points import points_parse
+from brag_event.series.services import NAME_MAX
 
 
 class PointsField(forms.CharField):
@@ -34,7 +36,11 @@ class PointsField(forms.CharField):
 
 
 class SeriesForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Name of the series")
+    name = forms.CharField(
+        max_length=NAME_MAX,
+        label="Name of the series",
+        error_messages={"max_length": at_most("A series' name", NAME_MAX)},
+    )
     points = PointsField(initial="25, 18, 15, 12, 10, 8, 6, 4, 2, 1")
 
 

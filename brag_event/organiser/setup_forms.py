@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 
 from brag_event.core.forms import LongSelect, WholeNumberField
+from brag_event.core.words import at_most
 from brag_event.engine import MONEY_MAX, Rules
 from brag_event.events.models import DAY_SETTINGS, RULE_FIELDS
 from brag_event.events.setup import CURRENCY_MAX, DAYS_MAX, NAME_MAX, RULE_LABELS
@@ -128,17 +129,26 @@ class DaySetupForm(RulesFields):
         label="Why (for the log)",
         required=False,
         max_length=200,
+        error_messages={"max_length": at_most("The reason", 200)},
         widget=forms.TextInput(attrs={"placeholder": "e.g. the house fee agreed with the club"}),
     )
 
 
 def _event_name() -> forms.CharField:
-    return forms.CharField(label="Event name", max_length=NAME_MAX)
+    return forms.CharField(
+        label="Event name",
+        max_length=NAME_MAX,
+        error_messages={"max_length": at_most("An event's name", NAME_MAX)},
+    )
 
 
 def _currency() -> forms.CharField:
     return forms.CharField(
-        label="Name of the money", max_length=CURRENCY_MAX, initial="MB", help_text="e.g. MB"
+        label="Name of the money",
+        max_length=CURRENCY_MAX,
+        error_messages={"max_length": at_most("The money's name", CURRENCY_MAX)},
+        initial="MB",
+        help_text="e.g. MB",
     )
 
 

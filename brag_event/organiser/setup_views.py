@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from brag_event.access.web import requires
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
+from brag_event.core.words import counted
 from brag_event.events.models import DAY_SETTINGS, Day, Event
 from brag_event.events.services import event_set_starting_money
 from brag_event.events.setup import (
@@ -73,7 +74,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
                     )
                 messages.success(
                     request,
-                    f"{event.name} is set up with {event.days.count()} days, all scheduled. "
+                    f"{event.name} is set up with {counted(event.days.count(), 'day')}, all "
+                    "scheduled. "
                     "Check each day's rules; day 1 opens from the dashboard.",
                 )
                 return redirect("organiser:event_setup", event.pk)

@@ -10,6 +10,7 @@ from django.conf import settings
 
 from brag_event.access.models import StaffRole
 from brag_event.access.scoping import EventScopedChoiceField
+from brag_event.core.words import at_most
 from brag_event.events.models import Event
 
 PASSWORD_MAX = 128
@@ -20,9 +21,15 @@ class StaffCreateForm(forms.Form):
     username = forms.CharField(
         label="User name (to sign in)",
         max_length=150,
+        error_messages={"max_length": at_most("A user name", 150)},
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
     )
-    full_name = forms.CharField(label="Full name", max_length=150, required=False)
+    full_name = forms.CharField(
+        label="Full name",
+        max_length=150,
+        required=False,
+        error_messages={"max_length": at_most("A full name", 150)},
+    )
     password = forms.CharField(
         label="Password",
         max_length=PASSWORD_MAX,

@@ -26,7 +26,15 @@ from dataclasses import dataclass, field
 
 from brag_event.engine import MONEY_MAX
 
-from .names import GROUP_MAX, NAME_MAX, name_key, player_group_clean, player_name_clean
+from .names import (
+    GROUP_MAX,
+    GROUP_TOO_LONG,
+    NAME_MAX,
+    NAME_TOO_LONG,
+    name_key,
+    player_group_clean,
+    player_name_clean,
+)
 
 MAX_ROWS = 2000  # players per file
 SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
@@ -355,9 +363,9 @@ def file_read(data: bytes, *, currency: str = "MB") -> File:
         if not name:
             why = "no name on this row" + (f", and {why}" if why else "")
         elif len(name) > NAME_MAX:
-            why = f"the name is longer than {NAME_MAX} characters"
+            why = NAME_TOO_LONG.rstrip(".").lower()
         elif len(group) > GROUP_MAX:
-            why = f"the club or group is longer than {GROUP_MAX} characters"
+            why = GROUP_TOO_LONG.rstrip(".").lower()
         if not why:
             # Two rows of one name are one person twice, unless their numbers say otherwise.
             key = name_key(name) if number is None else f"#{number}"

@@ -20,7 +20,10 @@ import unicodedata
 
 import icu
 
+from brag_event.core.words import at_most
+
 NAME_MAX = 80
+NAME_TOO_LONG = at_most("A name", NAME_MAX)  # the one way this limit is said
 KEY_MAX = 3 * NAME_MAX  # case folding and the skeleton can lengthen a name ("ß" → "ss", "m" → "rn")
 
 # Characters that show nothing but are not white space or in a "C" category: combining
@@ -91,6 +94,7 @@ player_name_key = name_key
 
 
 GROUP_MAX = NAME_MAX  # a person's club (people.Person.club) becomes an entry's group whole
+GROUP_TOO_LONG = at_most("A club or group", GROUP_MAX)
 
 
 def player_group_clean(group: str) -> str:

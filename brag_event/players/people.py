@@ -25,7 +25,7 @@ from brag_event.events.models import Event
 from brag_event.tables import versions
 
 from .models import CLUB_MAX, Person, Player, person_number_next
-from .names import NAME_MAX, name_key, player_name_clean
+from .names import GROUP_TOO_LONG, NAME_MAX, NAME_TOO_LONG, name_key, player_name_clean
 from .record import merge_record
 
 NUMBER_MAX = 99_999_999
@@ -69,7 +69,7 @@ def club_checked(club: Any) -> str:
     if len(text) > CLUB_MAX:
         raise ServiceError(
             "invalid_club",
-            f"A club's name is at most {CLUB_MAX} characters.",
+            GROUP_TOO_LONG,  # a person's club becomes their entries' group: one limit
             details={"field": "club"},
         )
     return text
@@ -136,7 +136,7 @@ def person_update(
         if not clean or len(clean) > NAME_MAX:
             raise ServiceError(
                 "invalid_name",
-                f"A person needs a name of at most {NAME_MAX} characters.",
+                NAME_TOO_LONG if clean else "A person needs a name.",
                 details={"field": "name"},
             )
         person.name = clean

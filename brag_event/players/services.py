@@ -20,7 +20,15 @@ from brag_event.ledger.services import account_issuer, account_player, transfer_
 from brag_event.tables import versions
 
 from .models import Person, Player
-from .names import GROUP_MAX, NAME_MAX, name_key, player_group_clean, player_name_clean
+from .names import (
+    GROUP_MAX,
+    GROUP_TOO_LONG,
+    NAME_MAX,
+    NAME_TOO_LONG,
+    name_key,
+    player_group_clean,
+    player_name_clean,
+)
 from .people import club_checked, person_by_number, person_create, person_described, person_matches
 from .record import players_record
 
@@ -49,9 +57,7 @@ def player_name_checked(name: str) -> str:
     if not clean:
         raise ServiceError("invalid_name", "A player needs a name.", details={"field": "name"})
     if len(clean) > NAME_MAX:
-        raise ServiceError(
-            "invalid_name", f"A name is at most {NAME_MAX} characters.", details={"field": "name"}
-        )
+        raise ServiceError("invalid_name", NAME_TOO_LONG, details={"field": "name"})
     return clean
 
 
@@ -59,11 +65,7 @@ def player_group_checked(group: str) -> str:
     """A club or group cleaned like a name ("" for none), refused over ``GROUP_MAX``."""
     clean = player_group_clean(str(group))
     if len(clean) > GROUP_MAX:
-        raise ServiceError(
-            "invalid_group",
-            f"A club or group is at most {GROUP_MAX} characters.",
-            details={"field": "group"},
-        )
+        raise ServiceError("invalid_group", GROUP_TOO_LONG, details={"field": "group"})
     return clean
 
 

@@ -12,6 +12,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
+from brag_event.core.words import at_most
 from brag_event.events.models import Event
 
 from .models import Series, SeriesEvent
@@ -31,7 +32,7 @@ def _name(name: str) -> str:
     if len(clean) > NAME_MAX:
         raise ServiceError(
             "name_too_long",
-            f"A series' name is at most {NAME_MAX} characters.",
+            at_most("A series' name", NAME_MAX),
             details={"field": "name"},
         )
     return clean

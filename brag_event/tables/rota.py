@@ -26,6 +26,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
+from brag_event.core.words import counted
 from brag_event.events.models import Day
 
 from .models import DealerRota, Table
@@ -154,7 +155,8 @@ def rota_draw(
     if len(ids) < len(tables):
         raise ServiceError(
             "too_few_dealers",
-            f"{len(tables)} tables need at least {len(tables)} dealers; {len(ids)} chosen.",
+            f"{counted(len(tables), 'table')} need at least {counted(len(tables), 'dealer')}; "
+            f"{len(ids)} chosen.",
             details={"field": "dealers", "tables": len(tables), "dealers": len(ids)},
         )
     allowed = set(dealers_of(day.event_id).filter(pk__in=ids).values_list("pk", flat=True))

@@ -30,6 +30,7 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
+from brag_event.core.words import counted
 from brag_event.events.models import Day
 from brag_event.events.states import (
     day_for_change,
@@ -389,8 +390,8 @@ def balance_proposals(*, day: Day) -> list[dict[str, Any]]:
                     "kind": "move",
                     "description": (
                         f"Move {mover.player.name} from table {fullest.number} "
-                        f"({count[fullest.pk]} players) to table {shortest.number} seat {number} "
-                        f"({count[shortest.pk]} players)."
+                        f"({counted(count[fullest.pk], 'player')}) to table {shortest.number} "
+                        f"seat {number} ({counted(count[shortest.pk], 'player')})."
                     ),
                     "moves": moves,
                 }
@@ -420,7 +421,7 @@ def balance_proposals(*, day: Day) -> list[dict[str, Any]]:
                 "id": _proposal_id("break", moves),
                 "kind": "break",
                 "description": (
-                    f"Break table {broken.number} ({count[broken.pk]} players): {where}."
+                    f"Break table {broken.number} ({counted(count[broken.pk], 'player')}): {where}."
                 ),
                 "moves": moves,
             }

@@ -45,7 +45,7 @@ export function tablesPage() {
         list.appendChild(el("li", null, el("a", { class: "tile", href: "/tablet/tables/" + t.id + "/" },
           el("strong", { text: "Table " + t.number }),
           el("span", { text: g.event.name + " · day " + g.day.number }),
-          el("span", { text: t.seated + " seated · " + t.hands + " hands" + (t.live_hand ? " · hand in play" : "") }))));
+          el("span", { text: t.seated + " seated · " + t.hands + (t.hands === 1 ? " hand" : " hands") + (t.live_hand ? " · hand in play" : "") }))));
       });
     });
     if (!count) list.appendChild(el("li", { text: "No table is assigned to you today." }));

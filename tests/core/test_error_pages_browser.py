@@ -1,8 +1,8 @@
 """Our error pages as people see them, in headless Chromium on the live server with DEBUG off:
-a page not found, a page refused (for a dealer), a request not understood and a failure on our
-side, at a laptop's 1366×768 and a phone's 390×844. Each fits the screen, has its way back, and
-is saved to docs/screenshots/. Chromium comes from the system; without it this is skipped
-locally."""
+a page not found, a page refused (for a dealer), a request not understood, a failure on our
+side, the database away and a form refused by the CSRF check, at a laptop's 1366×768 and a
+phone's 390×844. Each fits the screen, has its way back, and is saved to docs/screenshots/.
+Chromium comes from the system; without it this is skipped locally."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ PAGES = [
     ("/no/such/page/", 404, "We can't find that page", "error-404"),
     ("/test-errors/bad/", 400, "The request was not understood", "error-400"),
     ("/test-errors/boom/", 500, "Something went wrong on our side", "error-500"),
+    ("/test-errors/database-away/", 503, "Back in a moment", "error-503"),
+    ("/test-errors/csrf/", 403, "Your form was not sent", "error-csrf"),
 ]
 
 

@@ -94,7 +94,11 @@ class RequestDataReads(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-ALLOWED: dict[str, int] = {}  # files allowed so many hand reads, with the reason
+ALLOWED: dict[str, int] = {  # files allowed so many hand reads, with the reason
+    # A form refused by the CSRF check: what was typed goes back, as typed and escaped, to the
+    # page it was typed on (never used, never saved), whatever fields that form had.
+    "brag_event/organiser/csrf.py": 1,
+}
 
 
 def test_no_code_reads_request_data_by_hand() -> None:

@@ -115,3 +115,33 @@ def test_a_500_reaches_stderr_with_its_traceback() -> None:
     assert "Traceback (most recent call last):" in log
     assert 'raise RuntimeError("the error page test\'s own failure")' in log
     assert "RuntimeError: the error page test's own failure" in log
+
+
+PRINT_HSTS = (
+    "from django.conf import settings as s; "
+    "print(s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_INCLUDE_SUBDOMAINS, s.SECURE_HSTS_PRELOAD)"
+)
+
+
+@pytest.mark.parametrize(
+    ("chosen", "said"),
+    [
+        ({}, "31536000 False False"),
+        ({"BRAG_HSTS_INCLUDE_SUBDOMAINS": "true"}, "31536000 True False"),
+        (
+            {"BRAG_HSTS_INCLUDE_SUBDOMAINS": "true", "BRAG_HSTS_PRELOAD": "true"},
+            "31536000 True True",
+        ),
+    ],
+)
+def test_hsts_covers_this_host_unless_the_deploy_chooses_more(
+    chosen: dict[str, str], said: str
+) -> None:
+    """includeSubDomains and preload are the domain owner's choice: off unless asked for."""
+    names = ("BRAG_HSTS_SECONDS", "BRAG_HSTS_INCLUDE_SUBDOMAINS", "BRAG_HSTS_PRELOAD")
+    env = {k: v for k, v in os.environ.items() if k not in GOOD and k not in names}
+    env.update(GOOD)
+    env.update(chosen)
+    done = python_code(PRINT_HSTS, env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == said

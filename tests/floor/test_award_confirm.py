@@ -95,7 +95,8 @@ def test_a_pot_above_the_amount_waits_and_the_next_hand_is_refused_until_it_is_c
     assert words == [
         "Settled with the pot of 25 to Bill, at or above the day's 20: it waits for a second "
         "member of staff to confirm it.",
-        "Confirmed the pot of 25 to Bill as second member of staff, on the floor board.",
+        "Confirmed the pot of 25 to Bill, entered by dee, as second member of staff, on the "
+        "floor board.",
     ]
 
 

@@ -102,7 +102,7 @@ def test_a_ruling_at_a_table_with_no_hand_yet_goes_onto_the_days_own_chain() -> 
     report = ledger_audit(event=w.event)
     assert report.ok, "\n".join(report.lines())
     assert report.day_entries[day.pk] == sum(report.day_entries.values()) == 1
-    assert "1 day-level records" in next(x for x in report.lines() if RECORDS in x)
+    assert "1 day-level record;" in next(x for x in report.lines() if RECORDS in x)
 
 
 def test_a_lift_goes_onto_the_events_money_record() -> None:

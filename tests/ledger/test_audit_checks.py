@@ -163,7 +163,7 @@ def test_the_periodic_check_replays_only_new_or_changed_hands() -> None:
     w = world(3)
     first = settled_hand(w)
     check = ledger_check_run(event=w.event)
-    assert check.ok and any("1 hands replayed (0 settled" in line for line in check.lines)
+    assert check.ok and any("1 hand replayed (0 settled" in line for line in check.lines)
     assert AuditedHand.objects.filter(hand=first).exists()
 
     second = settled_hand(w)
@@ -199,10 +199,10 @@ def test_a_voided_settled_hand_is_replayed_again() -> None:
     before = AuditedHand.objects.get(hand=hand).next_seq
     hand_void_last_action(hand=hand, reason="wrong seat folded", by=None)
     check = ledger_check_run(event=w.event)
-    assert check.ok and any("1 hands replayed (0 settled" in line for line in check.lines)
+    assert check.ok and any("1 hand replayed (0 settled" in line for line in check.lines)
     act(hand, seat=1, action="fold")
     check = ledger_check_run(event=w.event)
-    assert check.ok and any("1 hands replayed (0 settled" in line for line in check.lines)
+    assert check.ok and any("1 hand replayed (0 settled" in line for line in check.lines)
     assert AuditedHand.objects.get(hand=hand).next_seq == before + 2  # the void and the fold
     assert_audit_ok(w.event)
 
@@ -222,7 +222,7 @@ def test_a_day_scoped_audit_checks_that_days_hands_only() -> None:
     w = world(3)
     settled_hand(w)
     report = ledger_audit(event=w.event, day=w.day)
-    assert report.ok and "1 hands replayed" in next(
+    assert report.ok and "1 hand replayed" in next(
         c.detail for c in report.checks if c.name == "hands replay to their transfers"
     )
     day2 = w.event.days.get(number=2)

@@ -210,7 +210,10 @@ class Console:
         day = self.day(number)
         self.go(f"/organiser/days/{day.pk}/close/")
         page = self.page
-        if top is None:
+        last = not day.event.days.filter(number__gt=number).exists()
+        if last:
+            pass  # the last day's close asks no qualification rule
+        elif top is None:
             page.locator("input[name=qualify_rule][value=afford]").check()
         else:
             page.locator("input[name=qualify_rule][value=top]").check()

@@ -7,22 +7,24 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 
-from brag_event.closing.services import day_close_request
-from brag_event.floor.services import floor_call_open
+from brag_event.players.imports import players_import_preview
 from brag_event.players.links import player_path
 from brag_event.players.models import Player
-from brag_event.players.qualify import player_requalify
-from brag_event.players.services import player_register
-from brag_event.tables.seating import seating_draw
-from brag_event.tables.withdraw import player_withdraw
-from tests.factories import disqualify, played, signed_in, world
+from tests.factories import signed_in, world
 
 pytestmark = pytest.mark.django_db
+
+# Nouns a count goes with, for the plural check ("1 players").
+PLURALS = (
+    "players", "tables", "hands", "days", "lines", "rows", "entries", "minutes", "seconds",
+    "stacks", "seats", "dealers", "people", "turns", "flags", "sessions", "attempts", "records",
+)  # fmt: skip
 
 # What no page may say: a rule section, the rules document's name, a command line, a stored
 # key (words joined by underscores), a Python list or dict, Python's None/True/False.
@@ -33,6 +35,7 @@ FORBIDDEN = [
     ("an internal key", re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")),
     ("a Python list or dict", re.compile(r"\[\s*(?:'|\"|\d|\{|\[)|\{\s*'")),
     ("a Python value", re.compile(r"\b(?:None|True|False)\b")),
+    ("a plural for one", re.compile(rf"(?<![\d,.])1 (?:{'|'.join(PLURALS)})\b")),
 ]
 
 
@@ -82,25 +85,6 @@ def problems(text: str) -> list[str]:
             around = text[max(match.start() - 40, 0) : match.end() + 40]
             found.append(f"{what}: {match.group(0)!r} in …{around}…")
     return found
-
-
-@pytest.fixture
-def event_played(django_capture_on_commit_callbacks: Any) -> Any:
-    """Day 1 played (every hand start records its stored keys) and closed, a floor call, a
-    disqualification, a withdrawal, day 2 drawn, a player let back in."""
-    w = world(3)
-    played(w)
-    floor_call_open(table=w.table, note="seat 3 showed a card", by=None)
-    disqualify(w.table, w.players[2])
-    poor = player_register(event=w.event, name="Poor Pete", starting_money=50, by=None)
-    with django_capture_on_commit_callbacks(execute=True):
-        day_close_request(day=w.day, by=None)
-    day2 = w.event.days.get(number=2)
-    player_requalify(day=day2, player=poor, reason="sponsor's invitation", by=None)
-    leaving = player_register(event=w.event, name="Wendy Went", starting_money=500, by=None)
-    player_withdraw(player=leaving, reason="went home", by=None)
-    seating_draw(day=day2, seed="words", by=None)
-    return w
 
 
 def test_no_page_shows_a_rule_section_a_command_an_internal_key_or_a_python_value(
@@ -168,6 +152,7 @@ def test_the_scan_finds_what_it_looks_for() -> None:
     html = (
         "<p>as RULES §4b says</p><p>run python -m brag_event.engine verify</p>"
         "<td>kept_hand_dead 3</td><td>dealt [1, 2]</td><td>{'a': 1}</td><td>None</td>"
+        "<p>over 1 hands, 21 hands, 1,001 hands</p>"
         '<span title="seats_returned">x</span><script>var a_b = [1];</script>'
     )
     said = problems(read(html))
@@ -179,6 +164,41 @@ def test_the_scan_finds_what_it_looks_for() -> None:
         "an internal key",
         "a Python list or dict",
         "a Python value",
+        "a plural for one",
     }
+    assert sum("a plural for one" in line for line in said) == 1
     assert not any("a_b" in line for line in said)  # scripts are not read
     assert any("seats_returned" in line for line in said)  # titles are
+
+
+def test_messages_say_one_as_one() -> None:
+    """A file of one player, imported and undone: the messages say "1 player", and the import's
+    page says when, in the event's zone."""
+    w = world(0, time_zone="Asia/Kolkata")
+    organiser = signed_in("organiser", "org")
+    batch = players_import_preview(event=w.event, data=b"name,starting money\nZed,900\n", by=None)
+    page = f"/organiser/imports/{batch.pk}/"
+    done = organiser.post(page, {"form": "confirm"}, follow=True).content.decode()
+    assert "1 player registered." in done, read(done)
+    assert re.search(r"registered \d+ \w+ \d{4}, \d\d:\d\d IST", read(done)), read(done)
+    assert not problems(read(done))
+    undone = organiser.post(page, {"form": "undo"}, follow=True).content.decode()
+    assert "Import undone: 1 player withdrawn" in undone
+    assert not problems(read(undone))
+
+
+CONSOLE_TEMPLATES = ("organiser", "floor", "integrity")
+TIME_PARTS = re.compile(r"(?<!\\)[HGghisAa]")  # hours, minutes, seconds, a.m./p.m.
+
+
+def test_every_time_on_a_console_page_names_its_zone() -> None:
+    """Each console page shows times in its event's zone (events.middleware); every date
+    format with a time of day says which zone (``T``: IST, GMT…)."""
+    root = Path(__file__).resolve().parents[2] / "templates"
+    nameless = []
+    for folder in CONSOLE_TEMPLATES:
+        for template in sorted((root / folder).glob("*.html")):
+            for fmt in re.findall(r'\|(?:date|time):"([^"]*)"', template.read_text()):
+                if TIME_PARTS.search(fmt) and "T" not in fmt:
+                    nameless.append(f"{folder}/{template.name}: {fmt!r}")
+    assert not nameless, nameless

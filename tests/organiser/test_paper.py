@@ -96,8 +96,24 @@ def test_the_days_results_pdf_lists_the_qualifiers_and_the_root(closed: Any) -> 
     assert {n.strip() for n in qualified.split(",")} == {"Bill", "Andy", "Chris"}
     # The root, whole (a long value may be broken across lines: compare without spaces).
     assert closed.day.record_root in text.replace(" ", "")
-    assert "python -m brag_event.engine verify" in text
+    # How anyone checks it, in words; the command is for the technical reader, on screen only.
+    assert "Anyone can check that nothing in day 1's record changed" in text
+    assert "Checking a published root" in text and "python -m" not in text
     assert "talked about a live hand" in text and "Dan" in text
+
+
+def test_the_results_page_says_the_check_in_words_and_folds_the_command_away(
+    closed: Any,
+) -> None:
+    client = signed_in("organiser")
+    html = client.get(reverse("organiser:results_day", args=[closed.day.pk])).content.decode()
+    folded = re.search(r'<details class="check no-print">(.*?)</details>', html, re.S)
+    assert folded, "no folded part for the technical reader"
+    outside = html.replace(folded.group(0), "")
+    assert "python -m" not in outside and "Anyone can check that nothing in day 1" in outside
+    hands = reverse("organiser:export_hands", args=[closed.day.pk])
+    assert "python -m brag_event.engine verify" in folded.group(1)
+    assert f'href="{hands}"' in folded.group(1) and closed.day.record_root in folded.group(1)
 
 
 def test_the_results_page_is_one_click_from_the_close_report_and_the_dashboard(

@@ -19,6 +19,7 @@ from tests.factories import disqualify, world
 from tests.scenarios import ends_by_a_see, ends_by_folds
 
 LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
 A4 = {"width": 794, "height": 1123}  # A4 at 96 px an inch
 
 
@@ -70,13 +71,27 @@ def test_the_printable_results_and_a_hands_history(
         width = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert width <= 0
         assert_no_violations(page)
+        # How anyone checks the root, in words; the command folded away for the technical reader.
+        expect(page.locator(".paper-record")).to_contain_text("Anyone can check that nothing")
+        command = page.locator(".paper-record code.command")
+        expect(command).to_be_hidden()
+        page.get_by_text("How to run the check (for the technical reader)").click()
+        expect(command).to_contain_text(f"--root {w.day.record_root}")
         shot(page, "organiser-results-1366", folder=DOCS_SHOTS)
+        page.set_viewport_size(PHONE)
+        page.reload()  # as a phone opens it: the menu folded
+        width = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert width <= 0
+        shot(page, "organiser-results-390", folder=DOCS_SHOTS)
+        page.set_viewport_size(LAPTOP)
 
         # As printed: the navigation and the buttons go, the sheet fills the page.
         page.set_viewport_size(A4)
         page.emulate_media(media="print")
         expect(page.locator(".topbar")).to_be_hidden()
         expect(page.get_by_role("button", name="Print")).to_be_hidden()
+        expect(command).to_be_hidden()  # on paper, a pointer to the documentation instead
+        expect(page.locator(".paper-record .print-only")).to_contain_text("Checking a published")
         shot(page, "organiser-results-print-a4", folder=DOCS_SHOTS)
         pdf = page.pdf(format="A4", print_background=True)
         assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") == 1

@@ -51,7 +51,7 @@ def test_the_import_preview_lists_every_row(organiser: Client, w: World) -> None
     assert page.count('class="row-ok"') == 2 and page.count('class="row-refused"') == 2
     assert '<strong class="wrap-anywhere">Andy</strong>, already registered' in page
     assert "1 row below asks you a question" in page
-    assert "is not a whole number" in page and "longer than 80 characters" in page
+    assert "is not a whole number" in page and "a name is at most 80 characters" in page
     assert "Register 2 players?" in page
     empty = organiser.post(url, {"form": "import", "csv_text": ""})
     assert empty.status_code == 400

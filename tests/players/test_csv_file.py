@@ -107,7 +107,7 @@ def test_money_that_is_not_a_whole_amount_is_refused_never_guessed(cell: str, wh
 def test_a_name_longer_than_the_limit_is_refused_on_its_row() -> None:
     read = file_read(f"name\n{'x' * (NAME_MAX + 1)}\nAnn\n".encode())
     assert [r.refused for r in read.rows] == [
-        f"the name is longer than {NAME_MAX} characters",
+        f"a name is at most {NAME_MAX} characters",
         "",
     ]
 

@@ -313,7 +313,7 @@ def test_a_club_column_registers_each_player_s_group() -> None:
     assert [(r["name"], r["group"], r["refused"]) for r in batch.rows] == [
         ("Ann Lee", "Rovers CC", ""),
         ("Bob Kay", "", ""),
-        ("Cy Dee", "x" * 80, "the club or group is longer than 80 characters"),
+        ("Cy Dee", "x" * 80, "a club or group is at most 80 characters"),
     ]
     players_import_confirm(batch=batch, by=None)
     groups = dict(Player.objects.filter(event=event).values_list("name", "group"))

@@ -19,6 +19,11 @@ event meets. Nothing may be lost or entered twice, and the ledger audit must pas
 6. Checks: every action the tablets were told was entered is in the database once, and nothing
    else is; one idempotency record per accepted action; the close's snapshot, qualifications and
    returned stacks; ``manage.py audit_ledger`` passes.
+
+Then the pages (console, public, API) through two more restarts of PostgreSQL: one while every
+gunicorn worker holds a connection and nobody asks anything (afterwards every request answers
+200: each worker checks its kept connection before using it), one while the pages are asked for
+from four threads (every answer is 200 or a 503 in words with ``Retry-After``, never a 500).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,6 +51,7 @@ import pytest
 from bench.api import Server
 from tests.production.client import Browser, ResilientTablet
 from tests.production.services import (
+    DB_NAME,
     HOST,
     ROOT,
     CeleryWorker,
@@ -521,3 +528,111 @@ def test_a_day_with_faults_loses_nothing_and_doubles_nothing(run: Run) -> None:
         f"{unavailable} × 503, {retried} writes retried, worker {killed} replaced, "
         f"close runs {runs}"
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Pages through PostgreSQL restarts
+
+
+def workers_connected(run: Run) -> set[int]:
+    """The gunicorn workers that hold a connection to the private PostgreSQL."""
+    workers = children(run.server.pid)
+    with run.pg.connect() as conn:
+        ports = conn.execute(
+            "SELECT client_port FROM pg_stat_activity WHERE datname = %s AND client_port > 0 "
+            "AND pid <> pg_backend_pid()",
+            (DB_NAME,),
+        ).fetchall()
+    held = set()
+    for (port,) in ports:
+        inode = socket_inode(int(port), run.pg.port)
+        pid = holder(workers, inode) if inode is not None else None
+        if pid is not None:
+            held.add(pid)
+    return held
+
+
+def test_pages_through_postgresql_restarts_answer_200_or_503_in_words_never_500(
+    run: Run,
+) -> None:
+    seeded = run.seeded
+    event, day = seeded["event"], seeded["day"]
+    organiser = Browser(HOST, run.server.port)
+    organiser.login(seeded["organiser"]["username"], seeded["organiser"]["password"])
+    visitor = Browser(HOST, run.server.port)
+    pages = [
+        (organiser, f"/organiser/events/{event}/"),
+        (organiser, f"/organiser/events/{event}/players/"),
+        (organiser, f"/organiser/days/{day}/setup/"),
+        (organiser, f"/api/v1/days/{day}/tables/"),
+        (visitor, f"/standings/{event}/"),
+        (visitor, "/"),
+    ]
+    logged_from = run.server.log.stat().st_size
+
+    def ask(who: Browser, path: str) -> tuple[str, int, str, str]:
+        status, headers, body = who.request("GET", path)
+        return path, status, headers.get("retry-after", ""), body.decode(errors="replace")
+
+    def every_page() -> list[tuple[str, int, str, str]]:
+        """Every page, three times, three at a time: the requests reach every worker."""
+        with ThreadPoolExecutor(WORKERS) as pool:
+            return list(pool.map(lambda page: ask(*page), pages * 3))
+
+    # 1. Every worker holds a connection to the PostgreSQL that is about to restart; nobody asks
+    # anything while it restarts; then the pages again until every worker has connected anew.
+    # Each worker's kept connection is dead, and is checked before use.
+    before: list[tuple[str, int, str, str]] = []
+    after: list[tuple[str, int, str, str]] = []
+
+    def all_connected(answers: list[tuple[str, int, str, str]]) -> bool:
+        answers += every_page()
+        return len(workers_connected(run)) == WORKERS
+
+    wait_until("every gunicorn worker to connect", lambda: all_connected(before), 60, every=0)
+    run.pg.restart()
+    wait_until("every gunicorn worker to connect again", lambda: all_connected(after), 60, every=0)
+    assert [a[:2] for a in before + after if a[1] != 200] == [], "a dead connection was used"
+
+    # 2. PostgreSQL restarts while the pages are asked for, four at a time.
+    answers: list[tuple[str, int, str, str]] = []
+    stop = threading.Event()
+
+    def keep_asking(n: int) -> None:
+        while not stop.is_set():
+            who, path = pages[n % len(pages)]
+            answers.append(ask(who, path))
+            n += 1
+
+    with ThreadPoolExecutor(4) as pool:
+        asking = [pool.submit(keep_asking, n) for n in range(4)]
+        try:
+            wait_until("the pages' first answers", lambda: len(answers) >= 2 * len(pages), 60)
+            run.pg.restart()
+            restarted = len(answers)
+
+            def all_well_again() -> bool:
+                return len({a[0] for a in answers[restarted:] if a[1] == 200}) == len(pages)
+
+            wait_until("every page to answer again", all_well_again, 60)
+        finally:
+            stop.set()
+        for f in asking:
+            f.result()
+    statuses = Counter(status for _, status, _, _ in answers)
+    assert set(statuses) <= {200, 503}, statuses
+    unavailable = [a for a in answers if a[1] == 503]
+    assert unavailable, f"the restart went unnoticed: {statuses}"
+    for path, _, retry_after, body in unavailable:
+        assert retry_after == "1", path
+        if path.startswith("/api/"):
+            assert json.loads(body)["error"]["code"] == UNAVAILABLE, body
+        else:
+            assert "Back in a moment" in body and "Nothing you sent was saved" in body, body
+
+    with run.server.log.open("rb") as log:
+        log.seek(logged_from)
+        written = log.read().decode(errors="replace")
+    assert "Traceback" not in written and "Internal Server Error" not in written, written[-4000:]
+    assert "database unavailable" in written  # one line a refused request, as a warning
+    print(f"pages through restarts: {len(after)} answers after a quiet restart, {statuses}")

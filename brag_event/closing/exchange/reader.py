@@ -21,6 +21,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from brag_event.core.errors import ServiceError
+from brag_event.core.words import at_most
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day
 from brag_event.events.services import rules_validate
@@ -323,12 +324,14 @@ def _text(
     place: Place,
     label: str,
     *,
-    most: int,
+    most: int | None,
     default: Any = MISSING,
     cut: bool = False,
 ) -> Any:
     """Text with its spaces collapsed; longer than ``most``: cut there (``cut``, for words that
-    describe) or refused (for what identifies: names, clubs)."""
+    describe) or refused (for what identifies: names, clubs), said as every limit is said
+    (``core.words.at_most``). ``most=None``: the caller checks the length once it has cleaned
+    the text (a player's name)."""
     value = _get(obj, key, place, label, default)
     if value is default and default is not MISSING:
         return default
@@ -338,13 +341,10 @@ def _text(
             f"{_of(label, place)} must be text, not {_shown(value)}.",
         )
     text = " ".join(value.split())
-    if len(text) > most:
+    if most is not None and len(text) > most:
         if cut:
             return text[:most]
-        place.invalid(
-            key,
-            f"{_of(label, place)} is longer than {most} characters.",
-        )
+        place.invalid(key, at_most(_of(label, place), most))
     if not text and default is MISSING:
         place.at(key).refuse(
             "exchange_missing", f"{_capital(place.words)} has no {label}.", field=key
@@ -483,12 +483,13 @@ def _people(document: dict[str, Any], top: Place) -> list[PersonIn]:
                 number=number,
             )
         seen.add(number)
-        name = player_name_clean(_text(obj, "name", place, "name", most=NAME_MAX * 2))
-        if not name or len(name) > NAME_MAX:
-            place.invalid(
-                "name",
-                f"Membership number {number}'s name must be 1 to {NAME_MAX} characters.",
+        name = player_name_clean(_text(obj, "name", place, "name", most=None))
+        if not name:  # nothing left once cleaned (invisible characters only)
+            place.at("name").refuse(
+                "exchange_missing", f"{_capital(place.words)} has no name.", field="name"
             )
+        if len(name) > NAME_MAX:  # the limit on the name as stored (players.names)
+            place.invalid("name", at_most(_of("name", place), NAME_MAX))
         club = player_group_clean(_text(obj, "club", place, "club", most=CLUB_MAX, default=""))
         group = obj.get("group")
         group_text = (
