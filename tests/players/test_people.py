@@ -274,14 +274,28 @@ def test_the_data_migration_gives_every_player_a_person() -> None:
     another branch added ("table players_player has no column named group")."""
     require(connection.vendor == "postgresql", "needs PostgreSQL (DATABASE_URL)")
     executor = MigrationExecutor(connection)
-    leaves = executor.loader.graph.leaf_nodes()
+    graph = executor.loader.graph
+    leaves = graph.leaf_nodes()
     # players 0006_player_group and 0006_player_link_generation (merged beside 0006_people)
     # stay applied.
-    before = [n for n in leaves if n[0] != "players"] + [
+    kept = {
         ("players", "0006_people"),
         ("players", "0006_player_group"),
         ("players", "0006_player_link_generation"),
-    ]
+    }
+    kept_players = {n for k in kept for n in graph.forwards_plan(k)}
+
+    def without_later_players(node: tuple[str, str]) -> bool:
+        return all(n[0] != "players" or n in kept_players for n in graph.forwards_plan(node))
+
+    # Every other app goes back to its last migration that needs nothing of players after 0006
+    # (a later one, such as the close's standings, needs the people).
+    before = sorted(kept)
+    for app in sorted({n[0] for n in leaves} - {"players"}):
+        plan = graph.forwards_plan(next(n for n in leaves if n[0] == app))
+        ok = [n for n in plan if n[0] == app and without_later_players(n)]
+        if ok:
+            before.append(ok[-1])
     executor.migrate(before)
     old = executor.loader.project_state(before).apps
     event = old.get_model("events", "Event").objects.create(
