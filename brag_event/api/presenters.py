@@ -181,7 +181,7 @@ def audit_entry_view(e: AuditEntry) -> dict[str, Any]:
         "actor": e.actor.get_username() if e.actor else None,
         "actor_id": e.actor_id,
         "verb": e.verb,
-        "verb_label": e.get_verb_display(),
+        "verb_label": e.verb_label,
         "target": e.target,
         "day": {"id": e.day.pk, "number": e.day.number} if e.day else None,
         "table": (
