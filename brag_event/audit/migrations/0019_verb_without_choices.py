@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('audit', '0018_event_import_verb'),
+        ("audit", "0018_event_import_verb"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='auditentry',
-            name='verb',
-            field=models.CharField(help_text='What was done', max_length=60),
+            model_name="auditentry",
+            name="verb",
+            field=models.CharField(help_text="What was done", max_length=60),
         ),
     ]
