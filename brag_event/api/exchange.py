@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from brag_event.access.rules import can
 from brag_event.closing.exchange.document import FORMAT, event_results_document
+from brag_event.closing.exchange.reader import whole_or_long
 from brag_event.closing.exchange.services import MAX_BYTES, event_import_results
 from brag_event.events.models import Event
 
@@ -109,6 +110,10 @@ class ResultsFileParser(LimitedJSONParser):
 
     def limit(self) -> int:
         return min(MAX_BYTES, int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE))
+
+    # Whole numbers read as the console and the command read a file's: a 5,001-digit number
+    # refused where it stands, in words, not as JSON the API cannot parse.
+    parse_int = staticmethod(whole_or_long)
 
 
 class ResultsExchangeImport(APIView):
