@@ -52,6 +52,18 @@ export function announce(text) {
   window.setTimeout(function () { live.textContent = text; }, 30);
 }
 
+/* A time of day as HH:MM in the event's time zone (the table's event.time_zone); the
+ * device's own zone only when the event names none. */
+export function hhmm(ms, zone) {
+  var options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  if (zone) options.timeZone = zone;
+  try {
+    return new Intl.DateTimeFormat("en-GB", options).format(new Date(ms));
+  } catch (e) {
+    return new Date(ms).toTimeString().slice(0, 5);
+  }
+}
+
 export function setNet(text, state) {
   var net = $("#net");
   if (!net) return;

@@ -8,7 +8,7 @@
 import { $, el, clear, announce, newKey, notice, setNet, seatLabel } from "./dom.js";
 import { api, errorOf, toLogin } from "./api.js";
 import { hand, view, changed } from "./state.js";
-import { applyHand, refresh } from "./server.js";
+import { applyHand, refresh, onlineText } from "./server.js";
 import { saveQueue, reproject, differs, rename, engineReady, rememberHand } from "./offline-glue.js";
 
 /* A tap on an action: queued, drawn at once (from the tablet's engine when entries wait), sent. */
@@ -135,7 +135,7 @@ export function sendQueue(T) {
       T.queue.shift();
       named(T, item, got);
       saveQueue(T);
-      setNet("", "");
+      setNet(onlineText(T), "");
       var why = differs(item.expect, got);
       if (why) {
         // The server is the authority: stop, say both, redraw from the server's hand.

@@ -7,8 +7,9 @@
  *                   keptAt, fromStore; server.js keptAt on every answer, a 304 too)
  *   queue.js        queue, sending, retry, lastEntry (dialogs.js clears it once taken back),
  *                   saving (through offline-glue.saveQueue)
- *   offline-glue.js projected, asked (the tablet's engine's answer to the queue; queue.js
- *                   drops it when the server's answer differs)
+ *   offline-glue.js projected, asked, keptProjection (the tablet's engine's answer to the
+ *                   queue, and its copy kept in IndexedDB for a reload before the engine
+ *                   boots; queue.js drops it when the server's answer differs)
  *   render.js       picked, betAmount, betText, betFor (what the dealer is choosing; queue.js
  *                   clears the cards picked once entered)
  *   wake.js         wakeLock
@@ -32,7 +33,8 @@ export function createTableState(id) {
     saving: null, // the last write of the queue to IndexedDB (a Promise)
     sending: false, // the queue's head is on its way to the server
     retry: null, // the timer of the next try to send
-    projected: null, // {table, hand} the tablet's engine computed after the queue, or null
+    projected: null, // {table, hand} the tablet's engine computed after the queue, or null ({…, kept: true}: its copy from IndexedDB, the engine not booted yet)
+    keptProjection: null, // {keys, etag, projected}: the last one computed, as kept in IndexedDB
     asked: 0, // how many times the engine was asked: a late answer to an older question is dropped
     picked: [], // the showdown's cards picked so far
     betAmount: null,
