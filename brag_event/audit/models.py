@@ -37,6 +37,9 @@ class Verb(models.TextChoices):
     PLAYER_REMOVE = "player.remove", "player registered by mistake removed"
     PLAYER_IMPORT_UNDO = "player.import_undo", "import undone"
     PLAYER_LINK_REISSUE = "player.link_reissue", "player's private link replaced"
+    PLAYER_CHECK_IN = "player.check_in", "player checked in for a day"
+    CHECKIN_WINDOW = "day.checkin_window", "day's check-in opened"
+    SEAT_LATE_ARRIVAL = "seat.late_arrival", "late arrival seated"
 
     PLAYER_LOOK_ALIKE = "player.look_alike", "look-alike name confirmed as another person"
     PERSON_UPDATE = "person.update", "person's details changed"

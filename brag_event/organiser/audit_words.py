@@ -420,7 +420,13 @@ def _drawn(d: dict[str, Any], _n: Names) -> str:
         f"Seating drawn with seed {plain(d.get('seed'))}: "
         f"{counted(number(d.get('players')), 'player')} on "
         f"{counted(number(d.get('tables')), 'table')}, {plain(number(d.get('excluded')))} "
-        f"not drawn{shared}"
+        "not drawn"
+        + (
+            f" ({plain(number(d.get('not_checked_in')))} of them not checked in)"
+            if d.get("not_checked_in")
+            else ""
+        )
+        + shared
     )
 
 
@@ -537,6 +543,21 @@ WORDS: dict[str, Words] = {
     Verb.PLAYER_REINSTATE: lambda d, n: "Withdrawal taken back: the player can be seated again.",
     Verb.PLAYER_REQUALIFY: lambda d, n: (
         f"Let back in for day {plain(d.get('day'))} past the cut.{because(d)}"
+    ),
+    Verb.PLAYER_CHECK_IN: lambda d, n: (
+        f"Checked in for day {plain(d.get('day'))} "
+        + ("at the desk." if d.get("how") == "desk" else "from their own page.")
+    ),
+    Verb.CHECKIN_WINDOW: lambda d, n: (
+        ("Check-in moved" if d.get("moved") else "Check-in opened")
+        + f" for day {plain(d.get('day'))}: from {plain(d.get('opens'))} to "
+        f"{plain(d.get('closes'))}; the draw seats "
+        + ("only the players checked in." if d.get("only_checked_in") else "every qualifier.")
+    ),
+    Verb.SEAT_LATE_ARRIVAL: lambda d, n: (
+        f"Arrived late and seated at table {plain(d.get('table'))} seat {plain(d.get('seat'))} "
+        f"with {plain(d.get('amount'))}: the table with the fewest players "
+        f"({plain(d.get('players'))} there before)."
     ),
     Verb.TABLE_CREATE: lambda d, n: "Table created.",
     Verb.TABLE_DEALERS: _dealers,
