@@ -44,7 +44,7 @@ class ResultsDocument(S.Serializer):
         required=False, help_text="software, site, imported_from"
     )
     event = S.DictField(help_text="uid, name, currency, time_zone, starting_money")
-    people = S.ListField(child=S.DictField(), help_text="number, name, club, group, withdrawn")
+    people = S.ListField(child=S.DictField(), help_text="number, uid, name, club, group, withdrawn")
     days = S.ListField(
         child=S.DictField(),
         help_text="number, date, closed_at, rules, qualification, root, field, results",
@@ -69,6 +69,12 @@ class ResultsImportedOut(S.Serializer):
     people_new = S.ListField(child=S.IntegerField(), help_text="Membership numbers new here")
     people_known = S.ListField(
         child=S.IntegerField(), help_text="Membership numbers of people registered here already"
+    )
+    renumbered = S.DictField(
+        child=S.IntegerField(),
+        help_text="New people whose number in the file is someone else's here: the file's "
+        "number → the number given here (numbers are each installation's labels; the file's "
+        "uid says who a person is)",
     )
     message = S.CharField(help_text="What was imported, in words")
 
@@ -139,6 +145,7 @@ class ResultsExchangeImport(APIView):
                 "days": made.event.days.count(),
                 "people_new": made.people_new,
                 "people_known": made.people_known,
+                "renumbered": {str(a): b for a, b in made.renumbered.items()},
                 "message": made.summary,
             },
             status=201,

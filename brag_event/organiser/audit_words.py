@@ -381,10 +381,17 @@ def _person_update(d: dict[str, Any], _n: Names) -> str:
 def _event_imported(d: dict[str, Any], _n: Names) -> str:
     where = f", played at {plain(d['source'])}" if d.get("source") else ""
     new, known = number(d.get("people_new")), number(d.get("people_known"))
+    renumbered = d.get("renumbered") if isinstance(d.get("renumbered"), dict) else {}
+    given = (
+        f" New people whose number in the file was someone else's here: "
+        f"{and_list(f'{membership(a)} is now {membership(b)}' for a, b in renumbered.items())}."
+        if renumbered
+        else ""
+    )
     return (
         f"Past event imported from the results file {plain(d.get('file'))}{where}: "
         f"{counted(number(d.get('days')), 'day')}, {counted(new, 'new person', 'new people')} "
-        f"and {counted(known, 'person', 'people')} already known."
+        f"and {counted(known, 'person', 'people')} already known.{given}"
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 import zlib
 from typing import Any
 
@@ -38,7 +39,15 @@ class Person(models.Model):
     )
     number = models.PositiveIntegerField(
         unique=True,
-        help_text="Membership number: stable, unique, given automatically when none is said",
+        help_text="Membership number: stable, unique, given automatically when none is said; "
+        "a label of this installation's (another numbers its people on its own)",
+    )
+    uid = models.UUIDField(
+        default=uuid.uuid4,
+        unique=True,
+        editable=False,
+        help_text="Who the person is wherever their results go: carried by the results "
+        "exchange file, which finds them by it in another installation (docs/people.md)",
     )
     club = models.CharField(max_length=CLUB_MAX, blank=True, help_text="Club or group")
     email = models.EmailField(blank=True, help_text="Seen by organisers only")

@@ -42,6 +42,7 @@ REFUSALS: dict[str, str] = {
     "exchange_missing": "a field that is needed is missing",
     "exchange_invalid": "a field's value is of the wrong kind or out of range",
     "exchange_number_twice": "a membership number is among the event's people twice",
+    "exchange_uid_twice": "two of the event's people have the same uid",
     "exchange_unknown_number": "a day's results, field or a penalty name a membership number "
     "that is not among the event's people",
     "exchange_results_twice": "a day's results or field name the same person twice",
@@ -51,7 +52,8 @@ REFUSALS: dict[str, str] = {
     "exchange_event_here": "the event is here already (imported before, or this "
     "installation's own): importing it again would count its results twice",
     "exchange_event_name_taken": "another event here has the event's name",
-    "exchange_name_mismatch": "a membership number belongs here to someone of another name",
+    "exchange_name_mismatch": "a file without uids names a membership number that belongs "
+    "here to someone of another name",
     "exchange_same_person": "two of the file's people are one person here (merged duplicates)",
     "exchange_number_taken": "a new person's membership number was given here a moment ago",
 }
@@ -91,11 +93,12 @@ class EventIn:
 
 @dataclass(frozen=True)
 class PersonIn:
-    number: int
+    number: int  # the writing installation's label
     name: str
     club: str
     group: str
     withdrawn: bool
+    uid: uuid.UUID | None = None  # who they are anywhere; None in a file written before it
 
 
 @dataclass(frozen=True)
@@ -530,6 +533,7 @@ def _event(document: dict[str, Any], top: Place) -> EventIn:
 def _people(document: dict[str, Any], top: Place) -> list[PersonIn]:
     people: list[PersonIn] = []
     seen: set[int] = set()
+    uids: dict[uuid.UUID, int] = {}
     for i, value in enumerate(_list(document, "people", top, "people", needed=True)):
         place = Place(f"person {i + 1} of the event's people", f"/people/{i}")
         obj = _object(value, place, "an object")
@@ -556,8 +560,30 @@ def _people(document: dict[str, Any], top: Place) -> list[PersonIn]:
             else club
         )
         withdrawn = _flag(obj, "withdrawn", place, "withdrawn", False)
-        people.append(PersonIn(number, name, club, group_text, withdrawn))
+        uid = _uid(obj, place)
+        if uid is not None:
+            if uid in uids:
+                place.at("uid").refuse(
+                    "exchange_uid_twice",
+                    f"Membership numbers {uids[uid]} and {number} of the event's people are one "
+                    "person (the same uid): correct the file, then import again.",
+                    numbers=[uids[uid], number],
+                )
+            uids[uid] = number
+        people.append(PersonIn(number, name, club, group_text, withdrawn, uid))
     return people
+
+
+def _uid(obj: dict[str, Any], place: Place) -> uuid.UUID | None:
+    value = obj.get("uid")
+    if value is None:
+        return None
+    try:
+        if not isinstance(value, str):
+            raise ValueError
+        return uuid.UUID(value.strip())
+    except ValueError:
+        place.invalid("uid", f"{_capital(place.words)}'s uid must be a UUID, not {_shown(value)}.")
 
 
 def _days(document: dict[str, Any], top: Place, numbers: set[int]) -> list[DayIn]:
