@@ -40,11 +40,11 @@ export function refresh(T) {
   }, function () { setNet(offlineText(T), "offline"); });
 }
 
-/* "the table as seen at HH:MM": the time of the server's last answer (a 304 too), in the
+/* "table seen at HH:MM": the time of the server's last answer (a 304 too), in the
  * event's time zone; "" before the first. */
 export function seenAt(T) {
   var zone = T.table && T.table.event ? T.table.event.time_zone : null;
-  return T.keptAt ? "the table as seen at " + hhmm(T.keptAt, zone) : "";
+  return T.keptAt ? "table seen at " + hhmm(T.keptAt, zone) : "";
 }
 
 /* The status line while the server answers. */

@@ -89,7 +89,7 @@ def test_the_agreed_showdown_asks_once_and_only_once_everyone_has_bet(
 def test_the_status_line_says_when_the_table_was_seen(hall: Hall, browser: Any) -> None:
     page = open_table(hall, browser)
     net = page.locator("#net")
-    expect(net).to_contain_text("Online \u2014 the table as seen at")
+    expect(net).to_contain_text("Online \u2014 table seen at")
     seen = net.inner_text().rsplit(" ", 1)[-1]
     zone = ZoneInfo(hall.world.event.time_zone)
     now = dt.datetime.now(zone)
