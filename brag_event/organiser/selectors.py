@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
+from brag_event.core.replication import replication_status
 from brag_event.core.words import counted
 from brag_event.events.models import Day, DayClose, Event
 from brag_event.events.setup import RULE_LABELS
@@ -133,6 +134,8 @@ def event_dashboard(event: Event, *, now: dt.datetime | None = None) -> Dashboar
         board.alerts.append(
             f"The integrity monitor raised {flags} flag{'s' if flags != 1 else ''}: see Integrity."
         )
+    # The standby, the WAL archive, the last base backup (issue 46): said here as on /readyz.
+    board.alerts.extend(replication_status(tz=zone(event.time_zone)).alerts)
     for row in rows:
         if row.idle and row.last_activity is not None:
             minutes = int((now - row.last_activity).total_seconds() // 60)
