@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -126,6 +128,9 @@ def checkin_window_set(
         window.set_at = now
         window.save()
     versions.event_changed(day.event_id)  # the hall's banner, the players' pages
+    # Forgotten now and again once committed (a poll between the two read the old times).
+    cache.delete(_times_key(day.event_id))
+    transaction.on_commit(lambda: cache.delete(_times_key(day.event_id)))
     audit_record(
         by=by,
         verb=Verb.CHECKIN_WINDOW,
@@ -278,6 +283,11 @@ def desk_search(day: Day, text: str) -> QuerySet[Player]:
     return players.order_by("name", "pk")
 
 
+def day_field_players(day: Day) -> QuerySet[Player]:
+    """The day's field as a queryset (what the desk may check in)."""
+    return Player.objects.filter(pk__in=day_field(day))
+
+
 def no_shows(day: Day) -> QuerySet[Player]:
     """The day's field not checked in."""
     return (
@@ -285,4 +295,73 @@ def no_shows(day: Day) -> QuerySet[Player]:
         .exclude(checkins__day=day)
         .select_related("person")
         .order_by("name", "pk")
+    )
+
+
+# ------------------------------------------------------------------- the hall and the players
+
+
+def checkin_day(event_id: int) -> Day | None:
+    """The day players check in for now: the first day of the event not yet closing that has a
+    check-in window (between days, the next day's)."""
+    return (
+        Day.objects.filter(
+            event_id=event_id,
+            status__in=(Day.Status.SCHEDULED, Day.Status.OPEN),
+            checkin_window__isnull=False,
+        )
+        .select_related("event", "checkin_window")
+        .order_by("number")
+        .first()
+    )
+
+
+def _times_key(event_id: int) -> str:
+    return f"checkin-times-{event_id}"
+
+
+TIMES_SECONDS = 300  # how long the windows' times are kept in the cache (forgotten when set)
+
+
+def checkin_phase(event_id: int) -> str:
+    """Where the clock stands against the event's check-in windows ("" without any; one letter
+    a window: b before, o open, a after): part of the hall's and the players' pages' versions,
+    so that a page kept by version shows "Check in now" from the minute the window opens and
+    not after it closes, without a change to any row. The windows' times are kept in the
+    cache (a poll of every phone reads them), forgotten whenever a window is set."""
+    key = _times_key(event_id)
+    times = cache.get(key)
+    if times is None:
+        times = [
+            (o.timestamp(), c.timestamp())
+            for o, c in CheckInWindow.objects.filter(day__event_id=event_id)
+            .order_by("day__number")
+            .values_list("opens_at", "closes_at")
+        ]
+        cache.set(key, times, TIMES_SECONDS)
+    now = timezone.now().timestamp()
+    return "".join("b" if now < o else "o" if now < c else "a" for o, c in times)
+
+
+@dataclass(frozen=True)
+class PlayerCheckIn:
+    """What a player's own page says of check-in."""
+
+    day: Day
+    state: CheckInState
+    done: CheckIn | None
+    plays: bool  # in the day's field
+
+
+def player_checkin(player: Player) -> PlayerCheckIn | None:
+    """The check-in a player's page shows (``None``: no window for a coming day)."""
+    day = checkin_day(player.event_id)
+    if day is None:
+        return None
+    done = CheckIn.objects.filter(day=day, player=player).first()
+    return PlayerCheckIn(
+        day=day,
+        state=checkin_state(day),
+        done=done,
+        plays=done is not None or player.pk in day_field(day),
     )

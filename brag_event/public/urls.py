@@ -8,6 +8,7 @@ urlpatterns = [
     path("standings/<int:event_id>/", views.standings_page, name="standings"),
     path("standings/<int:event_id>/hall/", views.hall, name="hall"),
     path("p/<str:token>/", views.player, name="player"),
+    path("p/<str:token>/check-in/", views.player_check_in_view, name="player_check_in"),
     path("series/<int:series_id>/", views.series_page, name="series"),
     path("series/<int:series_id>/standings.csv", views.series_csv, name="series_csv"),
     path("favicon.ico", views.favicon, name="favicon"),
