@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanen
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.urls import reverse
 from django.views.decorators.gzip import gzip_page
 
 from brag_event.core.conditional import versioned_answer
@@ -18,7 +19,7 @@ from brag_event.core.forms import bad_request, takes
 from brag_event.events.hall import announcements_shown, clock_moment
 from brag_event.events.models import Day, Event
 from brag_event.events.zones import activate_for
-from brag_event.players.links import player_link_holder
+from brag_event.players.links import player_link_holder, player_token
 from brag_event.players.models import Player
 from brag_event.players.results import since_close, standings_marked
 from brag_event.players.selectors import current_day
@@ -201,6 +202,7 @@ def _player_html(request: HttpRequest, found: Player) -> bytes:
         "hands": hands,
         "announcements": announcements_shown(event.pk),
         "refresh_seconds": PLAYER_REFRESH_SECONDS,
+        "notices_url": reverse("public:notices", args=[player_token(found)]),
     }
     return render_to_string("public/player.html", context, request=request).encode()
 
