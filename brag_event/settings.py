@@ -315,6 +315,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Brag Event <noreply@l
 # brag_event.notify.vapid prints a pair). Without them the players' page offers email only.
 BRAG_VAPID_PRIVATE_KEY = os.environ.get("BRAG_VAPID_PRIVATE_KEY", "")
 BRAG_VAPID_PUBLIC_KEY = os.environ.get("BRAG_VAPID_PUBLIC_KEY", "")
+# A send claimed longer ago than this is taken for a dead worker's: the outbox sends it again.
+BRAG_NOTIFY_LEASE_SECONDS = int(os.environ.get("BRAG_NOTIFY_LEASE_SECONDS", "60"))
 BRAG_VAPID_SUBJECT = os.environ.get("BRAG_VAPID_SUBJECT", "mailto:organisers@localhost")
 # How long an Idempotency-Key's answer is kept for a retry (docs/operations.md); then pruned.
 BRAG_IDEMPOTENCY_DAYS = int(os.environ.get("BRAG_IDEMPOTENCY_DAYS", "7"))

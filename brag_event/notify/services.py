@@ -37,7 +37,7 @@ from .models import Contact, Kind, Notice
 log = logging.getLogger("brag_event.notify")
 
 # A claim older than this is a sender that died: the notice is due again.
-LEASE = datetime.timedelta(seconds=int(getattr(settings, "BRAG_NOTIFY_LEASE_SECONDS", 60)))
+LEASE = datetime.timedelta(seconds=settings.BRAG_NOTIFY_LEASE_SECONDS)
 # Tries before a notice is given up (the dashboard lists it): 30 s, 1, 2, 4, 8 min … apart.
 MAX_ATTEMPTS = 8
 FIRST_WAIT = 30
