@@ -37,7 +37,7 @@ class PushService:
         service = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 service.received.append(({k.lower(): v for k, v in self.headers.items()}, body))
                 self.send_response(service.status)

@@ -33,7 +33,7 @@ class StallFirst(_Keep):
         self.reached = threading.Event()
         self.stalled = False
 
-    async def handle_RCPT(  # noqa: N802 - aiosmtpd's hook name
+    async def handle_RCPT(
         self, server: Any, session: Any, envelope: Any, address: str, options: Any
     ) -> str:
         if not self.stalled:
