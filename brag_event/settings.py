@@ -11,6 +11,11 @@ Everything that differs between machines comes from environment variables:
   the database.
 - ``BRAG_PUBLIC_BASE_URL``: the address phones in the hall reach (``https://brag.example.org``),
   printed on the table sheets; when unset (development only), the request's own.
+- ``EMAIL_HOST`` (and ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+  ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``): the mail server players' notifications go through;
+  when unset, emails wait in the outbox and the organisers' dashboard says so.
+- ``BRAG_VAPID_PRIVATE_KEY``, ``BRAG_VAPID_PUBLIC_KEY``, ``BRAG_VAPID_SUBJECT``: Web Push's
+  keys (``python -m brag_event.notify.vapid`` makes a pair); when unset, no Web Push is offered.
 - ``BRAG_TIME_ZONE``: the default time zone of new events (an IANA name, default Europe/London).
 """
 
@@ -65,6 +70,7 @@ INSTALLED_APPS = [
     "brag_event.events",
     "brag_event.access",
     "brag_event.players",
+    "brag_event.notify",
     "brag_event.tables",
     "brag_event.hands",
     "brag_event.ledger",
@@ -297,6 +303,23 @@ CONTENT_SECURITY_POLICY: dict[str, Any] = {
 # The address phones in the hall reach, printed under the table sheets' QR codes
 # (core.public_urls; docs/operations.md, "The public base URL"). Production requires one.
 BRAG_PUBLIC_BASE_URL = public_base_url_checked(os.environ.get("BRAG_PUBLIC_BASE_URL", ""))
+# Players' notifications (brag_event/notify, docs/notifications.md): the mail server from the
+# environment, Django's own names. Without EMAIL_HOST the outbox keeps emails waiting.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Brag Event <noreply@localhost>")
+# Web Push (VAPID, RFC 8292): the application server's keys, base64url (python -m
+# brag_event.notify.vapid prints a pair). Without them the players' page offers email only.
+BRAG_VAPID_PRIVATE_KEY = os.environ.get("BRAG_VAPID_PRIVATE_KEY", "")
+BRAG_VAPID_PUBLIC_KEY = os.environ.get("BRAG_VAPID_PUBLIC_KEY", "")
+# A send claimed longer ago than this is taken for a dead worker's: the outbox sends it again.
+BRAG_NOTIFY_LEASE_SECONDS = int(os.environ.get("BRAG_NOTIFY_LEASE_SECONDS", "60"))
+BRAG_VAPID_SUBJECT = os.environ.get("BRAG_VAPID_SUBJECT", "mailto:organisers@localhost")
 # How long an Idempotency-Key's answer is kept for a retry (docs/operations.md); then pruned.
 BRAG_IDEMPOTENCY_DAYS = int(os.environ.get("BRAG_IDEMPOTENCY_DAYS", "7"))
 
@@ -364,6 +387,12 @@ CELERY_BEAT_SCHEDULE = {
     "idempotency-prune": {
         "task": "api.idempotency_prune",
         "schedule": float(os.environ.get("BRAG_IDEMPOTENCY_PRUNE_SECONDS", "3600")),
+    },
+    # The players' notifications outbox: what is due and was never sent, or whose worker died
+    # mid-send, is queued again (notify.tasks).
+    "notify-requeue": {
+        "task": "notify.requeue",
+        "schedule": float(os.environ.get("BRAG_NOTIFY_REQUEUE_SECONDS", "30")),
     },
     "close-requeue": {
         "task": "closing.requeue",

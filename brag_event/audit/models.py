@@ -83,6 +83,8 @@ class Verb(models.TextChoices):
     SERIES_CREATE = "series.create", "series created"
     SERIES_CHANGE = "series.change", "series changed"
     EVENT_IMPORT = "event.import", "past event imported from a results file"
+    NOTIFY_CONTACT = "notify.contact", "notification settings changed"
+    NOTIFY_UNSUBSCRIBE = "notify.unsubscribe", "emails stopped by the unsubscribe link"
     OTHER = "other", "other (recorded before the kinds were listed)"
 
 

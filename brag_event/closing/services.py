@@ -35,7 +35,8 @@ from brag_event.floor.services import carried_pots_share
 from brag_event.hands.models import Hand
 from brag_event.ledger.audit import ledger_audit
 from brag_event.ledger.models import LedgerCheck
-from brag_event.players.models import Qualification, StandingSnapshot
+from brag_event.notify.services import notice_result
+from brag_event.players.models import Player, Qualification, StandingSnapshot
 from brag_event.players.results import close_standings
 from brag_event.tables import versions
 from brag_event.tables.models import Seat
@@ -375,6 +376,16 @@ def _finish(close_id: int, day_id: int, *, seats_returned: int) -> DayClose:
                 Qualification.objects.get_or_create(
                     day=following, player_id=player_id, defaults={"reason": reason}
                 )
+        # Each player who asked to hear their result is told it once the close commits.
+        players = {p.pk: p for p in Player.objects.filter(pk__in=[r["player"] for r in rows])}
+        for row in rows:
+            notice_result(
+                player=players[row["player"]],
+                day=day,
+                rank=row["rank"] or 0,
+                qualified=row["player"] in qualified,
+                following=following,
+            )
         standings_chain(day=day, close=close)
         audit = ledger_audit(event=event)
         if not audit.ok:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import notices, views
 
 app_name = "public"
 
@@ -9,6 +9,8 @@ urlpatterns = [
     path("standings/<int:event_id>/hall/", views.hall, name="hall"),
     path("p/<str:token>/", views.player, name="player"),
     path("p/<str:token>/check-in/", views.player_check_in_view, name="player_check_in"),
+    path("p/<str:token>/notices/", notices.notices, name="notices"),
+    path("unsubscribe/<str:token>/", notices.unsubscribe, name="unsubscribe"),
     path("series/<int:series_id>/", views.series_page, name="series"),
     path("series/<int:series_id>/standings.csv", views.series_csv, name="series_csv"),
     path("favicon.ico", views.favicon, name="favicon"),

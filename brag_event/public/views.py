@@ -258,6 +258,7 @@ def _player_html(request: HttpRequest, found: Player) -> bytes:
         "checkin": player_checkin(found),
         "link_token": player_token(found),
         "refresh_seconds": PLAYER_REFRESH_SECONDS,
+        "notices_url": reverse("public:notices", args=[player_token(found)]),
     }
     return render_to_string("public/player.html", context, request=request).encode()
 

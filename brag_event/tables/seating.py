@@ -42,6 +42,7 @@ from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
 from brag_event.ledger.record import seat_record_sit
 from brag_event.ledger.services import account_player, account_stack, transfer_post
+from brag_event.notify.services import notice_seat
 from brag_event.players.checkin import checked_in_ids
 from brag_event.players.models import CheckIn, Player
 from brag_event.players.names import player_group_key
@@ -317,6 +318,11 @@ def seating_apply(*, draw: SeatingDraw, by: Actor | None) -> list[Table]:
             )
     draw.applied_at = timezone.now()
     draw.save(update_fields=["applied_at"])
+    # Each player who asked to hear their seat is told it once this commits (notify's outbox).
+    for seat in Seat.objects.filter(table__in=created, left_at__isnull=True).select_related(
+        "player", "table__day__event"
+    ):
+        notice_seat(seat=seat, moved=False)
     audit_record(
         by=by,
         verb=Verb.SEATING_APPLY,
@@ -503,6 +509,7 @@ def seat_move(*, seat: Seat, to_table: Table, to_seat: int, by: Actor | None) ->
         sitting_out=seat.sitting_out,
     )
     seat_record_sit(new, day.event_id)
+    notice_seat(seat=new, moved=True)
     if amount:
         transfer_post(
             kind=Transfer.Kind.BUY_IN,

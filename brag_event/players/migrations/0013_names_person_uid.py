@@ -17,6 +17,9 @@ def give_uids(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("players", "0012_identities_on_money_record"),
+        # Beside check-in's 0013 (another change of the same time): after it, one line of
+        # migrations.
+        ("players", "0013_checkin_windows_and_checkins"),
     ]
 
     operations = [
