@@ -5,17 +5,14 @@ export is a selector (``closing.exchange.document``), the import a service
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from brag_event.access.rules import can
 from brag_event.closing.exchange.document import FORMAT, event_results_document
 from brag_event.closing.exchange.reader import whole_or_long
 from brag_event.closing.exchange.services import MAX_BYTES, event_import_results
@@ -24,7 +21,8 @@ from brag_event.events.models import Event
 from . import contract as c
 from .idempotency import idempotent
 from .parsers import LimitedJSONParser
-from .views import OrganiserOnly, actor
+from .permissions import Can
+from .views import actor
 
 S = serializers
 
@@ -79,18 +77,8 @@ class ResultsImportedOut(S.Serializer):
     message = S.CharField(help_text="What was imported, in words")
 
 
-class EventCreators(permissions.BasePermission):
-    """Organisers of every event (``access.rules``: "event.create"): an import makes an event
-    and registers people, who span events."""
-
-    message = "Only organisers of every event import a past event."
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return can(request.user, "event.create")
-
-
 class EventResultsExchange(APIView):
-    permission_classes = [OrganiserOnly]
+    permission_classes = [Can("results.exchange")]
 
     @extend_schema(
         responses={
@@ -123,7 +111,9 @@ class ResultsFileParser(LimitedJSONParser):
 
 
 class ResultsExchangeImport(APIView):
-    permission_classes = [EventCreators]
+    permission_classes = [
+        Can("event.create", "Only organisers of every event import a past event.")
+    ]
     parser_classes = [ResultsFileParser]
 
     @extend_schema(

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.urls import URLPattern
 
+from brag_event.access.rules import PERMISSIONS
 from brag_event.api.models import DeviceToken, token_hash
 from brag_event.api.urls import v1
 from brag_event.audit.models import AuditEntry
@@ -574,6 +575,42 @@ def test_the_matrix_covers_every_route_and_method_of_v1() -> None:
     rows = [(row.method, row.route) for row in MATRIX]
     assert len(rows) == len(set(rows)), "a route is in the matrix twice"
     assert set(rows) == routes
+
+
+# The routes that name no permission: open to all, or to anyone signed in whose rows the
+# querysets then scope (their own hands, their own account).
+OPEN_ROUTES = {
+    "events/",
+    "events/<int:event_id>/",
+    "events/<int:event_id>/standings/",
+    "hands/<int:hand_id>/",
+    "hands/<int:hand_id>/history/",
+    "me/",
+    "me/hands/",
+    "auth/csrf/",
+    "auth/login/",
+    "auth/logout/",
+}
+
+
+def test_every_route_states_its_permission_by_name() -> None:
+    """One way to say who may do what: a route either names one permission of
+    ``access.rules`` (``Can``) or is one of the open routes above; no role classes."""
+    named: dict[str, str] = {}
+    for p in v1:
+        assert isinstance(p, URLPattern)
+        classes = p.callback.view_class.permission_classes  # type: ignore[attr-defined]
+        names = [getattr(c, "permission", None) for c in classes]
+        route = str(p.pattern)
+        if route in OPEN_ROUTES:
+            assert names == [None], route
+            continue
+        assert len(names) == 1 and names[0] in PERMISSIONS, (route, classes)
+        named[route] = names[0]
+    assert {str(p.pattern) for p in v1} >= OPEN_ROUTES
+    assert (
+        named["rulings/"] == "floor.rule" and named["hands/<int:hand_id>/void/"] == "hand.correct"
+    )
 
 
 CELLS = [
