@@ -60,7 +60,7 @@ def test_check_in_from_the_phone_and_the_desk_then_the_draw_and_a_late_arrival(
     )
     base = live_server.url
     checkin = f"{base}/organiser/days/{day.pk}/seating/check-in/"
-    console = chromium.new_context(viewport={"width": 1366, "height": 768})
+    console = chromium.new_context(viewport={"width": 1366, "height": 768}, locale="en-GB")
     phone = chromium.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
