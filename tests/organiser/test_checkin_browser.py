@@ -60,7 +60,7 @@ def test_check_in_from_the_phone_and_the_desk_then_the_draw_and_a_late_arrival(
     )
     base = live_server.url
     checkin = f"{base}/organiser/days/{day.pk}/seating/check-in/"
-    console = chromium.new_context(viewport={"width": 1366, "height": 768})
+    console = chromium.new_context(viewport={"width": 1366, "height": 768}, locale="en-GB")
     phone = chromium.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
@@ -107,6 +107,8 @@ def test_check_in_from_the_phone_and_the_desk_then_the_draw_and_a_late_arrival(
         expect(desk.locator("#desk-results")).not_to_contain_text("Bob Kay")
         button.click()
         expect(desk.get_by_text("Samira Okafor checked in.")).to_be_visible()
+        # The hall's screen, left as it was, counts her in on its next poll (no reload).
+        expect(screen.locator(".checkin-banner")).to_contain_text("2 of 9 checked in")
         # Five more check in from their pages; Gus and Hal do not come.
         for name in NAMES[1:6]:
             player_check_in(day=day, player=players[name], how="page", by=None)

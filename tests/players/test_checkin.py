@@ -15,6 +15,7 @@ from brag_event.core.actors import Actor
 from brag_event.events.models import Day, Event
 from brag_event.events.services import day_open, event_create_flash
 from brag_event.hands.chain import day_chains
+from brag_event.ledger.audit import ledger_audit
 from brag_event.players.checkin import (
     checkin_state,
     checkin_window_set,
@@ -79,12 +80,17 @@ def test_a_player_checks_in_once_on_the_days_chain_and_audited() -> None:
 
 
 def test_a_check_in_altered_behind_the_services_breaks_the_days_chain() -> None:
-    _event, day, players = make(2)
+    event, day, players = make(2)
     window(day)
     made, _ = player_check_in(day=day, player=players[0], how="page", by=None)
     CheckIn.objects.filter(pk=made.pk).update(player=players[1])
     (chained,) = list(day_chains(Day.objects.filter(pk=day.pk)))
-    assert chained.problems
+    assert chained.problems == [
+        "Day 1's own record: check_in seq 1 does not match its hash — it or a record before it "
+        "was changed, moved or removed"
+    ]
+    report = ledger_audit(event=event)
+    assert not report.ok and any("check_in seq 1" in line for line in report.lines())
 
 
 def test_the_database_refuses_a_second_check_in_of_one_player_for_a_day() -> None:
