@@ -29,6 +29,7 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Day, DayClose, Event
+from brag_event.events.services import event_name_checked
 from brag_event.floor import record as floor_record
 from brag_event.floor.models import Penalty, Ruling
 from brag_event.ledger.record import record_append, record_for_change
@@ -188,14 +189,18 @@ def _refuse_if_here(found: DocumentIn) -> None:
             f"{here.name} {words}: importing it again would count its results twice.",
             details={"event": here.pk},
         )
-    if Event.objects.filter(name=found.event.name).exists():
+    try:
+        event_name_checked(found.event.name)  # the name, or one that looks the same
+    except ServiceError as err:
+        other = str(err.details.get("other", found.event.name))
+        alike = "" if other == found.event.name else f" (“{found.event.name}” looks the same)"
         raise Conflict(
             "exchange_event_name_taken",
-            f"An event called “{found.event.name}” is here already, and it is another event. "
+            f"An event called “{other}” is here already{alike}, and it is another event. "
             "Rename one of them (the event's set-up page here, or the file's event name), "
             "then import again.",
             details={"at": "/event/name"},
-        )
+        ) from None
 
 
 BATCH = 2000  # rows of one INSERT: 2,000 players' 15 columns are well inside PostgreSQL's
