@@ -49,19 +49,20 @@ REQUEST_TARGET_S = 10.0  # each of the two requests of a 2,000-row file
 RESULTS_TARGET_S = 10.0  # the import of a 30,000-person results file
 
 
-def messy_file(rows: int) -> bytes:
+def messy_file(rows: int, who: str = "Player") -> bytes:
     """``rows`` players as a spreadsheet exports them: a header in words, a phone column, a few
-    rows refused (bad money, a missing name, a name twice)."""
+    rows refused (bad money, a missing name, a name twice). Named ``who`` and a number: each
+    file's people new (the people of another step's names would be asked about as returning)."""
     lines = ["Name,Starting Money,Phone"]
     for i in range(rows):
         if i % 400 == 7:
-            lines.append(f"Player {i:05d},abc,")
+            lines.append(f"{who} {i:05d},abc,")
         elif i % 400 == 9:
             lines.append(",1000,")
         elif i % 400 == 11:
-            lines.append(f"player {i - 1:05d},1000,")
+            lines.append(f"{who.lower()} {i - 1:05d},1000,")
         else:
-            lines.append(f"Player {i:05d},{1000 + i % 7 * 50},0123 456 789")
+            lines.append(f"{who} {i:05d},{1000 + i % 7 * 50},0123 456 789")
     return ("\r\n".join(lines) + "\r\n").encode("utf-8")
 
 
@@ -229,7 +230,6 @@ def main(argv: list[str] | None = None) -> int:
 
     pg = Postgres(args.pg_host, args.pg_port, args.pg_user)
     url = pg.url(BENCH_DB)
-    data = messy_file(args.rows)
     with bench_database(pg, BENCH_DB, keep=args.keep_db):
         say(f"bench.imports: creating {BENCH_DB} and migrating …")
         pg.recreate(BENCH_DB)
@@ -242,9 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         say(f"bench.imports: {args.one_by_one:,} players registered one by one …")
         single_s = one_by_one(args.one_by_one)
         say(f"bench.imports: a {args.rows:,}-row file through the services …")
-        served = services(data)
+        served = services(messy_file(args.rows, "Served"))
         say("bench.imports: the same file through the organiser's two requests …")
-        paged = pages(data)
+        paged = pages(messy_file(args.rows, "Paged"))
         say(f"bench.imports: a results file of {args.people:,} people through the console …")
         exchange = results_file(args.people)
         imported = results_import(exchange)

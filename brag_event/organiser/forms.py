@@ -38,6 +38,7 @@ from brag_event.players.names import (
 )
 from brag_event.players.people import NUMBER_MAX, person_described, person_matches
 from brag_event.players.roster import SEARCH_MAX
+from brag_event.players.selectors import event_names_shown
 from brag_event.tables.models import SeatingDraw, Table
 
 MAX_IMPORT_BYTES = 512 * 1024
@@ -302,8 +303,10 @@ class IssueMoneyForm(forms.Form):
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].scope(  # type: ignore[attr-defined]
-            event, among=Player.objects.filter(removed_at__isnull=True).order_by("name")
+            event, among=Player.objects.filter(removed_at__isnull=True).order_by("name", "pk")
         )
+        shown = event_names_shown(event.pk)  # two Harvey Prices told apart by their numbers
+        self.fields["player"].label_from_instance = lambda p: shown.get(p.pk, p.name)  # type: ignore[attr-defined]
 
 
 class TokenIssueForm(forms.Form):

@@ -31,6 +31,21 @@ def names_shown(entries: list[dict[str, Any]]) -> dict[int, str]:
     }
 
 
+def event_names_shown(event_id: int) -> dict[int, str]:
+    """player id → the player's name as every page, paper and list says it (``names_shown``
+    over the event's players): "Harvey Price (no. 1043)" where two of them look the same, else
+    the name alone; a removed player by their name alone (they are on no list). The one helper
+    for the results and their PDF, the close report, the draw, the hall, the issue-money list
+    and the audit's filter."""
+    entries = list(
+        Player.objects.filter(event_id=event_id).values(
+            "id", "name", "name_key", "person__number", "removed_at"
+        )
+    )
+    shown = names_shown([dict(e) for e in entries if e["removed_at"] is None])
+    return {e["id"]: shown.get(e["id"], e["name"]) for e in entries}
+
+
 def current_day(event: Event) -> Day | None:
     """The day being played: the open (or closing) one; between days, the last day that
     closed; before the first day opens, the first day."""
