@@ -42,10 +42,10 @@ def test_two_harvey_prices_are_told_apart_on_every_list() -> None:
     assert draw.excluded == []
     # The issue-money list and the audit's filter.
     issue = IssueMoneyForm(event=event)
-    labels = [label for _value, label in issue.fields["player"].choices]
+    labels = [label for _value, label in issue.fields["player"].choices]  # type: ignore[attr-defined]
     assert f"Harvey Price (no. {one})" in labels and f"HARVEY PRICE (no. {two})" in labels
     assert labels.count("Tom Jones") == 1
     audit = AuditLogQuery(event=event)
-    labels = [label for _value, label in audit.fields["player"].choices]
+    labels = [label for _value, label in audit.fields["player"].choices]  # type: ignore[attr-defined]
     assert f"Harvey Price (no. {one})" in labels and f"HARVEY PRICE (no. {two})" in labels
     assert "Tom Jones (removed)" in labels and "Tom Jones" in labels
