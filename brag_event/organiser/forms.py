@@ -277,13 +277,16 @@ class PlayerLinkReissueForm(forms.Form):
 
 
 class PlayerRemoveForm(forms.Form):
+    """Removing a player registered by mistake: the reason is needed, and the page asks once
+    (the first post shows what will happen; ``confirm`` comes with "Yes, remove")."""
+
     reason = forms.CharField(
         label="Why (for the log)",
-        required=False,
         max_length=200,
-        error_messages=REASON_LIMIT,
+        error_messages={**REASON_LIMIT, "required": "Say why the player is removed."},
         widget=forms.TextInput(attrs={"placeholder": "e.g. registered twice under a nickname"}),
     )
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
 class StartingMoneyForm(forms.Form):
