@@ -24,11 +24,24 @@ def names_shown(entries: list[dict[str, Any]]) -> dict[int, str]:
     for p in entries:
         count[p["name_key"]] = count.get(p["name_key"], 0) + 1
     return {
-        p["id"]: f"{p['name']} (no. {p['person__number']})"
+        p["id"]: f"{p['name']}{APART.format(p['person__number'])}"
         if count[p["name_key"]] > 1
         else p["name"]
         for p in entries
     }
+
+
+APART = " (no. {})"  # what tells a name apart from one that looks the same
+
+
+def name_apart(shown: str) -> tuple[str, str]:
+    """A name as ``names_shown`` says it, in its two parts: the name, and what tells it apart
+    ("(no. 1043)", or "" for a name alone) — for a page that may shorten the name but must
+    show the rest whole (the hall)."""
+    head, sep, tail = shown.rpartition(APART.split("{")[0])
+    if sep and head and tail.endswith(")") and tail[:-1].isdigit():
+        return head, f"{sep.lstrip()}{tail}"
+    return shown, ""
 
 
 def event_names_shown(event_id: int) -> dict[int, str]:
