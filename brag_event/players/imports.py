@@ -561,9 +561,14 @@ def _refuse_if_played(players: list[Player], what: str) -> None:
 
 
 @service_transaction
-def player_remove(*, player: Player, reason: str = "", by: Actor | None) -> Player:
+def player_remove(*, player: Player, reason: str, by: Actor | None) -> Player:
     """Remove a player registered by mistake, before they have played (the module's docstring
-    says what that does)."""
+    says what that does); ``reason`` is needed (the audit log keeps it)."""
+    why = " ".join(str(reason).split())
+    if not why:
+        raise ServiceError(
+            "reason_needed", "Say why the player is removed.", details={"field": "reason"}
+        )
     player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
     refuse_if_imported(player.event_id, "its players")
     if player.removed_at is not None:

@@ -46,6 +46,7 @@ from brag_event.notify.services import notice_seat
 from brag_event.players.checkin import checked_in_ids
 from brag_event.players.models import CheckIn, Player
 from brag_event.players.names import player_group_key
+from brag_event.players.selectors import event_names_shown
 
 from . import versions
 from .models import Seat, SeatingDraw, Table
@@ -189,7 +190,12 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
             "invalid_seed", "A seed is at most 64 characters.", details={"field": "seed"}
         )
     qualified: set[int] | None = None
-    players = list(Player.objects.filter(event=day.event).order_by("name", "pk"))
+    # A player removed as registered by mistake is on no list (their name is free again): a
+    # draw lists them neither as drawn nor as "withdrawn" beside someone of their name.
+    players = list(
+        Player.objects.filter(event=day.event, removed_at__isnull=True).order_by("name", "pk")
+    )
+    shown = event_names_shown(day.event_id)
     if only_qualifiers(day):
         qualified = set(day.qualified.values_list("player_id", flat=True))
     checked_in = checked_in_ids(day)
@@ -217,9 +223,9 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
         elif player.balance < needed:
             reason = f"cannot afford {needed} ({day.table_min} + fee {fee})"
         if reason:
-            excluded.append({"player": player.pk, "name": player.name, "reason": reason})
+            excluded.append({"player": player.pk, "name": shown[player.pk], "reason": reason})
         else:
-            eligible.append((player.pk, player.name, min(player.balance - fee, day.table_max)))
+            eligible.append((player.pk, shown[player.pk], min(player.balance - fee, day.table_max)))
     last = day.tables.order_by("-number").values_list("number", flat=True).first() or 0
     plan: list[dict[str, Any]] = []
     tables, shared = seating_plan_apart(players=eligible, seats=day.seats, seed=seed, groups=groups)

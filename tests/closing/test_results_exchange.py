@@ -361,6 +361,13 @@ REFUSED = [
         "is among the event's people twice.",
     ),
     (
+        "a look-alike name taken",
+        lambda d: d["event"].update(name="FL\u0410SH 2025"),
+        "exchange_event_name_taken",
+        "An event called “FLASH 2025” is here already (“FL\u0410SH 2025” looks the same), and "
+        "it is another event.",
+    ),
+    (
         "name taken",
         lambda d: d["event"].update(name="FLASH 2025"),
         "exchange_event_name_taken",

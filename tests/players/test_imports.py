@@ -258,13 +258,13 @@ def test_no_undo_or_removal_once_a_player_has_played() -> None:
     seat_buy_in(table=w.table, seat_number=2, player=zed, amount=200, by=None)
     err = refused("player_has_played", lambda: players_import_undo(batch=batch, by=None))
     assert "“Zed”" in err.message
-    refused("player_has_played", lambda: player_remove(player=zed, by=None))
-    refused("player_has_played", lambda: player_remove(player=w.players[0], by=None))
+    refused("player_has_played", lambda: player_remove(player=zed, reason="x", by=None))
+    refused("player_has_played", lambda: player_remove(player=w.players[0], reason="x", by=None))
     assert not Player.objects.filter(removed_at__isnull=False).exists()
     # The one who has not played can still be removed on their own.
     yan = player_remove(player=Player.objects.get(name="Yan"), reason="typo", by=None)
     assert yan.removed_at is not None and yan.balance == 0
-    refused("already_removed", lambda: player_remove(player=yan, by=None))
+    refused("already_removed", lambda: player_remove(player=yan, reason="again", by=None))
     assert_audit_ok(w.event)
     removal = AuditEntry.objects.get(verb="player.remove")
     assert removal.player_id == yan.pk
@@ -274,7 +274,7 @@ def test_no_undo_or_removal_once_a_player_has_played() -> None:
 def test_a_removed_players_name_can_be_registered_again() -> None:
     event = new_event()
     first = player_register(event=event, name="Ann Lee", starting_money=10, by=None)
-    player_remove(player=first, by=None)
+    player_remove(player=first, reason="a typo", by=None)
     again = player_register(event=event, name="ANN LEE", starting_money=20, by=None)
     assert again.pk != first.pk and again.balance == 20
     assert [r["name"] for r in standings(event)] == ["ANN LEE"]
@@ -367,3 +367,25 @@ def test_look_alikes_within_one_file_are_asked() -> None:
     players_import_confirm(batch=batch, decisions={3: DIFFERENT, 4: SKIP}, by=None)
     names = sorted(Player.objects.filter(event=event).values_list("name", "person__number"))
     assert names == [("John Smith", 6001), ("J\u043ehn Smith", 6002)]
+
+
+def test_an_undone_import_leaves_nobody_to_find_among_the_people() -> None:
+    """Issue 43: an undone import's people are no one's to find (their rows stay for the
+    entries and the record that name them); a person with another entry still is."""
+    from brag_event.players.people import people_search
+
+    event = new_event()
+    kept = player_register(event=new_event_named("Other"), name="Kim Poe", by=None)
+    batch = players_import_preview(
+        event=event, data=b"Name,Membership number\nAnn Lee,\nBo Day,\n", by=None
+    )
+    players_import_confirm(batch=batch, by=None)
+    assert {p.name for p in people_search(text="")} >= {"Ann Lee", "Bo Day", "Kim Poe"}
+    players_import_undo(batch=batch, by=None)
+    assert [p.name for p in people_search(text="")] == ["Kim Poe"]
+    assert list(people_search(text="Ann")) == []
+    assert kept.person.number in {p.number for p in people_search(text="")}
+
+
+def new_event_named(name: str) -> Any:
+    return event_create_flash(name=name, starting_money=100, by=None)

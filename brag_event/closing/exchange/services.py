@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from brag_event.audit.models import Verb
@@ -29,6 +29,7 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Day, DayClose, Event
+from brag_event.events.services import event_name_checked
 from brag_event.floor import record as floor_record
 from brag_event.floor.models import Penalty, Ruling
 from brag_event.ledger.record import record_append, record_for_change
@@ -117,33 +118,39 @@ def event_import_results(*, document: Any, by: Actor | None, file_name: str = ""
     try:
         with transaction.atomic():
             new = [p for p in found.people if people.get(p.number) is None]
+            keys = {p.number: name_key(p.name) for p in found.people}  # once a person
             made = [
                 Person(
                     name=p.name,
-                    name_key=name_key(p.name),
+                    name_key=keys[p.number],
                     number=renumbered.get(p.number, p.number),
                     club=p.club,
                     **({"uid": p.uid} if p.uid is not None else {}),
                 )
                 for p in new
             ]
-            Person.objects.bulk_create(made, batch_size=500)
+            Person.objects.bulk_create(made, batch_size=BATCH)
     except IntegrityError:  # a number given here since the check above
         raise Conflict(
             "exchange_number_taken",
             "A membership number of the file was given to someone here a moment ago: import "
             "the file again.",
         ) from None
-    here_numbers = [x.number for x in made]
-    by_here = {
-        x.number: x for ids in _chunks(here_numbers) for x in Person.objects.filter(number__in=ids)
-    }
+    if any(x.pk is None for x in made):  # a database that returns no ids from bulk inserts
+        numbers = [x.number for x in made]
+        ids = {
+            n: pk
+            for chunk in _chunks(numbers)
+            for n, pk in Person.objects.filter(number__in=chunk).values_list("number", "pk")
+        }
+        for x in made:
+            x.pk = ids[x.number]
     for p, x in zip(new, made, strict=True):
-        people[p.number] = by_here[x.number]
+        people[p.number] = x
     result.people_new = sorted(p.number for p in new)
     result.people_known = sorted({p.number for p in found.people} - set(result.people_new))
     result.renumbered = dict(sorted(renumbered.items()))
-    players = _players(event, found.people, people, now)
+    players = _players(event, found.people, people, keys, now)
     days = _days(event, found, players, now)
     # Each day's results and field, as the file gave them, sealed on the event's money record
     # (its own chains stayed where it was played): the audit then names any later change.
@@ -182,22 +189,30 @@ def _refuse_if_here(found: DocumentIn) -> None:
             f"{here.name} {words}: importing it again would count its results twice.",
             details={"event": here.pk},
         )
-    if Event.objects.filter(name=found.event.name).exists():
+    try:
+        event_name_checked(found.event.name)  # the name, or one that looks the same
+    except ServiceError as err:
+        other = str(err.details.get("other", found.event.name))
+        alike = "" if other == found.event.name else f" (“{found.event.name}” looks the same)"
         raise Conflict(
             "exchange_event_name_taken",
-            f"An event called “{found.event.name}” is here already, and it is another event. "
+            f"An event called “{other}” is here already{alike}, and it is another event. "
             "Rename one of them (the event's set-up page here, or the file's event name), "
             "then import again.",
             details={"at": "/event/name"},
-        )
+        ) from None
 
 
-CHUNK = 900  # ids in one IN (…): inside SQLite's 999 parameters
+BATCH = 2000  # rows of one INSERT: 2,000 players' 15 columns are well inside PostgreSQL's
+# 65,535 parameters (Django makes SQLite's batches smaller itself)
 
 
 def _chunks(values: list[Any]) -> Any:
-    for at in range(0, len(values), CHUNK):
-        yield values[at : at + CHUNK]
+    """``values`` in lists that fit one IN (…): SQLite takes 999 parameters a statement (or
+    more, as its build says), PostgreSQL 65,535 — a file's 30,000 people in one statement."""
+    size = min(int(connection.features.max_query_params or 20_000), 20_000) - 10
+    for at in range(0, len(values), size):
+        yield values[at : at + size]
 
 
 def _kept(found: list[Person]) -> dict[int, Person]:
@@ -233,10 +248,16 @@ def _people_for(listed: list[PersonIn]) -> PeopleFound:
     by_uid_found = [x for ids in _chunks(uids) for x in Person.objects.filter(uid__in=ids)]
     kept = _kept(by_uid_found)
     by_uid = {x.uid: kept[x.pk] for x in by_uid_found}
-    numbers = sorted({p.number for p in listed})
+    # The numbers held here: whole people only for those of a file without uids (who are
+    # found by number), just the numbers for the rest (a new person's may be taken).
+    numbers = sorted({p.number for p in listed if p.uid is None})
     by_number_found = [x for ids in _chunks(numbers) for x in Person.objects.filter(number__in=ids)]
     kept_n = _kept(by_number_found)
-    by_number = {x.number: x for x in by_number_found}
+    by_number: dict[int, Person | None] = {x.number: x for x in by_number_found}
+    with_uid = sorted({p.number for p in listed if p.uid is not None and p.uid not in by_uid})
+    for ids in _chunks(with_uid):
+        for n in Person.objects.filter(number__in=ids).values_list("number", flat=True):
+            by_number.setdefault(n, None)
     out: dict[int, Person | None] = {}
     renumbered: dict[int, int] = {}
     whose: dict[int, int] = {}  # person id → the number of the file's that found them
@@ -300,7 +321,11 @@ def _refuse_other_names(pairs: list[tuple[PersonIn, Person]], kept: dict[int, Pe
 
 
 def _players(
-    event: Event, listed: list[PersonIn], people: dict[int, Person | None], now: Any
+    event: Event,
+    listed: list[PersonIn],
+    people: dict[int, Person | None],
+    keys: dict[int, str],
+    now: Any,
 ) -> dict[int, Player]:
     """The event's players, one per person of the file: a second name that looks the same as
     another's of the event is told apart by its number, as the organiser confirmed there."""
@@ -309,7 +334,7 @@ def _players(
     for p in listed:
         person = people[p.number]
         assert person is not None  # found or made by now
-        key = name_key(p.name)
+        key = keys[p.number]
         made.append(
             Player(
                 event=event,
@@ -322,7 +347,7 @@ def _players(
             )
         )
         seen.add(key)
-    Player.objects.bulk_create(made, batch_size=500)
+    Player.objects.bulk_create(made, batch_size=BATCH)
     if any(x.pk is None for x in made):  # a database that returns no ids from bulk inserts
         ids = dict(Player.objects.filter(event=event).values_list("person_id", "pk"))
         for x in made:
@@ -378,20 +403,23 @@ def _days(event: Event, found: DocumentIn, players: dict[int, Player], now: Any)
             },
         )
         StandingSnapshot.objects.bulk_create(
-            StandingSnapshot(
-                day=day,
-                player=players[r.number],
-                rank=r.rank or 0,  # 0: disqualified, outside the ranking (as a close keeps it)
-                total=r.money,
-                change=r.change,
-                hands_played=r.hands_played,
-                hands_won=r.hands_won,
-                qualified=r.qualified,
-                position=i,  # the file's order is the close's
-                mark=r.mark or _mark_of(r, last=d is found.days[-1]),
-                out_after=out_after.get(r.number) if r.mark == "earlier" else None,
-            )
-            for i, r in enumerate(d.results, start=1)
+            (
+                StandingSnapshot(
+                    day=day,
+                    player=players[r.number],
+                    rank=r.rank or 0,  # 0: disqualified, outside the ranking (as a close keeps it)
+                    total=r.money,
+                    change=r.change,
+                    hands_played=r.hands_played,
+                    hands_won=r.hands_won,
+                    qualified=r.qualified,
+                    position=i,  # the file's order is the close's
+                    mark=r.mark or _mark_of(r, last=d is found.days[-1]),
+                    out_after=out_after.get(r.number) if r.mark == "earlier" else None,
+                )
+                for i, r in enumerate(d.results, start=1)
+            ),
+            batch_size=BATCH,
         )
         # Who was in this day's field, for the marks of the days after it.
         for r in d.results:
