@@ -49,9 +49,11 @@ def _end(shift: DealerShift, how: str, at: datetime, by: Actor | None, **data: A
 
 
 @service_transaction
-def shift_sign_in(*, table: Table, by: Actor) -> DealerShift:
+def shift_sign_in(*, table: Table, by: Actor, leave: bool = False) -> DealerShift:
     """``by`` (a dealer of the table's event) starts dealing at ``table`` on an open day: the
-    dealer signed in there before is relieved, and ``by``'s own shift at another table ends.
+    dealer signed in there before is relieved. A dealer signed in at another table stays there
+    until relieved or signed out — opening another table's page moves nobody: refused
+    (``dealing_elsewhere``, naming the table) unless ``leave`` says to leave it for this one.
     Signing in again where one deals already changes nothing."""
     table = (
         Table.objects.select_for_update(no_key=True, of=("self",))
@@ -81,6 +83,17 @@ def shift_sign_in(*, table: Table, by: Actor) -> DealerShift:
         .filter(dealer=user, ended_at__isnull=True)
         .first()
     )
+    if elsewhere is not None and not leave:
+        where = f"table {elsewhere.table.number}"
+        if elsewhere.day_id != table.day_id:
+            where += f" (day {elsewhere.day.number})"
+        raise ServiceError(
+            "dealing_elsewhere",
+            f"You are signed in to deal at {where}: you stay there until the next dealer "
+            f"takes over or you leave it. Leave {where} to deal here.",
+            details={"table": elsewhere.table_id, "number": elsewhere.table.number},
+            status=409,
+        )
     if open_here is not None:
         _end(open_here, DealerShift.End.RELIEVED, now, by, next=user.get_username())
     if elsewhere is not None:
@@ -204,4 +217,47 @@ def shift_view(table: Table, now: datetime | None = None) -> dict[str, Any]:
             "message": f"Change of dealer due: {name} takes this table at {at_text}"
             + (" (now)." if change.overdue else "."),
         }
+    return out
+
+
+def my_shift_view(user: Any, table_id: int | None = None) -> dict[str, Any]:
+    """What a dealer's tablet says of its dealer: the table they are signed in to deal at (if
+    any), and — asked about ``table_id`` — whether they deal there, or were relieved there and
+    by whom ("Maria Lopez took over this table at 16:30: you no longer deal here.")."""
+    current = (
+        DealerShift.objects.select_related("table", "day__event")
+        .filter(dealer_id=user.pk, ended_at__isnull=True)
+        .first()
+    )
+    out: dict[str, Any] = {
+        "table": current.table_id if current else None,
+        "table_number": current.table.number if current else None,
+        "dealing_here": bool(current and table_id is not None and current.table_id == table_id),
+        "relieved": None,
+    }
+    if table_id is None or out["dealing_here"]:
+        return out
+    last = (
+        DealerShift.objects.select_related("day__event")
+        .filter(dealer_id=user.pk, table_id=table_id)
+        .order_by("-started_at", "-id")
+        .first()
+    )
+    if last is None or last.ended_how != DealerShift.End.RELIEVED or last.ended_at is None:
+        return out
+    after = (
+        DealerShift.objects.select_related("dealer")
+        .filter(table_id=table_id, started_at__gte=last.ended_at)
+        .exclude(dealer_id=user.pk)
+        .order_by("started_at", "id")
+        .first()
+    )
+    name = dealer_name(after.dealer) if after else "The next dealer"
+    at_text = last.ended_at.astimezone(zone(last.day.event.time_zone)).strftime("%H:%M")
+    out["relieved"] = {
+        "by": name,
+        "at": last.ended_at,
+        "at_text": at_text,
+        "message": f"{name} took over this table at {at_text}: you no longer deal here.",
+    }
     return out
