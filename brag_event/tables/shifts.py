@@ -7,6 +7,7 @@ Each start and end is in the audit log and an entry of the event's money record
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -20,12 +21,13 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
+from brag_event.events.models import Day
 from brag_event.events.states import refuse_unless_open
 from brag_event.events.zones import zone
 
 from .models import DealerShift, Table
 from .record import shift_record_end, shift_record_start
-from .rota import Change, day_rota, rota_change_due
+from .rota import Change, day_rota, rota_change_due, rota_now
 
 
 def _end(shift: DealerShift, how: str, at: datetime, by: Actor | None, **data: Any) -> None:
@@ -260,4 +262,66 @@ def my_shift_view(user: Any, table_id: int | None = None) -> dict[str, Any]:
         "at_text": at_text,
         "message": f"{name} took over this table at {at_text}: you no longer deal here.",
     }
+    return out
+
+
+@dataclass(frozen=True)
+class TableDealing:
+    """One table of an open day, as the floor reads it: who is signed in to deal there (and
+    since when), and whom the rota has there now (``None``: no rota, or not this table)."""
+
+    number: int
+    dealer: str | None
+    since: datetime | None
+    rota: str | None
+    change: str | None  # the change of dealer due there, in words
+
+    @property
+    def off_rota(self) -> bool:
+        """Someone other than the rota's dealer deals here (or nobody does)."""
+        return self.rota is not None and self.rota != self.dealer
+
+
+@dataclass(frozen=True)
+class DayDealing:
+    day: Day
+    tables: list[TableDealing]
+    breaks: list[str]  # the rota's dealers on a break now
+
+
+def dealing_where(event_id: int, now: datetime | None = None) -> list[DayDealing]:
+    """Who is signed in to deal where, for each open day of the event: its tables — the dealer
+    signed in at each, and the rota's dealer there now — and the rota's dealers on a break.
+    Only dealers with a table: a session with no table is nobody's business here."""
+    now = now or timezone.now()
+    out = []
+    for day in Day.objects.filter(event_id=event_id, status=Day.Status.OPEN).order_by("number"):
+        shifts = {
+            s.table_id: s
+            for s in DealerShift.objects.filter(
+                table__day=day, ended_at__isnull=True
+            ).select_related("dealer")
+        }
+        planned = rota_now(day, now)
+        rows = []
+        for table in Table.objects.filter(day=day).order_by("number"):
+            shift = shifts.get(table.pk)
+            on_rota = planned.tables.get(table.number) if planned else None
+            due = shift_view(table, now)["change"]
+            rows.append(
+                TableDealing(
+                    number=table.number,
+                    dealer=dealer_name(shift.dealer) if shift else None,
+                    since=shift.started_at if shift else None,
+                    rota=dealer_name(on_rota) if on_rota else None,
+                    change=due["message"] if due else None,
+                )
+            )
+        out.append(
+            DayDealing(
+                day=day,
+                tables=rows,
+                breaks=[dealer_name(u) for u in planned.breaks] if planned else [],
+            )
+        )
     return out

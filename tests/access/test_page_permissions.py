@@ -111,6 +111,7 @@ NEEDS: dict[str, set[str] | None] = {
     "integrity:hand": FLOOR,
     "integrity:dealers": FLOOR,
     "floor:board": FLOOR,
+    "floor:dealing": FLOOR,
     "floor:call": FLOOR,
     "floor:lift": FLOOR,
     "floor:award_confirm": FLOOR,
