@@ -103,6 +103,7 @@ NEEDS: dict[str, set[str] | None] = {
     "organiser:seating_dealers": EVENT,
     "organiser:rota": EVENT,
     "organiser:day_rules_copy": EVENT,
+    "organiser:day_large_pot": EVENT,
     "organiser:requalify": EVENT,
     "organiser:import_batch": EVENT,
     "organiser:hall": EVENT,
