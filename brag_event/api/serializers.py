@@ -189,6 +189,14 @@ class RebuyIn(serializers.Serializer):
     )
 
 
+class ShiftIn(serializers.Serializer):
+    leave = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Leave the table you are signed in to deal at, to deal here",
+    )
+
+
 class SitOutIn(serializers.Serializer):
     sitting_out = serializers.BooleanField()
 

@@ -49,7 +49,7 @@ from brag_event.players.selectors import current_day
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.selectors import table_live
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
-from brag_event.tables.shifts import shift_sign_in, shift_sign_out, shift_view
+from brag_event.tables.shifts import my_shift_view, shift_sign_in, shift_sign_out, shift_view
 from brag_event.tables.versions import standings_version, table_version
 
 from . import contract as c
@@ -75,6 +75,7 @@ from .serializers import (
     CardsIn,
     LoginIn,
     RebuyIn,
+    ShiftIn,
     SitOutIn,
     StandingsQueryIn,
     TakeBackIn,
@@ -806,15 +807,36 @@ class TableShift(APIView):
         return Response(shift_view(table_for(request, table_id)))
 
     @extend_schema(
-        request=None,
-        responses={200: c.ShiftOut},
+        request=ShiftIn,
+        responses={
+            200: c.ShiftOut,
+            409: OpenApiResponse(
+                c.ErrorOut,
+                description="You deal at another table until relieved or signed out "
+                "(dealing_elsewhere: details.table, details.number); send leave: true to "
+                "leave it for this one",
+            ),
+        },
         summary="Sign in to deal at the table (starts a shift; relieves the dealer before)",
     )
     @idempotent
     def post(self, request: Request, table_id: int) -> Response:
         table = table_for(request, table_id)
-        shift_sign_in(table=table, by=actor(request))
+        data = valid(ShiftIn, request)
+        shift_sign_in(table=table, by=actor(request), leave=data["leave"])
         return Response(shift_view(table))
+
+
+class TableMyShift(APIView):
+    permission_classes = [Can("shift.sign")]
+
+    @extend_schema(
+        responses={200: c.MyShiftOut},
+        summary="Your own shift: where you deal, and whether you were relieved at this table",
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        # The caller's own shifts only: readable after a relief took the table away from them.
+        return Response(my_shift_view(request.user, table_id))
 
 
 class TableShiftEnd(APIView):

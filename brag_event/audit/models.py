@@ -64,6 +64,7 @@ class Verb(models.TextChoices):
     HAND_MISDEAL = "hand.misdeal", "misdeal declared"
     HAND_AWARD_WAITS = "hand.award_waits", "large pot waits for a second confirmation"
     HAND_AWARD_CONFIRM = "hand.award_confirm", "large pot confirmed by a second member of staff"
+    DAY_AWARD_FROM = "day.award_from", "large-pot amount changed"
     FLOOR_CALL = "floor.call", "floor called"
     FLOOR_TAKE = "floor.take", "floor call taken"
     FLOOR_RULING = "floor.ruling", "ruling recorded"

@@ -603,6 +603,12 @@ WORDS: dict[str, Words] = {
     Verb.HAND_MISDEAL: _misdeal,
     Verb.HAND_AWARD_WAITS: _award_waits,
     Verb.HAND_AWARD_CONFIRM: _award_confirm,
+    Verb.DAY_AWARD_FROM: lambda d, n: (
+        f"Pots waiting for a supervisor: from {plain(d.get('before') or 'never')} to "
+        f"{plain(d.get('after') or 'never')}"
+        + (" (while the day was open)." if d.get("open") else ".")
+        + because(d)
+    ),
     Verb.FLOOR_CALL: lambda d, n: (
         "Floor called" + (f": {plain(d['note'])}." if d.get("note") else ".")
     ),

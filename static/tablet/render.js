@@ -459,6 +459,11 @@ function renderBetween(T) {
     return;
   }
   if (h && h.award && h.award.status === "confirmed") next.appendChild(el("p", { class: "muted award-done", text: h.award.message }));
+  if (T.relieved) {
+    // Relieved here (shift.js): the next dealer starts the next hand, not this tablet's dealer.
+    next.appendChild(el("p", { class: "relieved", id: "relieved-note", text: T.relieved }));
+    return;
+  }
   if (t.shuffle_next) next.appendChild(el("p", { class: "reminder", role: "note", text: "Shuffle the deck before dealing this hand." }));
   if (t.carried && t.carried.pot) next.appendChild(el("p", { class: "muted", text: "Carried to the next hand: a pot of " + t.carried.pot + "." }));
   next.appendChild(el("button", { type: "button", class: "primary", id: "start-hand", text: "Start the next hand", onclick: function () { startHand(T); } }));

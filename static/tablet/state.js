@@ -13,6 +13,7 @@
  *   render.js       picked, betAmount, betText, betFor (what the dealer is choosing; queue.js
  *                   clears the cards picked once entered)
  *   wake.js         wakeLock
+ *   shift.js        relieved (the words: this tablet's dealer was relieved at the table)
  * Everything else only reads it (floor.js too: BragFloor.render(T, api)).
  *
  * A module that changed what the screen shows calls changed(T): the page (table.js) watches
@@ -43,6 +44,7 @@ export function createTableState(id) {
     lastEntry: null, // this tablet's last entry the server took: {hand, seq, label}
     quiet: false, // a refresh after this tablet's own write: no "moved on from another device"
     stopped: false, // the day is not open: nothing to poll
+    relieved: null, // the dealer signed in here was relieved at this table: no next hand from them
     fromStore: false, // the table drawn is the one kept on the tablet, not yet the server's
     keptAt: null, // when the kept table was seen
     seenAt: 0, // when the server last gave the whole table (a read, or an entry's answer): the poll waits POLL_MS after it

@@ -54,7 +54,7 @@ export function tablePage() {
   function startShift() {
     if (shiftWatched || !T.signedIn || !T.table) return;
     shiftWatched = true;
-    watchShift(T.id, T.me, function () { return !T.stopped && !!T.table; });
+    watchShift(T.id, T.me, function () { return !T.stopped && !!T.table; }, T);
   }
 
   restoreKept(T).then(function () { return signIn(T); }).then(function () {

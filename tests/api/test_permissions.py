@@ -268,6 +268,10 @@ def shift_check(api: Api, role: str, body: Any) -> None:
         assert body["error"]["code"] == "not_a_dealer"
 
 
+def my_shift_check(api: Api, role: str, body: Any) -> None:
+    assert body == {"table": None, "table_number": None, "dealing_here": False, "relieved": None}
+
+
 def shift_end_request(api: Api, role: str) -> tuple[str, Any]:
     """The table's dealer (the role itself, when it deals there) is signed in."""
     dealer = role if role in ("dealer", "here_dealer") else "dealer"
@@ -363,6 +367,14 @@ MATRIX: list[Row] = [
         url_body(lambda a: (f"/api/v1/tables/{a.world.table.pk}/shift/", None)),
         (401, 403, 200, 404, 400, 400),
         shift_check,
+    ),
+    # One's own shift (only one's own: readable after a relief took the table away).
+    Row(
+        "GET",
+        "tables/<int:table_id>/my-shift/",
+        url_body(lambda a: (f"/api/v1/tables/{a.world.table.pk}/my-shift/", None)),
+        (401, 403, 200, 200, 200, 200),
+        my_shift_check,
     ),
     # Signing out: the dealer's own shift; the floor ends a shift a dealer forgot.
     Row(
@@ -781,6 +793,7 @@ AWAY: dict[tuple[str, str], tuple[int, int, int]] = {
     ("GET", "tables/<int:table_id>/shift/"): (403, 403, 403),
     ("POST", "tables/<int:table_id>/shift/"): (403, 403, 403),
     ("POST", "tables/<int:table_id>/shift/end/"): (403, 403, 403),
+    ("GET", "tables/<int:table_id>/my-shift/"): (403, 403, 403),
     # The table is named in the body: a supervisor somewhere passes the first check, then is
     # told there is no such table in their event (400 unknown_table, as for a table that does
     # not exist: access.scoping); a dealer is refused first.

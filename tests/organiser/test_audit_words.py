@@ -271,6 +271,10 @@ SAMPLES: dict[Verb, list[dict[str, Any]]] = {
             "seq": 9,
         }
     ],
+    Verb.DAY_AWARD_FROM: [
+        {"before": 50, "after": 400, "open": True, "reason": "the ante went up"},
+        {"before": 400, "after": None, "open": False, "reason": ""},
+    ],
     Verb.FLOOR_CALL: [
         {"call": CALL, "hand": HAND, "note": "seat 3 showed a card"},
         {"call": CALL, "hand": None, "note": ""},
