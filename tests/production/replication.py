@@ -10,6 +10,7 @@ import os
 import shutil
 import signal
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -86,20 +87,30 @@ def owned_dir(cluster: Cluster, path: Path) -> Path:
     return path
 
 
-def primary_with_archive(root: Path) -> tuple[Cluster, Path]:
-    """The primary, initialised and started (its database created), archiving into
-    ``root/archive``; it waits for no standby until ``sync_guard`` finds one streaming."""
-    archive = root / "archive"
-    archive.mkdir()
-    primary = Cluster(root, "primary")
-    primary.init()
-    if primary.user is not None:
-        import pwd
+def template(root: Path, migrate_and_seed: Callable[[str], dict[str, Any]]) -> tuple[Path, Any]:
+    """A cluster migrated and seeded once (``migrate_and_seed(url)``), stopped: each drill
+    starts from a copy of its data directory instead of migrating again."""
+    cluster = Cluster(root, "template")
+    cluster.init()
+    cluster.start()
+    try:
+        seeded = migrate_and_seed(cluster.url)
+    finally:
+        cluster.pg_ctl("-m", "fast", "stop")
+    return cluster.data, seeded
 
-        entry = pwd.getpwnam(primary.user)
-        os.chown(archive, entry.pw_uid, entry.pw_gid)
+
+def primary_with_archive(root: Path, data: Path) -> tuple[Cluster, Path]:
+    """The primary, from a copy of the template's ``data``, started and archiving into
+    ``root/archive``; it waits for no standby until ``sync_guard`` finds one streaming."""
+    primary = Cluster(root, "primary")
+    archive = owned_dir(primary, root / "archive")
+    owned_dir(primary, primary.dir)
+    subprocess.run(["cp", "-a", str(data), str(primary.data)], check=True, timeout=120)
     primary.configure(
         {
+            "port": str(primary.port),
+            "unix_socket_directories": f"'{primary.dir}'",
             # deploy/postgres/primary.conf's, the archive in the test's directory.
             "wal_level": "replica",
             "max_wal_senders": "10",
@@ -114,19 +125,14 @@ def primary_with_archive(root: Path) -> tuple[Cluster, Path]:
             "archive_timeout": "60",
         }
     )
-    primary.start()
+    primary.pg_ctl("start")
     return primary, archive
 
 
 def standby_of(primary: Cluster, root: Path) -> Cluster:
     """A hot standby of ``primary`` by ``deploy/standby-init.sh``, started and streaming."""
     standby = Cluster(root, "standby")
-    standby.dir.mkdir(mode=0o700)
-    if standby.user is not None:
-        import pwd
-
-        entry = pwd.getpwnam(standby.user)
-        os.chown(standby.dir, entry.pw_uid, entry.pw_gid)
+    owned_dir(standby, standby.dir)
     primary.script(
         "standby-init.sh", f"host={HOST} port={primary.port} user=postgres", str(standby.data)
     )

@@ -48,6 +48,7 @@ from tests.production.replication import (
     standby_of,
     streaming,
     sync_guard,
+    template,
 )
 from tests.production.services import (
     HOST,
@@ -185,17 +186,61 @@ class Site:
         assert done.returncode == 0 and "PASS" in done.stdout, done.stdout + done.stderr
 
 
-@pytest.fixture
-def site() -> Iterator[Site]:
+def base_env(url: str) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_SETTINGS_MODULE": "brag_event.settings",
+        "DJANGO_DEBUG": "false",
+        "DJANGO_ALLOWED_HOSTS": HOST,
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
+        "BRAG_WRITE_RATE": "",
+        "PYTHONUNBUFFERED": "1",
+    }
+    for name in ("CELERY_RESULT_BACKEND", "BRAG_DB_HEALTH_CHECKS", "BRAG_DB_PREPARED",
+                 "CELERY_BROKER_URL", "BRAG_CACHE_URL"):  # fmt: skip
+        env.pop(name, None)
+    return env
+
+
+def migrate_and_seed(url: str) -> dict[str, Any]:
+    env = base_env(url)
+    migrated = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+    seeded = subprocess.run(
+        [sys.executable, "-m", "tests.production.seed", "--tables", str(TABLES),
+         "--players", str(SEATS)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert seeded.returncode == 0, seeded.stdout + seeded.stderr
+    return dict(json.loads(seeded.stdout.strip().splitlines()[-1]))
+
+
+@pytest.fixture(scope="module")
+def migrated() -> Iterator[tuple[Path, dict[str, Any]]]:
+    """One migrated, seeded cluster, stopped: each drill runs on clusters of its own, copies."""
     why = missing()
     if why:
         if os.environ.get("CI"):
             pytest.fail(why + " (CI must run the production tests)")
         pytest.skip(why)
+    root = Path(tempfile.mkdtemp(prefix="brag-standby-template-"))
+    root.chmod(0o755)
+    try:
+        yield template(root, migrate_and_seed)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def site(migrated: tuple[Path, dict[str, Any]]) -> Iterator[Site]:
     root = Path(tempfile.mkdtemp(prefix="brag-standby-"))
     root.chmod(0o755)  # the postgres user (as root in CI) must reach its data directories
-    primary, archive = primary_with_archive(root)
-    s = Site(root=root, primary=primary, archive=archive)
+    primary, archive = primary_with_archive(root, migrated[0])
+    s = Site(root=root, primary=primary, archive=archive, seeded=migrated[1])
     try:
         yield s
     finally:
@@ -220,32 +265,10 @@ def site() -> Iterator[Site]:
 
 
 def start_site(s: Site, *, standby: bool, redis: bool, worker: bool) -> None:
-    """The migrated and seeded database, its base backup, the standby (if any, waited for by the
+    """The base backup of the migrated and seeded database, the standby (if any, waited for by the
     sync guard), Redis, gunicorn and the worker."""
-    t0 = time.perf_counter()
-    s.env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://postgres@{HOST}:{s.primary.port}/brag",
-        "BRAG_EXPECT_STANDBY": "true" if standby else "false",
-        "DJANGO_SETTINGS_MODULE": "brag_event.settings",
-        "DJANGO_DEBUG": "false",
-        "DJANGO_ALLOWED_HOSTS": HOST,
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
-        "BRAG_WRITE_RATE": "",
-        "PYTHONUNBUFFERED": "1",
-    }
-    for name in ("CELERY_RESULT_BACKEND", "BRAG_DB_HEALTH_CHECKS", "BRAG_DB_PREPARED",
-                 "CELERY_BROKER_URL", "BRAG_CACHE_URL"):  # fmt: skip
-        s.env.pop(name, None)
-    migrated = s.manage("migrate", "--noinput", "-v", "0")
-    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
-    seeded = subprocess.run(
-        [sys.executable, "-m", "tests.production.seed", "--tables", str(TABLES),
-         "--players", str(SEATS)],
-        cwd=ROOT, env=s.env, capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert seeded.returncode == 0, seeded.stdout + seeded.stderr
-    s.seeded = json.loads(seeded.stdout.strip().splitlines()[-1])
+    s.env = base_env(f"postgres://postgres@{HOST}:{s.primary.port}/brag")
+    s.env["BRAG_EXPECT_STANDBY"] = "true" if standby else "false"
     t1 = time.perf_counter()
     s.base = s.primary.script(
         "base-backup.sh", str(owned_dir(s.primary, s.root / "base") / "nightly"),
@@ -269,15 +292,16 @@ def start_site(s: Site, *, standby: bool, redis: bool, worker: bool) -> None:
         s.env["BRAG_CACHE_URL"] = s.redis.url.rsplit("/", 1)[0] + "/1"
         if worker:
             s.env["CELERY_BROKER_URL"] = s.redis.url
-    s.server = Server(s.env, workers=2, worker_class="sync", threads=1, preload=False)
+    # One web worker more than the tablets: while commits wait for a standby that went away,
+    # every worker a tablet's write holds is taken, and /readyz and the dashboard need one free.
+    s.server = Server(s.env, workers=TABLES + 1, worker_class="sync", threads=1, preload=False)
     s.server.start()
     if worker:
         s.worker = CeleryWorker(s.env, s.root / "celery.log")
         s.worker.start()
     t4 = time.perf_counter()
     print(
-        f"\nset-up: database {t1 - t0:.1f} s, base backup {t2 - t1:.1f} s, "
-        f"standby {t3 - t2:.1f} s, servers {t4 - t3:.1f} s"
+        f"\nset-up: base backup {t2 - t1:.1f} s, standby {t3 - t2:.1f} s, servers {t4 - t3:.1f} s"
     )
 
 
