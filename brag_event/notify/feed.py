@@ -35,8 +35,8 @@ FEED_SIZE = 50  # the entries a page, Atom or JSON answer lists, newest first
 
 
 def feed_settings(event_id: int) -> FeedSettings:
-    found, _ = FeedSettings.objects.get_or_create(event_id=event_id)
-    return found
+    """The event's feed settings (the defaults, unsaved, until an organiser sets them)."""
+    return FeedSettings.objects.filter(event_id=event_id).first() or FeedSettings(event_id=event_id)
 
 
 @service_transaction
@@ -160,10 +160,8 @@ def feed_refresh(*, event_id: int) -> int:
     """Write the entries of what the floor recorded since the last run; how many are new. Runs
     one at a time per event (the settings' row lock)."""
     with transaction.atomic():
-        conf = FeedSettings.objects.select_for_update().filter(event_id=event_id).first()
-        if conf is None:
-            feed_settings(event_id)
-            conf = FeedSettings.objects.select_for_update().get(event_id=event_id)
+        FeedSettings.objects.get_or_create(event_id=event_id)
+        conf = FeedSettings.objects.select_for_update().get(event_id=event_id)
         event = Event.objects.get(pk=event_id)
         cursor = dict(conf.cursor or {})
         new = list(_entries(event, conf, cursor))

@@ -24,7 +24,6 @@ from brag_event.events.hall import (
 from brag_event.events.models import Event
 from brag_event.notify.feed import (
     feed_entry_remove,
-    feed_refresh,
     feed_settings,
     feed_settings_set,
 )
@@ -157,6 +156,6 @@ def hall(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def _feed_entries(event: Event) -> list[FeedEntry]:
-    """The feed's latest entries, shown or still waiting, for taking one down."""
-    feed_refresh(event_id=event.pk)
+    """The feed's latest entries, shown or still waiting, for taking one down (as written by
+    the public feed's last read or Celery beat's ``feed.refresh``: this page writes nothing)."""
     return list(FeedEntry.objects.filter(event=event, removed_at__isnull=True)[:20])
