@@ -394,6 +394,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notify.requeue",
         "schedule": float(os.environ.get("BRAG_NOTIFY_REQUEUE_SECONDS", "30")),
     },
+    # The public feed's entries of the events in play (notify.feed).
+    "feed-refresh": {
+        "task": "feed.refresh",
+        "schedule": float(os.environ.get("BRAG_FEED_REFRESH_SECONDS", "30")),
+    },
     "close-requeue": {
         "task": "closing.requeue",
         "schedule": float(os.environ.get("BRAG_CLOSE_REQUEUE_SECONDS", "30")),

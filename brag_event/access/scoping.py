@@ -31,6 +31,7 @@ EVENT_PATHS: dict[str, str] = {
     "events.Event": "pk",
     "events.Day": "event_id",
     "events.Announcement": "event_id",
+    "notify.FeedEntry": "event_id",
     "tables.Table": "day__event_id",
     "tables.Seat": "table__day__event_id",
     "tables.SeatingDraw": "day__event_id",

@@ -86,6 +86,8 @@ class Verb(models.TextChoices):
     EVENT_IMPORT = "event.import", "past event imported from a results file"
     NOTIFY_CONTACT = "notify.contact", "notification settings changed"
     NOTIFY_UNSUBSCRIBE = "notify.unsubscribe", "emails stopped by the unsubscribe link"
+    FEED_SETTINGS = "feed.settings", "public feed's settings changed"
+    FEED_ENTRY_REMOVE = "feed.remove", "public feed entry taken down"
     OTHER = "other", "other (recorded before the kinds were listed)"
 
 

@@ -96,6 +96,8 @@ class FeedSettings(models.Model):
     event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="feed_settings")
     delay_minutes = models.PositiveIntegerField(default=10)
     big_pot = models.PositiveIntegerField(default=0)  # 0: no big pots in the feed
+    # How far the feed has read the floor's records (notify.feed.feed_refresh).
+    cursor = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return f"feed settings of {self.event}"

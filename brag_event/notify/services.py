@@ -412,3 +412,22 @@ def _counts(rows: Any) -> list[tuple[str, str, int]]:
         (r["status"], r["channel"], r["n"])
         for r in rows.values("status", "channel").annotate(n=Count("pk"))
     ]
+
+
+@service_transaction
+def announcement_tell(*, event_id: int, announcement_id: int, text: str) -> int:
+    """An announcement the organiser marked for the players: a notice to each player of the
+    event who asked for announcements (the hall's screen and their page show it too); how
+    many were written."""
+    written = 0
+    for player in Player.objects.filter(event_id=event_id, contact__isnull=False):
+        written += len(
+            notice_write(
+                player=player,
+                kind=Kind.ANNOUNCEMENT,
+                fact=f"announcement-{announcement_id}",
+                subject=f"{player.event.name}: {text}"[:200],
+                body=text,
+            )
+        )
+    return written

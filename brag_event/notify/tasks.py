@@ -37,3 +37,14 @@ def notice_requeue_task() -> int:
     for pk in due:
         notice_send_task.delay(pk)
     return len(due)
+
+
+@shared_task(name="feed.refresh")
+def feed_refresh_task() -> int:
+    """Celery beat: write the public feeds' new entries of every event with a day in play."""
+    from brag_event.events.models import Day
+
+    from .feed import feed_refresh
+
+    events = Day.objects.filter(status=Day.Status.OPEN).values_list("event_id", flat=True)
+    return sum(feed_refresh(event_id=pk) for pk in set(events))

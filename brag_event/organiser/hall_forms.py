@@ -20,6 +20,33 @@ class AnnouncementForm(forms.Form):
         widget=forms.TextInput(attrs={"size": 60, "autocomplete": "off"}),
         help_text="One line, shown on the hall's screen and every player's page until taken down.",
     )
+    tell = forms.BooleanField(
+        required=False,
+        label="Also send it to the players who asked for announcements (email, notifications)",
+    )
+
+
+class FeedSettingsForm(forms.Form):
+    delay_minutes = forms.IntegerField(
+        label="Delay during play (minutes)",
+        min_value=0,
+        max_value=240,
+        help_text="What happens at the tables appears in the public feed this much later.",
+    )
+    big_pot = forms.IntegerField(
+        label="Big pots from",
+        min_value=0,
+        max_value=10**12,
+        help_text="Pots of at least this amount appear in the feed; 0 for none.",
+    )
+
+
+class FeedEntryRemoveForm(forms.Form):
+    entry = EventScopedChoiceField(model="notify.FeedEntry", widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].scope(event)  # type: ignore[attr-defined]
 
 
 class AnnouncementRemoveForm(forms.Form):

@@ -48,6 +48,7 @@ from brag_event.hands.chain import chains, day_export_line, export_document, exp
 from brag_event.hands.models import Hand
 from brag_event.ledger.checks import ledger_check_if_due, ledger_check_run
 from brag_event.ledger.models import Transfer
+from brag_event.notify.services import outbox_summary
 from brag_event.players.qualify import Cut, day_cut, day_field, player_requalify
 from brag_event.players.results import day_order, standings_marked
 from brag_event.players.selectors import current_day, standings
@@ -133,6 +134,7 @@ def dashboard(request: HttpRequest, event_id: int) -> HttpResponse:
         "openable": days_openable(event),
         "closed_days": list(event.days.filter(status=Day.Status.CLOSED).order_by("number")),
         "all_closed": not event.days.exclude(status=Day.Status.CLOSED).exists(),
+        "outbox": outbox_summary(event_id=event_id),
     }
     return render(request, "organiser/dashboard.html", context)
 

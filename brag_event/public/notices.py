@@ -36,6 +36,7 @@ def notices(request: HttpRequest, token: str) -> HttpResponse:
     activate_for(player.event)
     contact = Contact.objects.filter(player=player).first()
     saved = request.GET.get("saved") == "1"
+    status = 200
     form = NoticesForm(
         initial={
             "form": "notices",
@@ -55,6 +56,7 @@ def notices(request: HttpRequest, token: str) -> HttpResponse:
                     by=Actor.from_request(request),
                 )
                 return redirect(request.path + "?saved=1")
+            status = 400
         elif which == "push":
             push = PushForm(request.POST)
             if not push.is_valid():
@@ -82,7 +84,7 @@ def notices(request: HttpRequest, token: str) -> HttpResponse:
         "push_on": bool(contact and contact.push_endpoint),
         "vapid_key": settings.BRAG_VAPID_PUBLIC_KEY,
     }
-    response = render(request, "public/notices.html", context)
+    response = render(request, "public/notices.html", context, status=status)
     response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the address
     response.headers["Cache-Control"] = "no-store"
     return response

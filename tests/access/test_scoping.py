@@ -54,6 +54,8 @@ from brag_event.events.hall import announcement_post
 from brag_event.events.models import Day, Event
 from brag_event.floor.services import floor_call_open, ruling_record
 from brag_event.hands.models import Hand
+from brag_event.notify.feed import feed_refresh
+from brag_event.notify.models import FeedEntry
 from brag_event.players.checkin import checkin_window_set, player_check_in
 from brag_event.players.imports import players_import_preview
 from brag_event.players.models import Player
@@ -102,6 +104,7 @@ KIND_MODELS = {
     "penalty": "floor.Penalty",
     "batch": "players.ImportBatch",
     "announcement": "events.Announcement",
+    "feed_entry": "notify.FeedEntry",
     "draw": "tables.SeatingDraw",
     "seat_count": "closing.SeatCount",
     "user": "auth.User",
@@ -138,6 +141,7 @@ def build_b() -> dict[str, int]:
     said = announcement_post(event=b.event, text="B's news", by=None)
     draw = seating_draw(day=b.day, seed="B", by=None)
     batch = players_import_preview(event=b.event, data=b"name\nZed\n", by=None)
+    feed_refresh(event_id=b.event.pk)  # its feed: the day opened, the announcement
     day_close_request(day=b.day, by=None)
     stacks = {s.number: s.stack for s in Seat.objects.filter(table=b.table, left_at=None)}
     table_count_enter(table=b.table, counts={**stacks, 1: stacks[1] + 5}, by=None)
@@ -152,6 +156,7 @@ def build_b() -> dict[str, int]:
         "penalty": warned.penalties.get().pk,
         "batch": batch.pk,
         "announcement": said.pk,
+        "feed_entry": FeedEntry.objects.filter(event=b.event).values_list("pk", flat=True)[0],
         "draw": draw.pk,
         "seat_count": SeatCount.objects.get(seat__table=b.table, seat__number=1).pk,
         "user": dealer.pk,
@@ -422,6 +427,14 @@ def hall_remove_request(c: Ctx) -> tuple[str, Any]:
     return f"/organiser/events/{c.w.event.pk}/hall/", body
 
 
+def feed_remove_request(c: Ctx) -> tuple[str, Any]:
+    announcement_post(event=c.w.event, text="A's news", by=None)
+    feed_refresh(event_id=c.w.event.pk)
+    entry = FeedEntry.objects.filter(event=c.w.event, removed_at=None).first()
+    assert entry is not None
+    return f"/organiser/events/{c.w.event.pk}/hall/", {"form": "feed_remove", "entry": entry.pk}
+
+
 def import_confirm_request(c: Ctx) -> tuple[str, Any]:
     batch = players_import_preview(event=c.w.event, data=b"name\nNew Nora\n", by=None)
     return f"/organiser/imports/{batch.pk}/", {"form": "confirm"}
@@ -549,6 +562,12 @@ WALKS: list[Walk] = [
         hall_remove_request,
         ids={"announcement": "announcement"},
         form="remove",
+    ),
+    Walk(
+        O_ + "events/<int:event_id>/hall/",
+        feed_remove_request,
+        ids={"entry": "feed_entry"},
+        form="feed_remove",
     ),
     Walk(
         O_ + "events/<int:event_id>/audit/",
@@ -716,6 +735,10 @@ NO_EVENT_IDS: dict[str, str] = {
     "organiser/people/<int:person_id>/": "a person spans events",
     "organiser/series/": "a new series",
     "organiser/series/<int:series_id>/": "a series groups events of every organiser",
+    # A player's own link and an email's unsubscribe link: the secret in the address names
+    # whose they are; the forms name no row.
+    "p/<str:token>/notices/": "a player's own link",
+    "unsubscribe/<str:token>/": "an email's own link",
 }
 
 # Ids in forms that name rows of no event (people span events; a series' events are any):

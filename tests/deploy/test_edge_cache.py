@@ -115,6 +115,14 @@ def test_the_standings_reach_django_once_per_version(site: tuple[World, Web, Ngi
     for _ in range(10):
         assert call(nginx.base + hall)[0] == 200
     assert web.requests(hall).count(200) == 1
+    # The public feed (page, Atom, JSON), kept as the standings are.
+    for feed in ("feed/", "feed.atom", "feed.json"):
+        path = f"/standings/{w.event.pk}/{feed}"
+        for _ in range(10):
+            status, headers, _body = call(nginx.base + path)
+            assert status == 200
+        assert headers["X-Cache-Status"] in ("HIT", "UPDATING", "REVALIDATED")
+        assert web.requests(path).count(200) == 1, (path, web.requests(path))
 
 
 def test_a_settled_hand_shows_within_two_seconds(site: tuple[World, Web, Nginx]) -> None:
