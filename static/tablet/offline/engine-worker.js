@@ -59,10 +59,12 @@ async function fetchAndKeep(url, init) {
   }
 }
 
+const downloadedNow = new Set(); // kept by this boot's own download: not "from the cache"
+
 self.fetch = async function (input, init) {
   const url = absolute(input);
   const hit = await kept(url);
-  if (hit) { fromCache += 1; return hit; }
+  if (hit) { if (!downloadedNow.has(url)) fromCache += 1; return hit; }
   return fetchAndKeep(url, init);
 };
 
@@ -152,6 +154,7 @@ async function download(url, before) {
   const cache = await self.caches.open(cacheName);
   const headers = { "Content-Type": type || "application/octet-stream", "Content-Length": String(got) };
   await cache.put(url, new Response(new Blob(parts, { type: headers["Content-Type"] }), { headers: headers }));
+  downloadedNow.add(url);
   return got;
 }
 
@@ -159,8 +162,7 @@ async function downloadAll(urls) {
   if (!cacheName || !self.caches) return; // no cache here: Pyodide fetches them itself
   const missing = [];
   for (const url of urls) {
-    if (await kept(url)) fromCache += 1;
-    else missing.push(url);
+    if (!(await kept(url))) missing.push(url);
   }
   if (!missing.length) return;
   const sizes = await Promise.all(missing.map(sizeOf));
