@@ -18,6 +18,12 @@ column, a phone column and a few bad rows; then, each on its own new event:
 - the organiser's two requests through Django's test client, as the page sends them (the file
   uploaded and its 2,000-row preview page drawn; the confirmation), each timed whole.
 
+Then the results exchange file (issue 43): a file of ``--people`` people (default 30,000, one
+day's results, each person with a uid, compact JSON as another installation might write it,
+about 3.6 MB) imported as a past event through the console's request (the upload, read, checked
+and imported), timed whole, against the same reference: ms a person against the bare insert's
+ms a row; target: the request well under gunicorn's 30 s timeout, at most 10 s.
+
 The ledger audit must pass on every event after it. Printed: ms per row of each, the ratio of
 the confirmation's cost a row to the bare insert's, and the two requests' times against the
 target (each well inside gunicorn's 30 s timeout: at most 10 s). Figures also go to
@@ -40,21 +46,23 @@ RESULTS = Path("bench-results") / "import.json"
 BENCH_DB = "brag_bench_import"
 HOST = "127.0.0.1"
 REQUEST_TARGET_S = 10.0  # each of the two requests of a 2,000-row file
+RESULTS_TARGET_S = 10.0  # the import of a 30,000-person results file
 
 
-def messy_file(rows: int) -> bytes:
+def messy_file(rows: int, who: str = "Player") -> bytes:
     """``rows`` players as a spreadsheet exports them: a header in words, a phone column, a few
-    rows refused (bad money, a missing name, a name twice)."""
+    rows refused (bad money, a missing name, a name twice). Named ``who`` and a number: each
+    file's people new (the people of another step's names would be asked about as returning)."""
     lines = ["Name,Starting Money,Phone"]
     for i in range(rows):
         if i % 400 == 7:
-            lines.append(f"Player {i:05d},abc,")
+            lines.append(f"{who} {i:05d},abc,")
         elif i % 400 == 9:
             lines.append(",1000,")
         elif i % 400 == 11:
-            lines.append(f"player {i - 1:05d},1000,")
+            lines.append(f"{who.lower()} {i - 1:05d},1000,")
         else:
-            lines.append(f"Player {i:05d},{1000 + i % 7 * 50},0123 456 789")
+            lines.append(f"{who} {i:05d},{1000 + i % 7 * 50},0123 456 789")
     return ("\r\n".join(lines) + "\r\n").encode("utf-8")
 
 
@@ -153,11 +161,68 @@ def pages(data: bytes) -> dict[str, Any]:
     }
 
 
+def results_file(people: int) -> bytes:
+    """A results exchange document of ``people`` people over one day, compact."""
+    import json
+    import uuid
+
+    rules = {
+        "ante": 1,
+        "min_bet": 2,
+        "max_bet": 20,
+        "max_raise": 20,
+        "house_fee": 0,
+        "table_min": 10,
+        "table_max": 500,
+    }
+    document = {
+        "format": "brag-results/1",
+        "event": {"uid": str(uuid.uuid4()), "name": "Bench: a past event", "currency": "MB"},
+        "people": [
+            {"number": 1001 + i, "uid": str(uuid.uuid4()), "name": f"Player {i:05d}"}
+            for i in range(people)
+        ],
+        "days": [
+            {
+                "number": 1,
+                "date": "2026-05-02",
+                "closed_at": "2026-05-02T22:00:00+00:00",
+                "rules": rules,
+                "results": [
+                    {"rank": i + 1, "number": 1001 + i, "money": 10 * (people - i)}
+                    for i in range(people)
+                ],
+            }
+        ],
+    }
+    return json.dumps(document, separators=(",", ":")).encode()
+
+
+def results_import(data: bytes) -> dict[str, Any]:
+    from django.contrib.auth.models import Group, User
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    from brag_event.events.models import Event
+
+    user = User.objects.create_user("bench-importer", password="x")
+    user.groups.add(Group.objects.get_or_create(name="organiser")[0])
+    client = Client()
+    client.force_login(user)
+    upload = SimpleUploadedFile("results.json", data, content_type="application/json")
+    seconds, answer = timed(lambda: client.post("/organiser/events/import/", {"file": upload}))
+    assert answer.status_code == 302, (answer.status_code, answer.content[:2000])
+    event = Event.objects.get(name="Bench: a past event")
+    audited(event)
+    return {"results_request_s": seconds, "results_players": event.players.count()}
+
+
 def main(argv: list[str] | None = None) -> int:
     doc = __doc__ or ""
     parser = argparse.ArgumentParser(prog="python -m bench.imports", description=doc[:60])
     parser.add_argument("--rows", type=int, default=2000)
     parser.add_argument("--one-by-one", type=int, default=200)
+    parser.add_argument("--people", type=int, default=30_000, help="people of the results file")
     parser.add_argument("--keep-db", action="store_true", help=f"keep {BENCH_DB} afterwards")
     pg_arguments(parser, HOST)
     parser.add_argument("--json", type=Path, default=RESULTS, help="where to write the figures")
@@ -165,7 +230,6 @@ def main(argv: list[str] | None = None) -> int:
 
     pg = Postgres(args.pg_host, args.pg_port, args.pg_user)
     url = pg.url(BENCH_DB)
-    data = messy_file(args.rows)
     with bench_database(pg, BENCH_DB, keep=args.keep_db):
         say(f"bench.imports: creating {BENCH_DB} and migrating …")
         pg.recreate(BENCH_DB)
@@ -178,9 +242,12 @@ def main(argv: list[str] | None = None) -> int:
         say(f"bench.imports: {args.one_by_one:,} players registered one by one …")
         single_s = one_by_one(args.one_by_one)
         say(f"bench.imports: a {args.rows:,}-row file through the services …")
-        served = services(data)
+        served = services(messy_file(args.rows, "Served"))
         say("bench.imports: the same file through the organiser's two requests …")
-        paged = pages(data)
+        paged = pages(messy_file(args.rows, "Paged"))
+        say(f"bench.imports: a results file of {args.people:,} people through the console …")
+        exchange = results_file(args.people)
+        imported = results_import(exchange)
         from django.db import connection
 
         connection.close()
@@ -218,9 +285,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     show("the upload and its preview page (request)", f"{paged['preview_request_s']:7.2f} s")
     show("the confirmation (request)", f"{paged['confirm_request_s']:7.2f} s")
+    people = imported["results_players"]
+    results_s = imported["results_request_s"]
+    results_ms = results_s / people * 1000
+    print()
+    print(f"  a results file of {people:,} people, {len(exchange) / 1e6:.1f} MB")
+    show(
+        "results file import (request), a person",
+        f"{results_ms:7.3f} ms     {results_ms / bare_ms:6.1f}× the reference",
+    )
+    show("results file import (request), whole", f"{results_s:7.2f} s")
     verdicts = {
         "preview request ≤ 10 s": paged["preview_request_s"] <= REQUEST_TARGET_S,
         "confirmation request ≤ 10 s": paged["confirm_request_s"] <= REQUEST_TARGET_S,
+        f"results file of {people:,} people ≤ 10 s": results_s <= RESULTS_TARGET_S,
     }
     print()
     print_result(verdicts)
@@ -238,6 +316,11 @@ def main(argv: list[str] | None = None) -> int:
             "confirm_over_bare_insert": confirm_ms / bare_ms,
             "one_by_one_over_bare_insert": single_ms / bare_ms,
             **paged,
+            "results_people": people,
+            "results_file_bytes": len(exchange),
+            "results_request_s": results_s,
+            "results_ms_per_person": results_ms,
+            "results_over_bare_insert": results_ms / bare_ms,
             "verdicts": verdicts,
         },
     )

@@ -25,10 +25,10 @@ import zoneinfo
 from pathlib import Path
 from typing import Any
 
-import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from brag_event.core.dburl import database_config
 from brag_event.core.public_urls import public_base_url_checked
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -129,7 +129,9 @@ ASGI_APPLICATION = "brag_event.asgi.application"
 
 DATABASES = {
     # An empty DATABASE_URL counts as unset: the embedded SQLite default.
-    "default": dj_database_url.parse(
+    # A primary and its standby: postgres://user:pw@db-a:5432,db-b:5432/brag?target_session_attrs=
+    # read-write (core.dburl; docs/operations.md, "Standby and point-in-time recovery").
+    "default": database_config(
         os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=60,
         # A kept connection is checked before the first query of each request (one round trip)
@@ -412,3 +414,13 @@ CELERY_TASK_TRACK_STARTED = True
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
+
+# The standby and the archive of the database's changes (issue 46; core.replication,
+# docs/operations.md "Standby and point-in-time recovery"). BRAG_EXPECT_STANDBY: the deploy runs a
+# standby, so its absence is an alert (on /readyz and the organisers' dashboard) even after the
+# sync guard let the primary go on alone. The thresholds: replication lag (seconds), WAL segments
+# waiting to be archived, hours since the last base backup.
+BRAG_EXPECT_STANDBY = env_bool("BRAG_EXPECT_STANDBY", False)
+BRAG_STANDBY_LAG_ALERT = float(os.environ.get("BRAG_STANDBY_LAG_ALERT", "10"))
+BRAG_ARCHIVE_BEHIND_ALERT = int(os.environ.get("BRAG_ARCHIVE_BEHIND_ALERT", "3"))
+BRAG_BASE_BACKUP_ALERT_HOURS = float(os.environ.get("BRAG_BASE_BACKUP_ALERT_HOURS", "26"))

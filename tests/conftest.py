@@ -138,6 +138,20 @@ def _writes_unthrottled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(WriteThrottle, "THROTTLE_RATES", {})
 
 
+@pytest.fixture(autouse=True)
+def _rota_reach_forgotten() -> None:
+    """The rota's reach kept in this process's memory (``tables.rota.rota_reach``) is one
+    test's: ids of a database rolled back come again in the next test."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    from brag_event.tables.rota import REACH_CACHE
+
+    cache = caches[REACH_CACHE]
+    if isinstance(cache, LocMemCache):
+        cache.clear()
+
+
 class InFlight:
     """The live test server's requests in flight, from Django's request signals (the server
     answers each request in a thread of this process)."""

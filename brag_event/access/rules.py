@@ -50,6 +50,8 @@ PERMISSIONS: dict[str, Permission] = {
     "tokens.manage": Permission(ORGANISER),
     "ledger.read": Permission(ORGANISER),
     "audit.read": Permission(ORGANISER),
+    "players.register": Permission(ORGANISER),  # register players (the API's player list)
+    "results.exchange": Permission(ORGANISER),  # a results file out of, or into, the event
     "player.link": Permission(ORGANISER),  # show, print and replace a player's private link
     "penalty.lift": Permission(ORGANISER),
     # The floor: calls, rulings, misdeals, voids, re-buys; the integrity monitor.
@@ -58,13 +60,16 @@ PERMISSIONS: dict[str, Permission] = {
     "hand.correct": Permission(SUPERVISOR),
     # A large pot's second confirmation (floor.services.hand_award_confirm): never its dealer.
     "hand.award_confirm": Permission(SUPERVISOR),
-    "seat.rebuy": Permission(SUPERVISOR),
     "integrity.view": Permission(SUPERVISOR),
     "integrity.run": Permission(SUPERVISOR),
     "player.penalties": Permission(SUPERVISOR),
     # A table (its own tables only: ``api.roles.tables_for``).
     "table.operate": Permission(DEALER),
     "hand.entries": Permission(DEALER),
+    # Seats at the table (sit out, come back, leave; a re-buy, whose consents the service
+    # checks) and calling the floor to it.
+    "seat.manage": Permission(DEALER),
+    "floor.call": Permission(DEALER),
     "shift.sign": Permission(DEALER),  # sign in and out of dealing at a table (tables.shifts)
     # A player's own data.
     "player.self": Permission(PLAYER),

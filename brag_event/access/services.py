@@ -16,6 +16,7 @@ from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Forbidden, ServiceError
+from brag_event.core.names import name_key, player_name_clean
 from brag_event.core.transactions import service_transaction
 from brag_event.core.words import at_most
 from brag_event.events.models import Event
@@ -66,6 +67,41 @@ def _password_checked(password: str, user: Any) -> None:
         ) from None
 
 
+def username_checked(name: str) -> None:
+    """A new user name: only letters, digits and @ . + - _ (Django's rule: no invisible
+    character, no space, no accent written as a separate mark), and neither taken nor looking
+    the same as one taken ("оrganiser" with a Cyrillic "о" beside "organiser":
+    core.names.name_key, the players' check). Else ``invalid_username`` / ``username_taken``."""
+    model = get_user_model()
+    try:
+        model.username_validator(name)  # type: ignore[attr-defined]
+    except ValidationError:
+        raise ServiceError(
+            "invalid_username",
+            "A user name is made of letters, digits and @ . + - _ only (no spaces, no "
+            "invisible characters, no accent typed on its own): choose another.",
+            details={"field": "username"},
+        ) from None
+    if player_name_clean(name) != name:  # a letter written as its compatibility form ("ﬁ")
+        raise ServiceError(
+            "invalid_username",
+            f"Type the user name with plain letters: {player_name_clean(name)}.",
+            details={"field": "username"},
+        )
+    key = name_key(name)
+    for taken in model.objects.values_list("username", flat=True).iterator():
+        if taken.casefold() == name.casefold():
+            said = f"The user name {name} is taken: choose another."
+        elif name_key(taken) == key:
+            said = (
+                f"The user name {name} looks the same as {taken}, who has an account: choose "
+                "one that reads differently."
+            )
+        else:
+            continue
+        raise ServiceError("username_taken", said, details={"field": "username"})
+
+
 @service_transaction
 def staff_create(
     *,
@@ -88,12 +124,7 @@ def staff_create(
             at_most("A user name", USERNAME_MAX) if name else "Give a user name.",
             details={"field": "username"},
         )
-    if model.objects.filter(username__iexact=name).exists():
-        raise ServiceError(
-            "username_taken",
-            f"The user name {name} is taken: choose another.",
-            details={"field": "username"},
-        )
+    username_checked(name)
     first, _, last = " ".join(full_name.split()).partition(" ")
     user = model(username=name, first_name=first[:150], last_name=last[:150])
     _password_checked(password, user)

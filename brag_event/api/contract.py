@@ -615,6 +615,22 @@ class ShiftOut(S.Serializer):
     change = ShiftChangeOut(allow_null=True, help_text="The change of dealer the rota has due")
 
 
+class MyShiftRelievedOut(S.Serializer):
+    by = S.CharField(help_text="Who took over the table")
+    at = S.DateTimeField()
+    at_text = S.CharField(help_text="When, in the event's time zone (HH:MM)")
+    message = S.CharField(help_text="The tablet's words")
+
+
+class MyShiftOut(S.Serializer):
+    table = S.IntegerField(allow_null=True, help_text="The table you are signed in to deal at")
+    table_number = S.IntegerField(allow_null=True)
+    dealing_here = S.BooleanField(help_text="Whether you are signed in to deal at this table")
+    relieved = MyShiftRelievedOut(
+        allow_null=True, help_text="You were relieved at this table (and have not come back)"
+    )
+
+
 class LoggedInOut(S.Serializer):
     username = S.CharField()
     role = S.ChoiceField(choices=ROLES)

@@ -5,25 +5,24 @@ export is a selector (``closing.exchange.document``), the import a service
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from brag_event.access.rules import can
 from brag_event.closing.exchange.document import FORMAT, event_results_document
+from brag_event.closing.exchange.reader import whole_or_long
 from brag_event.closing.exchange.services import MAX_BYTES, event_import_results
 from brag_event.events.models import Event
 
 from . import contract as c
 from .idempotency import idempotent
 from .parsers import LimitedJSONParser
-from .views import OrganiserOnly, actor
+from .permissions import Can
+from .views import actor
 
 S = serializers
 
@@ -43,7 +42,7 @@ class ResultsDocument(S.Serializer):
         required=False, help_text="software, site, imported_from"
     )
     event = S.DictField(help_text="uid, name, currency, time_zone, starting_money")
-    people = S.ListField(child=S.DictField(), help_text="number, name, club, group, withdrawn")
+    people = S.ListField(child=S.DictField(), help_text="number, uid, name, club, group, withdrawn")
     days = S.ListField(
         child=S.DictField(),
         help_text="number, date, closed_at, rules, qualification, root, field, results",
@@ -69,21 +68,17 @@ class ResultsImportedOut(S.Serializer):
     people_known = S.ListField(
         child=S.IntegerField(), help_text="Membership numbers of people registered here already"
     )
+    renumbered = S.DictField(
+        child=S.IntegerField(),
+        help_text="New people whose number in the file is someone else's here: the file's "
+        "number → the number given here (numbers are each installation's labels; the file's "
+        "uid says who a person is)",
+    )
     message = S.CharField(help_text="What was imported, in words")
 
 
-class EventCreators(permissions.BasePermission):
-    """Organisers of every event (``access.rules``: "event.create"): an import makes an event
-    and registers people, who span events."""
-
-    message = "Only organisers of every event import a past event."
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return can(request.user, "event.create")
-
-
 class EventResultsExchange(APIView):
-    permission_classes = [OrganiserOnly]
+    permission_classes = [Can("results.exchange")]
 
     @extend_schema(
         responses={
@@ -110,9 +105,15 @@ class ResultsFileParser(LimitedJSONParser):
     def limit(self) -> int:
         return min(MAX_BYTES, int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE))
 
+    # Whole numbers read as the console and the command read a file's: a 5,001-digit number
+    # refused where it stands, in words, not as JSON the API cannot parse.
+    parse_int = staticmethod(whole_or_long)
+
 
 class ResultsExchangeImport(APIView):
-    permission_classes = [EventCreators]
+    permission_classes = [
+        Can("event.create", "Only organisers of every event import a past event.")
+    ]
     parser_classes = [ResultsFileParser]
 
     @extend_schema(
@@ -134,6 +135,7 @@ class ResultsExchangeImport(APIView):
                 "days": made.event.days.count(),
                 "people_new": made.people_new,
                 "people_known": made.people_known,
+                "renumbered": {str(a): b for a, b in made.renumbered.items()},
                 "message": made.summary,
             },
             status=201,

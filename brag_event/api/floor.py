@@ -38,9 +38,10 @@ from brag_event.tables.models import Table
 from . import contract as c
 from . import roles
 from .idempotency import idempotent
+from .permissions import Can
 from .presenters import hand_view
 from .serializers import EventScopedId, WholeNumberField
-from .views import OrganiserOnly, StaffOnly, SupervisorOnly, actor, hand_corrected, table_for, valid
+from .views import actor, hand_corrected, table_for, valid
 
 # ------------------------------------------------------------------ inputs
 
@@ -167,7 +168,7 @@ def ruling_view(ruling: Ruling) -> dict[str, Any]:
 
 
 class HandMisdeal(APIView):
-    permission_classes = [SupervisorOnly]
+    permission_classes = [Can("hand.correct")]
 
     @extend_schema(request=MisdealIn, responses={200: c.HandStateOut}, summary="Declare a misdeal")
     @idempotent
@@ -181,7 +182,7 @@ class HandAwardConfirm(APIView):
     the table's tablet (checked by Django's ``authenticate``, counted by the login lockout).
     The service decides who may: never someone who entered the hand."""
 
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("table.operate")]
 
     @extend_schema(
         request=AwardConfirmIn,
@@ -250,7 +251,7 @@ def _signed_in_confirmer(request: Request, data: dict[str, Any]) -> Actor:
 
 
 class TableFloorCalls(APIView):
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("floor.call")]
 
     @extend_schema(request=FloorCallIn, responses={201: c.FloorCallOut}, summary="Call the floor")
     @idempotent
@@ -264,7 +265,7 @@ class TableFloorCalls(APIView):
 
 
 class EventFloorCalls(APIView):
-    permission_classes = [SupervisorOnly]
+    permission_classes = [Can("floor.view")]
 
     @extend_schema(responses={200: c.FloorCallsOut}, summary="The floor calls not yet resolved")
     def get(self, request: Request, event_id: int) -> Response:
@@ -273,7 +274,7 @@ class EventFloorCalls(APIView):
 
 
 class FloorCallTake(APIView):
-    permission_classes = [SupervisorOnly]
+    permission_classes = [Can("floor.rule")]
 
     @extend_schema(request=None, responses={200: c.FloorCallOut}, summary="Take a floor call")
     @idempotent
@@ -283,7 +284,7 @@ class FloorCallTake(APIView):
 
 
 class Rulings(APIView):
-    permission_classes = [SupervisorOnly]
+    permission_classes = [Can("floor.rule")]
 
     @extend_schema(request=RulingIn, responses={201: c.RulingOut}, summary="Record a ruling")
     @idempotent
@@ -305,7 +306,7 @@ class Rulings(APIView):
 
 
 class PenaltyLift(APIView):
-    permission_classes = [OrganiserOnly]
+    permission_classes = [Can("penalty.lift")]
 
     @extend_schema(request=LiftIn, responses={200: c.PenaltyOut}, summary="Lift a disqualification")
     @idempotent
@@ -316,7 +317,7 @@ class PenaltyLift(APIView):
 
 
 class PlayerPenalties(APIView):
-    permission_classes = [SupervisorOnly]
+    permission_classes = [Can("player.penalties")]
 
     @extend_schema(responses={200: c.PenaltiesOut}, summary="A player's warnings and penalties")
     def get(self, request: Request, player_id: int) -> Response:

@@ -49,6 +49,10 @@ def json_depth(value: Any) -> int:
 
 
 class LimitedJSONParser(JSONParser):
+    # How a whole number of the body is read (None: ``int``, which stops past 4,300 digits
+    # with a parse error).
+    parse_int: Any = None
+
     def limit(self) -> int:
         """The largest body taken, in bytes."""
         return int(settings.BRAG_JSON_MAX_BYTES)
@@ -64,12 +68,21 @@ class LimitedJSONParser(JSONParser):
         if len(raw) > limit:
             raise BodyTooLarge(limit)
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        return self.checked(self.loads(raw, encoding))
+
+    def loads(self, raw: bytes, encoding: str) -> Any:
+        """The JSON value of the body."""
         try:
-            data = json.loads(raw.decode(encoding), parse_constant=_no_constant)
+            return json.loads(
+                raw.decode(encoding), parse_constant=_no_constant, parse_int=self.parse_int
+            )
         except RecursionError:
             raise BodyTooDeep(_too_deep()) from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise exceptions.ParseError(f"JSON parse error - {exc}") from None
+
+    def checked(self, data: Any) -> Any:
+        """``data`` unless it nests deeper than the API takes."""
         if json_depth(data) > settings.BRAG_JSON_MAX_DEPTH:
             raise BodyTooDeep(_too_deep())
         return data

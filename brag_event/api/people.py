@@ -5,16 +5,13 @@ views: parse (a serializer), call a service or a selector, present."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from brag_event.access.rules import can
 from brag_event.events.models import Event
 from brag_event.players.models import CLUB_MAX, Person
 from brag_event.players.names import GROUP_TOO_LONG, NAME_MAX, NAME_TOO_LONG
@@ -23,8 +20,9 @@ from brag_event.players.selectors import person_history
 from brag_event.players.services import player_register
 
 from .idempotency import idempotent
+from .permissions import Can
 from .serializers import WholeNumberField
-from .views import OrganiserOnly, actor, valid
+from .views import actor, valid
 
 S = serializers
 
@@ -119,17 +117,8 @@ class PersonOut(S.Serializer):
 # ------------------------------------------------------------------ views
 
 
-class PeopleManagers(permissions.BasePermission):
-    """Organisers of every event (``access.rules``: "people.manage")."""
-
-    message = "Only organisers of every event see people's pages."
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return can(request.user, "people.manage")
-
-
 class EventPlayers(APIView):
-    permission_classes = [OrganiserOnly]
+    permission_classes = [Can("players.register")]
 
     @extend_schema(
         request=PlayerRegisterIn,
@@ -172,7 +161,9 @@ class EventPlayers(APIView):
 
 
 class PersonDetail(APIView):
-    permission_classes = [PeopleManagers]
+    permission_classes = [
+        Can("people.manage", "Only organisers of every event see people's pages.")
+    ]
 
     @extend_schema(responses={200: PersonOut}, summary="A person: events, days and results")
     def get(self, request: Request, person_id: int) -> Response:

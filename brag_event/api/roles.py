@@ -27,7 +27,8 @@ from brag_event.access.roles import (
 from brag_event.core.sql import qn
 from brag_event.events.models import Day
 from brag_event.hands.models import Hand
-from brag_event.tables.models import Table
+from brag_event.tables.models import DealerShift, Table
+from brag_event.tables.rota import rota_reach
 
 __all__ = [
     "DEALER",
@@ -76,6 +77,21 @@ def _assigned(user: Any) -> Exists:
     return Exists(through.objects.filter(table_id=OuterRef("pk"), user_id=user.pk))
 
 
+def _on_shift(user: Any) -> Exists:
+    return Exists(
+        DealerShift.objects.filter(table_id=OuterRef("pk"), dealer_id=user.pk, ended_at=None)
+    )
+
+
+def _dealer_may(user: Any, dealing: set[int] | None) -> Q:
+    """A dealer's tables (of the events where they deal): those ticked for them on the Dealers
+    page, the one the day's rota puts them at now (``tables.rota.rota_reach``: at their turn,
+    without a tick), and the one they are signed in to deal at until relieved or signed out."""
+    reach = rota_reach(user.pk, dealing)
+    condition = Q(_assigned(user)) | Q(_on_shift(user))
+    return condition | Q(pk__in=sorted(reach)) if reach else condition
+
+
 def _table_condition(user: Any, *, open_only: bool = True) -> Q | None:
     """The tables a user reaches as a condition (``None``: none at all): an organiser's events'
     tables; a supervisor's events' tables of an open day; a dealer's events' tables of an open
@@ -92,7 +108,7 @@ def _table_condition(user: Any, *, open_only: bool = True) -> Q | None:
     if supervising is None or supervising:
         parts.append(_in(supervising, "day__event_id") & is_open)
     if dealing is None or dealing:
-        parts.append(_in(dealing, "day__event_id") & is_open & Q(_assigned(user)))
+        parts.append(_in(dealing, "day__event_id") & is_open & _dealer_may(user, dealing))
     if not parts:
         return None
     condition = parts[0]
@@ -154,6 +170,11 @@ class TableAccess:
             f"EXISTS (SELECT 1 FROM {qn(through.db_table)} x WHERE x.{qn('table_id')} = "  # nosec B608
             f"{table}.{qn('id')} AND x.{qn('user_id')} = %s)"
         )
+        shifts = DealerShift._meta
+        on_shift = (
+            f"EXISTS (SELECT 1 FROM {qn(shifts.db_table)} s WHERE s.{qn('table_id')} = "  # nosec B608
+            f"{table}.{qn('id')} AND s.{qn('dealer_id')} = %s AND s.{qn('ended_at')} IS NULL)"
+        )
         parts: list[tuple[str, list[Any]]] = []
         if organising:
             parts.append(of(organising))
@@ -162,10 +183,17 @@ class TableAccess:
             parts.append((f"{where} AND {is_open}", [*params, Day.Status.OPEN.value]))
         if dealing is None or dealing:
             where, params = of(dealing)
+            # The same three ways in as ``_dealer_may``; the rota's tables as ids (ints only).
+            reach = sorted(rota_reach(self.user.pk, dealing))
+            by_rota = (
+                f" OR {table}.{qn('id')} IN ({', '.join(str(int(t)) for t in reach)})"
+                if reach
+                else ""
+            )
             parts.append(
                 (
-                    f"{where} AND {is_open} AND {assigned}",
-                    [*params, Day.Status.OPEN.value, self.user.pk],
+                    f"{where} AND {is_open} AND ({assigned} OR {on_shift}{by_rota})",
+                    [*params, Day.Status.OPEN.value, self.user.pk, self.user.pk],
                 )
             )
         if not parts:

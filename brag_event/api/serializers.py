@@ -16,8 +16,7 @@ from rest_framework.exceptions import ErrorDetail
 from rest_framework.fields import empty
 from rest_framework.request import Request
 
-from brag_event.access.roles import RANK, events_where
-from brag_event.access.rules import EVENT_OF, event_of
+from brag_event.access.rules import EVENT_OF, event_of, events_where_can
 from brag_event.access.scoping import noun_of, rows_of_events
 from brag_event.access.selectors import staff_manageable
 from brag_event.audit.models import Verb
@@ -48,7 +47,7 @@ EVENTS_OF_REQUEST = "_brag_events"  # kept on the request: asked once
 def request_events(request: Request) -> set[int] | None:
     """The events in which a request's ids are resolved: the event of what its address names
     (none, if that names nothing); else every event in which the caller holds the role the
-    view asks for (``None``: every event). Asked once per request, and only by a body that
+    view asks for (``Can``; ``None``: every event). Asked once per request, and only by a body that
     sends an id."""
     cached: set[int] | None
     if hasattr(request, EVENTS_OF_REQUEST):
@@ -61,11 +60,11 @@ def request_events(request: Request) -> set[int] | None:
         cached = set() if event is None else {event}
     else:
         view = context.get("view")
-        asked = [getattr(p, "role", None) for p in getattr(view, "permission_classes", ())]
-        needed = max((r for r in asked if r in RANK), key=RANK.__getitem__, default=None)
-        # A view that asks no role of an event resolves no id (a route of the whole site's
+        asked = [getattr(p, "permission", None) for p in getattr(view, "permission_classes", ())]
+        named = [name for name in asked if name is not None]
+        # A view that asks no permission (``Can``) resolves no id (a route of the whole site's
         # names ids of nothing an event owns).
-        cached = set() if needed is None else events_where(request.user, needed)
+        cached = set() if not named else events_where_can(request.user, named[0])
     setattr(request, EVENTS_OF_REQUEST, cached)
     return cached
 
@@ -187,6 +186,14 @@ class RebuyIn(serializers.Serializer):
         allow_empty=True,
         max_length=20,
         help_text="Ids of the other seated players who agree",
+    )
+
+
+class ShiftIn(serializers.Serializer):
+    leave = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Leave the table you are signed in to deal at, to deal here",
     )
 
 

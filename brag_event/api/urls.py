@@ -22,6 +22,7 @@ v1 = [
     path("tables/<int:table_id>/seats/", views.TableSeats.as_view()),
     path("tables/<int:table_id>/shift/", views.TableShift.as_view()),
     path("tables/<int:table_id>/shift/end/", views.TableShiftEnd.as_view()),
+    path("tables/<int:table_id>/my-shift/", views.TableMyShift.as_view()),
     path("hands/<int:hand_id>/", views.HandDetail.as_view()),
     path("hands/<int:hand_id>/history/", views.HandHistory.as_view()),
     path("hands/<int:hand_id>/actions/", views.HandActions.as_view()),

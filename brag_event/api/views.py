@@ -23,13 +23,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from brag_event.access.roles import events_where, is_global
-from brag_event.access.rules import can, event_of
+from brag_event.access.roles import events_where
+from brag_event.access.rules import can
+from brag_event.access.scoping import event_of_row
 from brag_event.access.selectors import staff_manageable
 from brag_event.audit.selectors import audit_entries
 from brag_event.core.actors import Actor
 from brag_event.core.conditional import keep_on_commit, versioned_answer
-from brag_event.core.errors import Conflict, Forbidden, ServiceError
+from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.security import LOCKED_CODE, lockout_message
 from brag_event.engine import Action
 from brag_event.engine.history import dump
@@ -48,13 +49,14 @@ from brag_event.players.selectors import current_day
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.selectors import table_live
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out
-from brag_event.tables.shifts import shift_sign_in, shift_sign_out, shift_view
+from brag_event.tables.shifts import my_shift_view, shift_sign_in, shift_sign_out, shift_view
 from brag_event.tables.versions import standings_version, table_version
 
 from . import contract as c
 from . import roles
 from .idempotency import idempotent
 from .models import DeviceToken
+from .permissions import Can
 from .presenters import (
     audit_entry_view,
     event_view,
@@ -73,6 +75,7 @@ from .serializers import (
     CardsIn,
     LoginIn,
     RebuyIn,
+    ShiftIn,
     SitOutIn,
     StandingsQueryIn,
     TakeBackIn,
@@ -94,35 +97,6 @@ def valid(serializer_class: type[serializers.Serializer], request: Request) -> d
     if not serializer.is_valid():
         raise unknown_id(serializer.errors) or serializers.ValidationError(serializer.errors)
     return dict(serializer.validated_data)
-
-
-class Role(permissions.BasePermission):
-    """At least this role — in the event of what the URL names (an event, day, table, hand,
-    seat, call, penalty or player: ``access.rules.event_of``), else in some event (the rows
-    reached are then scoped by ``roles.tables_for``)."""
-
-    role = roles.PLAYER
-    message = "Your role may not do this."
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        user = request.user
-        if is_global(user, self.role):
-            return True  # every event: no need to find the URL's (the tablet's hot path)
-        if not roles.at_least(user, self.role):
-            return False
-        return roles.at_least(user, self.role, event_of(view.kwargs))
-
-
-class StaffOnly(Role):
-    role = roles.DEALER
-
-
-class SupervisorOnly(Role):
-    role = roles.SUPERVISOR
-
-
-class OrganiserOnly(Role):
-    role = roles.ORGANISER
 
 
 def json_answer(
@@ -257,7 +231,7 @@ class EventDetail(APIView):
 
 
 class DayTables(APIView):
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("table.operate")]
 
     @extend_schema(responses={200: c.DayTablesOut}, summary="The tables of a day that you may see")
     def get(self, request: Request, day_id: int) -> Response:
@@ -267,7 +241,7 @@ class DayTables(APIView):
 
 
 class TableDetail(APIView):
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("table.operate")]
 
     @extend_schema(
         responses={
@@ -298,7 +272,7 @@ class TableDetail(APIView):
 
 
 class TableHands(APIView):
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("table.operate")]
 
     @extend_schema(request=None, responses={201: c.HandStartedOut}, summary="Start the next hand")
     @records_refusals
@@ -323,7 +297,7 @@ class TableHands(APIView):
 
 
 class TableSeats(APIView):
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("table.operate")]
 
     @extend_schema(request=BuyInIn, responses={201: c.SeatOut}, summary="Buy-in at a seat")
     @idempotent
@@ -362,7 +336,7 @@ class HandDetail(APIView):
     def get(self, request: Request, hand_id: int) -> Response:
         hand = get_object_or_404(roles.hands_for(request.user), pk=hand_id)
         view = hand_view(hand)
-        if roles.at_least(request.user, roles.DEALER):
+        if can(request.user, "hand.entries", hand.table.day.event_id):
             view["entries"] = hand_entries(hand)
         return Response(_as_seen_by(request.user, hand, view))
 
@@ -388,7 +362,7 @@ def history_meta(hand: Hand) -> dict[str, Any]:
 
 
 class HandActions(APIView):
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("hand.entries")]
 
     @extend_schema(
         request=ActionIn, responses={201: c.ActionAcceptedOut}, summary="Enter an action"
@@ -402,7 +376,7 @@ class HandActions(APIView):
 
 
 class HandCards(APIView):
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("hand.entries")]
 
     @extend_schema(
         request=CardsIn, responses={201: c.ActionAcceptedOut}, summary="Enter shown cards"
@@ -416,7 +390,7 @@ class HandCards(APIView):
 
 
 class HandVoid(APIView):
-    permission_classes = [SupervisorOnly]
+    permission_classes = [Can("hand.correct")]
 
     @extend_schema(request=VoidIn, responses={200: c.HandStateOut}, summary="Void the last action")
     @idempotent
@@ -424,15 +398,15 @@ class HandVoid(APIView):
         return hand_corrected(request, hand_id, VoidIn, hand_void_last_action)
 
 
-def may_take_back_anyones_entry(user: Any) -> bool:
-    """The take-back's permission, beside the undo's (``HandVoid``: supervisors): any member of
-    staff who operates the table may take back the hand's last entry (``HandTakeBack``) — a
-    dealer only their own, a supervisor or organiser anyone's."""
-    return roles.at_least(user, roles.SUPERVISOR)
+def may_take_back_anyones_entry(user: Any, hand_id: int) -> bool:
+    """The take-back's permission, beside the undo's (``HandVoid``: "hand.correct"): any member
+    of staff who operates the table may take back the hand's last entry (``HandTakeBack``) — a
+    dealer only their own; whoever may correct the hand's event's hands, anyone's."""
+    return can(user, "hand.correct", event_of_row("hands.Hand", hand_id))
 
 
 class HandTakeBack(APIView):
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("hand.entries")]
 
     @extend_schema(
         request=TakeBackIn,
@@ -456,7 +430,7 @@ class HandTakeBack(APIView):
             expected_seq=data.get("expected_seq"),
             by=actor(request),
             access=roles.TableAccess(request.user),
-            anyones=may_take_back_anyones_entry(request.user),
+            anyones=may_take_back_anyones_entry(request.user, hand_id),
         )
         return Response({"hand": hand_view(hand, state)})
 
@@ -481,14 +455,8 @@ def hand_corrected(
 # ------------------------------------------------------------------ seats
 
 
-class RebuyAtOwnTable(StaffOnly):
-    """The re-buy's permission: the dealer of the seat's table (``seat_for`` finds only the
-    caller's tables: another table's seat is ``404``), a supervisor or an organiser. The service
-    enforces the rest: run out, between hands, every other seated player's consent."""
-
-
 class SeatRebuy(APIView):
-    permission_classes = [RebuyAtOwnTable]
+    permission_classes = [Can("seat.manage")]
 
     @extend_schema(
         request=RebuyIn,
@@ -505,7 +473,7 @@ class SeatRebuy(APIView):
 
 
 class SeatSitOut(APIView):
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("seat.manage")]
 
     @extend_schema(request=SitOutIn, responses={200: c.SeatOut}, summary="Sit out, or come back")
     @idempotent
@@ -517,7 +485,7 @@ class SeatSitOut(APIView):
 
 
 class SeatLeave(APIView):
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("seat.manage")]
 
     @extend_schema(request=None, responses={200: c.SeatOut}, summary="Leave: the stack goes back")
     @idempotent
@@ -541,7 +509,7 @@ def paged(request: Request, view: APIView, rows: QuerySet[Any], shape: Any) -> R
 
 
 class EventLedger(APIView):
-    permission_classes = [OrganiserOnly]
+    permission_classes = [Can("ledger.read")]
 
     @extend_schema(
         responses={200: c.TransferPage},
@@ -570,7 +538,7 @@ class EventLedger(APIView):
 
 
 class EventAudit(APIView):
-    permission_classes = [OrganiserOnly]
+    permission_classes = [Can("audit.read")]
 
     @extend_schema(
         responses={200: c.AuditPage},
@@ -732,7 +700,7 @@ class MeHands(APIView):
 
 
 class Tokens(APIView):
-    permission_classes = [OrganiserOnly]
+    permission_classes = [Can("tokens.manage")]
 
     @extend_schema(responses={200: c.TokensOut}, summary="Device tokens (organisers)")
     def get(self, request: Request) -> Response:
@@ -767,7 +735,7 @@ class Tokens(APIView):
 
 
 class TokenRevoke(APIView):
-    permission_classes = [OrganiserOnly]
+    permission_classes = [Can("tokens.manage")]
 
     @extend_schema(
         request=None, responses={200: c.TokenRevokedOut}, summary="Revoke a device token"
@@ -829,7 +797,7 @@ class Logout(APIView):
 
 
 class TableShift(APIView):
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("shift.sign")]
 
     @extend_schema(
         responses={200: c.ShiftOut},
@@ -839,21 +807,40 @@ class TableShift(APIView):
         return Response(shift_view(table_for(request, table_id)))
 
     @extend_schema(
-        request=None,
-        responses={200: c.ShiftOut},
+        request=ShiftIn,
+        responses={
+            200: c.ShiftOut,
+            409: OpenApiResponse(
+                c.ErrorOut,
+                description="You deal at another table until relieved or signed out "
+                "(dealing_elsewhere: details.table, details.number); send leave: true to "
+                "leave it for this one",
+            ),
+        },
         summary="Sign in to deal at the table (starts a shift; relieves the dealer before)",
     )
     @idempotent
     def post(self, request: Request, table_id: int) -> Response:
         table = table_for(request, table_id)
-        if not can(request.user, "shift.sign", table.day.event_id):
-            raise Forbidden("forbidden", "Your role may not do this.")
-        shift_sign_in(table=table, by=actor(request))
+        data = valid(ShiftIn, request)
+        shift_sign_in(table=table, by=actor(request), leave=data["leave"])
         return Response(shift_view(table))
 
 
+class TableMyShift(APIView):
+    permission_classes = [Can("shift.sign")]
+
+    @extend_schema(
+        responses={200: c.MyShiftOut},
+        summary="Your own shift: where you deal, and whether you were relieved at this table",
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        # The caller's own shifts only: readable after a relief took the table away from them.
+        return Response(my_shift_view(request.user, table_id))
+
+
 class TableShiftEnd(APIView):
-    permission_classes = [StaffOnly]
+    permission_classes = [Can("shift.sign")]
 
     @extend_schema(
         request=None, responses={200: c.ShiftOut}, summary="Sign out of dealing at the table"

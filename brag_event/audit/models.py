@@ -37,6 +37,9 @@ class Verb(models.TextChoices):
     PLAYER_REMOVE = "player.remove", "player registered by mistake removed"
     PLAYER_IMPORT_UNDO = "player.import_undo", "import undone"
     PLAYER_LINK_REISSUE = "player.link_reissue", "player's private link replaced"
+    PLAYER_CHECK_IN = "player.check_in", "player checked in for a day"
+    CHECKIN_WINDOW = "day.checkin_window", "day's check-in opened"
+    SEAT_LATE_ARRIVAL = "seat.late_arrival", "late arrival seated"
 
     PLAYER_LOOK_ALIKE = "player.look_alike", "look-alike name confirmed as another person"
     PERSON_UPDATE = "person.update", "person's details changed"
@@ -61,6 +64,7 @@ class Verb(models.TextChoices):
     HAND_MISDEAL = "hand.misdeal", "misdeal declared"
     HAND_AWARD_WAITS = "hand.award_waits", "large pot waits for a second confirmation"
     HAND_AWARD_CONFIRM = "hand.award_confirm", "large pot confirmed by a second member of staff"
+    DAY_AWARD_FROM = "day.award_from", "large-pot amount changed"
     FLOOR_CALL = "floor.call", "floor called"
     FLOOR_TAKE = "floor.take", "floor call taken"
     FLOOR_RULING = "floor.ruling", "ruling recorded"

@@ -6,7 +6,9 @@ of rotation while this fails. It also reports Redis — the cache (``checks.cach
 Celery broker (``checks.broker``) — without failing on them: the tablets, the actions, the
 standings and sign-in work without either (docs/operations.md, "When Redis is down"), so an
 outage of Redis makes the answer ``"degraded"``, with the parts named, and keeps the server in
-rotation. Monitoring alerts on ``degraded``."""
+rotation. So does an alert about the standby, the WAL archive or the last base backup
+(``checks.replication``, core.replication: its ``alerts`` say why in words). Monitoring alerts
+on ``degraded``."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
 from .forms import takes
+from .replication import replication_status
 
 
 @takes()
@@ -42,6 +45,19 @@ def _database() -> dict[str, Any]:
     if pending:
         return {"ok": False, "error": f"{len(pending)} migrations not applied"}
     return {"ok": True}
+
+
+def _replication() -> dict[str, Any]:
+    """The standby, the WAL archive and the last base backup (core.replication): an alert makes
+    the answer "degraded" — the hall plays on — and says why."""
+    try:
+        status = replication_status()
+    except DatabaseError as err:
+        connection.close()
+        return {"ok": False, "error": type(err).__name__}
+    if not status.applies:
+        return {"ok": True, "applies": False}
+    return status.as_json()
 
 
 def _broker() -> dict[str, Any]:
@@ -81,6 +97,8 @@ def _cache() -> dict[str, Any]:
 @never_cache
 def readyz(request: HttpRequest) -> JsonResponse:
     checks = {"database": _database(), "cache": _cache(), "broker": _broker()}
+    if checks["database"]["ok"]:
+        checks["replication"] = _replication()
     ready = checks["database"]["ok"]
     degraded = [name for name, check in checks.items() if not check["ok"]]
     status = "not ready" if not ready else ("degraded" if degraded else "ready")

@@ -10,7 +10,7 @@ state :data:`~.model.SETTLED` with its :class:`~.model.Outcome`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .cards import strength3, value_of_strength
 from .errors import IllegalAction
@@ -406,3 +406,10 @@ def _compare_text(a: str, a_value: int, b: str, b_value: int, verb: str) -> str:
     else:
         rel = "which does not beat it"
     return f"{a} {verb} {b}: {b} shows {b_desc}; {a} has {a_desc}, {rel}."
+
+
+def pots_to_show(pots: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The pots worth a line to people (a result's or a hand's ``pots``, as dicts): a pot a
+    cover opened that nothing was bet into is left out ("Pot 2: 0", "… wins 0" would not add
+    up); the first pot always stays. The tablet's render.js ``potsToShow`` is the same rule."""
+    return [p for i, p in enumerate(pots) if i == 0 or int(p.get("amount") or 0) > 0]

@@ -33,6 +33,9 @@ RULE_FIELDS = (
 # the staff work, not how a hand is played, so they are not frozen onto a hand nor replayed
 # (the engine stays the rules of the game; ``floor.awards`` reads them from the day).
 FLOOR_FIELDS = ("award_confirm_from",)
+LARGE_POT_ANTES = 5
+"""A large-pot amount this many antes or fewer above nothing is warned of: nearly every pot
+would wait for a supervisor."""
 DAY_SETTINGS = (*RULE_FIELDS, *FLOOR_FIELDS)
 
 
@@ -212,6 +215,18 @@ class Day(models.Model):
     def rules_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in RULE_FIELDS}
 
+    def award_confirm_warning(self) -> str | None:
+        """Words when the large-pot amount is within ``LARGE_POT_ANTES`` antes: nearly every
+        pot would wait for a second member of staff."""
+        amount, ante = self.award_confirm_from, self.ante
+        if amount is None or not ante or amount > LARGE_POT_ANTES * ante:
+            return None
+        return (
+            f"Pots from {amount:,} wait for a supervisor, and the ante is {ante:,}: that is "
+            f"within {LARGE_POT_ANTES} antes, so nearly every pot will wait. Raise the amount, "
+            "or leave it empty for never."
+        )
+
     def settings_dict(self) -> dict[str, Any]:
         """The rules and the floor's settings (``DAY_SETTINGS``): what the console sets, logs
         and copies to the days after."""
@@ -312,6 +327,13 @@ class DayRulesChange(models.Model):
     before = models.JSONField()
     after = models.JSONField()
     reason = models.CharField(max_length=200, blank=True)
+    # A change made while the day is open that decides whether pots wait (its large-pot amount,
+    # ``floor.services.day_award_from_change``) is an entry of the event's money record
+    # (``floor.record``): its seq and hash.
+    record_seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    record_hash = models.CharField(
+        max_length=64, blank=True, default="", db_default="", editable=False
+    )
 
     class Meta:
         ordering = ["changed_at", "id"]

@@ -12,6 +12,7 @@ from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
+from brag_event.core.names import name_key, player_name_clean
 from brag_event.core.transactions import service_transaction
 from brag_event.engine import FLASH_DAYS, MONEY_MAX, EngineError, Rules
 
@@ -68,6 +69,26 @@ def time_zone_checked(name: str | None) -> str:
     return name
 
 
+def event_name_checked(name: str) -> str:
+    """An event's name as stored (cleaned as a player's name is: invisible characters gone,
+    white space collapsed), refused (``event_exists``) when another event has it or a name
+    that looks the same ("FLАSH" with a Cyrillic "А" beside "FLASH": core.names.name_key)."""
+    clean = player_name_clean(name)
+    key = name_key(clean)
+    for other in Event.objects.values_list("name", flat=True).iterator():
+        if name_key(other) != key:
+            continue
+        if other == clean:
+            said = f"An event called “{clean}” already exists: choose another name."
+        else:
+            said = (
+                f"An event called “{other}” already exists, and “{clean}” looks the same: "
+                "choose a name that reads differently."
+            )
+        raise ServiceError("event_exists", said, details={"field": "name", "other": other})
+    return clean
+
+
 @service_transaction
 def event_create_flash(
     *,
@@ -86,6 +107,7 @@ def event_create_flash(
     for the end-of-day count (``closing.count``)."""
     zone_name = time_zone_checked(time_zone)
     check_starting_money(starting_money)
+    name = event_name_checked(name)
     try:
         with transaction.atomic():
             event = Event.objects.create(
@@ -96,7 +118,11 @@ def event_create_flash(
                 count_at_close=count_at_close,
             )
     except IntegrityError:
-        raise ServiceError("event_exists", f"An event called {name!r} already exists.") from None
+        raise ServiceError(
+            "event_exists",
+            f"An event called “{name}” already exists: choose another name.",
+            details={"field": "name"},
+        ) from None
     for number, rules in enumerate(FLASH_DAYS, start=1):
         date = start + dt.timedelta(days=number - 1) if start else None
         Day.objects.create(

@@ -29,6 +29,7 @@ from .services import (
     check_starting_money,
     day_update_rules,
     event_create_flash,
+    event_name_checked,
     rules_validate,
     time_zone_checked,
 )
@@ -136,6 +137,7 @@ def event_create(
     rules), on consecutive dates from ``start``, every day scheduled, in ``time_zone``
     (default: the settings' TIME_ZONE)."""
     name, currency = _check_event_fields(name, currency)
+    name = event_name_checked(name)
     zone_name = time_zone_checked(time_zone)
     check_starting_money(starting_money)
     if not 1 <= len(days) <= DAYS_MAX:
@@ -153,7 +155,9 @@ def event_create(
             )
     except IntegrityError:
         raise ServiceError(
-            "event_exists", f"An event called {name!r} already exists.", details={"field": "name"}
+            "event_exists",
+            f"An event called “{name}” already exists: choose another name.",
+            details={"field": "name"},
         ) from None
     for number, values in enumerate(days, start=1):
         date = start + dt.timedelta(days=number - 1) if start else None

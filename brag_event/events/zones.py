@@ -13,11 +13,17 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+# Files of the system's zoneinfo that are no zone of the world: "localtime" is whatever zone
+# the machine is set to (another machine reads it otherwise), "Factory" a placeholder that
+# shows "-00", "posixrules" the POSIX rules' default.
+NOT_ZONES = frozenset({"localtime", "Factory", "posixrules"})
+
 
 @functools.cache
 def zone_names() -> frozenset[str]:
-    """Every IANA zone name this machine knows (the system's zoneinfo, or the tzdata package)."""
-    return frozenset(zoneinfo.available_timezones())
+    """Every IANA zone name this machine knows (the system's zoneinfo, or the tzdata package),
+    but for the files that are no zone of the world (``NOT_ZONES``)."""
+    return frozenset(zoneinfo.available_timezones()) - NOT_ZONES
 
 
 def zone_choices() -> list[tuple[str, str]]:

@@ -15,6 +15,7 @@ class FloorConfig(AppConfig):
             awards_source,
             day_rulings_source,
             lifts_source,
+            record_award_from_source,
             record_awards_source,
             record_lifts_source,
             rulings_source,
@@ -26,3 +27,4 @@ class FloorConfig(AppConfig):
         chain.register_day_source(lifts_source())
         register_record_source(record_lifts_source())
         register_record_source(record_awards_source())
+        register_record_source(record_award_from_source())

@@ -20,10 +20,10 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from brag_event.engine import chain as engine_chain
-from brag_event.events.models import Day, Event
+from brag_event.events.models import Day, DayRulesChange, Event
 from brag_event.hands import chain
 from brag_event.hands.models import Hand
-from brag_event.ledger.record import RecordRow, RecordSource, entry
+from brag_event.ledger.record import RecordRow, RecordSource, at_text, entry
 
 from .awards import WAIT, WAIT_COLUMNS, WITHDRAW, wait_fields, withdraw_fields
 from .models import AwardConfirmation, Penalty, Ruling
@@ -289,3 +289,59 @@ def _record_awards(event: Event, problems: list[str]) -> Iterator[RecordRow]:
 def record_awards_source() -> RecordSource:
     """Every large pot of the event: waiting, and withdrawn."""
     return RecordSource("large pots", _record_awards)
+
+
+# The large-pot amount changed during an open day (``services.day_award_from_change``) ------------
+
+AWARD_FROM = "award_from"
+AWARD_FROM_COLUMNS = ("id", "day_id", "after", "changed_at")
+
+
+def award_from_fields(row: dict[str, Any]) -> dict[str, Any]:
+    """A change of the day's large-pot amount as chained: the change, its day, the amount
+    from then on (``None``: never), when."""
+    after = row["after"] if isinstance(row["after"], dict) else {}
+    return {
+        "change": row["id"],
+        "day": row["day_id"],
+        "amount": after.get("award_confirm_from"),
+        "at": at_text(row["changed_at"]),
+    }
+
+
+def _record_award_from(event: Event, problems: list[str]) -> Iterator[RecordRow]:
+    qs = (
+        DayRulesChange.objects.filter(day__event=event)
+        .filter(Q(record_seq__isnull=False) | ~Q(record_hash=""))
+        .order_by("pk")
+        .values(*AWARD_FROM_COLUMNS, "record_seq", "record_hash", "day__number")
+    )
+    last: dict[int, Any] = {}
+    numbers: dict[int, int] = {}
+    for row in qs.iterator(chunk_size=2000):
+        seq = row["record_seq"]
+        fields = award_from_fields(row)
+        last[row["day_id"]] = fields["amount"]
+        numbers[row["day_id"]] = row["day__number"]
+        yield RecordRow(
+            seq,
+            entry(AWARD_FROM, seq, fields),
+            row["record_hash"],
+            f"the large-pot amount of day {row['day__number']} set to "
+            f"{fields['amount'] if fields['amount'] is not None else 'never'} (change {row['id']})",
+            "its day, amount or time",
+        )
+    # What decides whether a pot waits is the day's amount: the last one recorded.
+    for day_id, amount in Day.objects.filter(pk__in=last).values_list("pk", "award_confirm_from"):
+        if amount != last[day_id]:
+            now_text = "never" if amount is None else f"{amount:,}"
+            then = "never" if last[day_id] is None else f"{last[day_id]:,}"
+            problems.append(
+                f"day {numbers[day_id]}'s large-pot amount is {now_text}, but the record's last "
+                f"change set it to {then}: changed behind the services"
+            )
+
+
+def record_award_from_source() -> RecordSource:
+    """Every change of a day's large-pot amount made while the day was open."""
+    return RecordSource("large-pot amounts", _record_award_from)

@@ -674,3 +674,53 @@ def hand_award_confirm(
         },
     )
     return award
+
+
+# ------------------------------------------------------------------- the large-pot amount
+
+
+@service_transaction
+def day_award_from_change(
+    *, day: Day, amount: int | None, reason: str = "", by: Actor | None
+) -> Day:
+    """Set the day's large-pot amount (``Day.award_confirm_from``: pots from it wait for a
+    second member of staff; ``None``: never) — also while the day is open, for it is a floor
+    procedure, not a rule of play: the hands dealt keep their rules. Refused once the day
+    closes. Logged in the day's change log and audited; while the day is open it decides
+    whether the next pots wait, so it is also an entry of the event's money record
+    (``record.award_from_fields``). The same amount again changes nothing."""
+    from brag_event.events.models import DayRulesChange
+    from brag_event.events.services import floor_settings_check
+    from brag_event.events.states import refuse_once_closing
+
+    floor_settings_check({"award_confirm_from": amount})
+    day = day_for_change(day.pk)
+    refuse_once_closing(day, "its large-pot amount")
+    before = day.award_confirm_from
+    if before == amount:
+        return day
+    day.award_confirm_from = amount
+    day.save(update_fields=["award_confirm_from"])
+    change = DayRulesChange.objects.create(
+        day=day,
+        changed_by=by.user if by is not None and by.user_id else None,
+        before={"award_confirm_from": before},
+        after={"award_confirm_from": amount},
+        reason=reason,
+    )
+    is_open = day.status == Day.Status.OPEN
+    if is_open:
+        row = DayRulesChange.objects.filter(pk=change.pk).values(*record.AWARD_FROM_COLUMNS).get()
+        seq, digest = record_append(
+            record_for_change(day.event_id), record.AWARD_FROM, record.award_from_fields(row)
+        )
+        DayRulesChange.objects.filter(pk=change.pk).update(record_seq=seq, record_hash=digest)
+    audit_record(
+        by=by,
+        verb=Verb.DAY_AWARD_FROM,
+        subject=day,
+        target=f"day {day.number}",
+        data={"before": before, "after": amount, "open": is_open, "reason": reason},
+        event_id=day.event_id,
+    )
+    return day

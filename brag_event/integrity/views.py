@@ -14,6 +14,7 @@ from brag_event.access.rules import can
 from brag_event.access.web import requires
 from brag_event.core.actors import Actor
 from brag_event.core.forms import takes
+from brag_event.engine.settlement import pots_to_show
 from brag_event.events.models import Event
 from brag_event.hands.models import Hand
 from brag_event.hands.selectors import hand_state
@@ -130,7 +131,7 @@ def hand(request: HttpRequest, hand_id: int) -> HttpResponse:
         "seats": found.seats,
         "log": log,
         "shown": shown,
-        "pots": outcome.get("pots", []),
+        "pots": pots_to_show(outcome.get("pots", [])),
         "refusals": selectors.hand_refusals(found),
         "categories": CATEGORY_WORDS,
         "is_organiser": can(request.user, "event.manage", found.table.day.event_id),

@@ -18,6 +18,7 @@ from brag_event.audit.selectors import audit_actors, audit_entries
 from brag_event.core.forms import WholeNumberField, bad_request, takes
 from brag_event.events.models import Event
 from brag_event.players.models import Player
+from brag_event.players.selectors import event_names_shown
 from brag_event.tables.models import Table
 
 from .audit_words import Names, audit_sentence
@@ -52,7 +53,13 @@ class AuditLogQuery(forms.Form):
         super().__init__(*args, **kwargs)
         tables = Table.objects.select_related("day").order_by("day__number", "number")
         self.fields["table"].scope(event, among=tables)  # type: ignore[attr-defined]
-        self.fields["player"].scope(event, among=Player.objects.order_by("name"))  # type: ignore[attr-defined]
+        self.fields["player"].scope(event, among=Player.objects.order_by("name", "pk"))  # type: ignore[attr-defined]
+        # Two Harvey Prices told apart by their numbers; a player removed as registered by
+        # mistake said so (their name may be someone else's now).
+        shown = event_names_shown(event.pk)
+        self.fields["player"].label_from_instance = lambda p: (  # type: ignore[attr-defined]
+            f"{p.name} (removed)" if p.removed_at else shown.get(p.pk, p.name)
+        )
         self.fields["actor"].scope(event, among=audit_actors(event_id=event.pk))  # type: ignore[attr-defined]
 
 

@@ -381,10 +381,17 @@ def _person_update(d: dict[str, Any], _n: Names) -> str:
 def _event_imported(d: dict[str, Any], _n: Names) -> str:
     where = f", played at {plain(d['source'])}" if d.get("source") else ""
     new, known = number(d.get("people_new")), number(d.get("people_known"))
+    renumbered = d.get("renumbered") if isinstance(d.get("renumbered"), dict) else {}
+    given = (
+        f" New people whose number in the file was someone else's here: "
+        f"{and_list(f'{membership(a)} is now {membership(b)}' for a, b in renumbered.items())}."
+        if renumbered
+        else ""
+    )
     return (
         f"Past event imported from the results file {plain(d.get('file'))}{where}: "
         f"{counted(number(d.get('days')), 'day')}, {counted(new, 'new person', 'new people')} "
-        f"and {counted(known, 'person', 'people')} already known."
+        f"and {counted(known, 'person', 'people')} already known.{given}"
     )
 
 
@@ -420,7 +427,13 @@ def _drawn(d: dict[str, Any], _n: Names) -> str:
         f"Seating drawn with seed {plain(d.get('seed'))}: "
         f"{counted(number(d.get('players')), 'player')} on "
         f"{counted(number(d.get('tables')), 'table')}, {plain(number(d.get('excluded')))} "
-        f"not drawn{shared}"
+        "not drawn"
+        + (
+            f" ({plain(number(d.get('not_checked_in')))} of them not checked in)"
+            if d.get("not_checked_in")
+            else ""
+        )
+        + shared
     )
 
 
@@ -538,6 +551,21 @@ WORDS: dict[str, Words] = {
     Verb.PLAYER_REQUALIFY: lambda d, n: (
         f"Let back in for day {plain(d.get('day'))} past the cut.{because(d)}"
     ),
+    Verb.PLAYER_CHECK_IN: lambda d, n: (
+        f"Checked in for day {plain(d.get('day'))} "
+        + ("at the desk." if d.get("how") == "desk" else "from their own page.")
+    ),
+    Verb.CHECKIN_WINDOW: lambda d, n: (
+        ("Check-in moved" if d.get("moved") else "Check-in opened")
+        + f" for day {plain(d.get('day'))}: from {plain(d.get('opens'))} to "
+        f"{plain(d.get('closes'))}; the draw seats "
+        + ("only the players checked in." if d.get("only_checked_in") else "every qualifier.")
+    ),
+    Verb.SEAT_LATE_ARRIVAL: lambda d, n: (
+        f"Arrived late and seated at table {plain(d.get('table'))} seat {plain(d.get('seat'))} "
+        f"with {plain(d.get('amount'))}: the table with the fewest players "
+        f"({plain(d.get('players'))} there before)."
+    ),
     Verb.TABLE_CREATE: lambda d, n: "Table created.",
     Verb.TABLE_DEALERS: _dealers,
     Verb.TABLE_BALANCE: _balance,
@@ -575,6 +603,12 @@ WORDS: dict[str, Words] = {
     Verb.HAND_MISDEAL: _misdeal,
     Verb.HAND_AWARD_WAITS: _award_waits,
     Verb.HAND_AWARD_CONFIRM: _award_confirm,
+    Verb.DAY_AWARD_FROM: lambda d, n: (
+        f"Pots waiting for a supervisor: from {plain(d.get('before') or 'never')} to "
+        f"{plain(d.get('after') or 'never')}"
+        + (" (while the day was open)." if d.get("open") else ".")
+        + because(d)
+    ),
     Verb.FLOOR_CALL: lambda d, n: (
         "Floor called" + (f": {plain(d['note'])}." if d.get("note") else ".")
     ),

@@ -10,6 +10,7 @@ from typing import Any
 from brag_event.events.models import Day, DayClose
 from brag_event.players.models import Qualification, StandingSnapshot
 from brag_event.players.qualify import REQUALIFIED
+from brag_event.players.selectors import event_names_shown
 from brag_event.tables.models import Table
 
 
@@ -114,11 +115,12 @@ def close_report(day: Day) -> CloseReport:
         .select_related("player")
         .order_by("position", "rank", "player__name")
     )
+    shown = event_names_shown(day.event_id)
     for row in rows:
         entry = {
             "player": row.player_id,
             "rank": row.rank,
-            "name": row.player.name,
+            "name": shown.get(row.player_id, row.player.name),
             "total": row.total,
         }
         if row.qualified:
@@ -129,12 +131,12 @@ def close_report(day: Day) -> CloseReport:
             report.missed.append({**entry, "why": str(why)})
     report.requalified = (
         [
-            {"name": name, "why": why.removeprefix(REQUALIFIED)}
-            for name, why in Qualification.objects.filter(
+            {"name": shown[pk], "why": why.removeprefix(REQUALIFIED)}
+            for pk, why in Qualification.objects.filter(
                 day=following, reason__startswith=REQUALIFIED
             )
-            .order_by("player__name")
-            .values_list("player__name", "reason")
+            .order_by("player__name", "player_id")
+            .values_list("player_id", "reason")
         ]
         if following is not None
         else []

@@ -7,6 +7,7 @@ app_name = "floor"
 
 urlpatterns = [
     path("events/<int:event_id>/floor/", views.board, name="board"),
+    path("events/<int:event_id>/floor/dealing/", views.dealing, name="dealing"),
     path("floor/calls/<int:call_id>/", views.call, name="call"),
     path("floor/penalties/<int:penalty_id>/lift/", views.lift, name="lift"),
     path("floor/hands/<int:hand_id>/confirm-award/", views.award_confirm, name="award_confirm"),

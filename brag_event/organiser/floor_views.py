@@ -25,6 +25,7 @@ from brag_event.floor.services import (
 )
 from brag_event.hands.models import Hand
 from brag_event.integrity.views import floor_only
+from brag_event.tables.shifts import dealing_where
 
 from .floor_forms import AwardConfirmForm, LiftForm, MisdealForm, RulingForm, TakeForm
 from .views import actor
@@ -169,3 +170,12 @@ def lift(request: HttpRequest, penalty_id: int) -> HttpResponse:
     except ServiceError as err:
         messages.error(request, err.message)
     return redirect("floor:board", penalty.event_id)
+
+
+@takes()
+@floor_only
+def dealing(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Who is signed in to deal where (open days): each table's dealer and the rota's."""
+    event = get_object_or_404(Event, pk=event_id)
+    context = {"event": event, "days": dealing_where(event.pk)}
+    return render(request, "floor/dealing.html", context)

@@ -38,6 +38,7 @@ from brag_event.players.names import (
 )
 from brag_event.players.people import NUMBER_MAX, person_described, person_matches
 from brag_event.players.roster import SEARCH_MAX
+from brag_event.players.selectors import event_names_shown
 from brag_event.tables.models import SeatingDraw, Table
 
 MAX_IMPORT_BYTES = 512 * 1024
@@ -276,13 +277,16 @@ class PlayerLinkReissueForm(forms.Form):
 
 
 class PlayerRemoveForm(forms.Form):
+    """Removing a player registered by mistake: the reason is needed, and the page asks once
+    (the first post shows what will happen; ``confirm`` comes with "Yes, remove")."""
+
     reason = forms.CharField(
         label="Why (for the log)",
-        required=False,
         max_length=200,
-        error_messages=REASON_LIMIT,
+        error_messages={**REASON_LIMIT, "required": "Say why the player is removed."},
         widget=forms.TextInput(attrs={"placeholder": "e.g. registered twice under a nickname"}),
     )
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
 class StartingMoneyForm(forms.Form):
@@ -302,8 +306,10 @@ class IssueMoneyForm(forms.Form):
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].scope(  # type: ignore[attr-defined]
-            event, among=Player.objects.filter(removed_at__isnull=True).order_by("name")
+            event, among=Player.objects.filter(removed_at__isnull=True).order_by("name", "pk")
         )
+        shown = event_names_shown(event.pk)  # two Harvey Prices told apart by their numbers
+        self.fields["player"].label_from_instance = lambda p: shown.get(p.pk, p.name)  # type: ignore[attr-defined]
 
 
 class TokenIssueForm(forms.Form):

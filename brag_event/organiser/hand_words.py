@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from brag_event.engine import Action, HandState
+from brag_event.engine.settlement import pots_to_show
 from brag_event.hands.models import Hand
 from brag_event.hands.money import state_start
 from brag_event.hands.selectors import hand_state
@@ -116,7 +117,7 @@ def hand_story(hand: Hand) -> Story:
             }
         )
     story.conceded = [final.by_seat[s].label for s in result.get("conceded") or []]
-    story.pots = [str(p["explanation"]) for p in result.get("pots") or []]
+    story.pots = [str(p["explanation"]) for p in pots_to_show(result.get("pots") or [])]
     misdeal = result.get("misdeal")
     if isinstance(misdeal, dict):
         story.misdeal = str(misdeal.get("reason") or "")

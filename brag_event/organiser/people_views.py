@@ -119,6 +119,9 @@ def person(request: HttpRequest, person_id: int) -> HttpResponse:
     context = {
         "person": found,
         "history": history,
+        # Events, not entries: an entry removed as registered by mistake is listed but counts
+        # no event (after a merge, one event may hold the removed entry and the one kept).
+        "events_count": len({e["event"] for e in history if not e["removed"]}),
         "forms": shown,
         "duplicate": duplicate,
         "duplicate_history": person_history(duplicate) if duplicate is not None else [],

@@ -266,6 +266,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "remove": PlayerRemoveForm(),
     }
     status = 200
+    asking_remove = False
     if request.method == "POST":
         which = posted_form(request, PLAYER_PAGE_FORMS)
         if which is None:
@@ -273,7 +274,13 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         form = PLAYER_PAGE_FORMS[which](request.POST)
         shown[which] = form
         status = 400
-        if form.is_valid():
+        if which == "remove" and form.is_valid() and not form.cleaned_data["confirm"]:
+            # Asked once: what removing does, with the reason given, and "Yes, remove".
+            shown["remove"] = PlayerRemoveForm(
+                initial={"reason": form.cleaned_data["reason"], "confirm": True}
+            )
+            asking_remove, status = True, 200
+        elif form.is_valid():
             try:
                 if which == "rename":
                     before = found.name
@@ -342,6 +349,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "history": history.order_by("-at", "-id")[:50],
         "qualified": list(found.qualifications.select_related("day").order_by("day__number")),
         "played": bool(players_who_played([found.pk])),
+        "asking_remove": asking_remove,
         "tab": "players",
     }
     return render(request, "organiser/player.html", context, status=status)

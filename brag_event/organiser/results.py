@@ -20,6 +20,7 @@ from brag_event.hands.models import Hand
 from brag_event.players.models import Qualification
 from brag_event.players.qualify import REQUALIFIED
 from brag_event.players.results import QUALIFIED, closed_cut, final_standings, snapshot_rows
+from brag_event.players.selectors import event_names_shown
 
 from .closing_report import following_day
 
@@ -107,13 +108,14 @@ def penalty_rows(event: Event, day: Day | None) -> list[dict[str, Any]]:
     if day is not None:
         found = found.filter(day=day)
     rows = []
+    shown = event_names_shown(event.pk)
     for p in found.order_by("created_at", "pk"):
         what = PENALTY_WORDS.get(Penalty.Kind(p.kind), p.get_kind_display().lower())
         if p.kind == Penalty.Kind.MISSED_HANDS:
             what = f"misses {p.hands} hand{'s' if p.hands != 1 else ''}"
         rows.append(
             {
-                "player": p.player.name,
+                "player": shown.get(p.player_id, p.player.name),
                 "day": p.day.number if p.day else None,
                 "what": what,
                 "kind": p.kind,
@@ -146,13 +148,14 @@ def day_results(day: Day) -> Results:
     following = following_day(day)
     if following is not None:
         results.qualified = [r for r in rows if r["mark"] == QUALIFIED]
+        shown = event_names_shown(event.pk)
         results.let_back = [
-            {"name": name, "why": why.removeprefix(REQUALIFIED)}
-            for name, why in Qualification.objects.filter(
+            {"name": shown[pk], "why": why.removeprefix(REQUALIFIED)}
+            for pk, why in Qualification.objects.filter(
                 day=following, player__in=[r["player"] for r in rows if r["mark"] != QUALIFIED]
             )
-            .order_by("player__name")
-            .values_list("player__name", "reason")
+            .order_by("player__name", "player_id")
+            .values_list("player_id", "reason")
         ]
     results.penalties = penalty_rows(event, day)
     results.disqualified = [r["name"] for r in rows if r["disqualified"]]

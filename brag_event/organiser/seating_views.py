@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from brag_event.access.selectors import dealers_of
 from brag_event.access.web import requires
+from brag_event.api.models import DeviceToken
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.core.public_urls import public_url
@@ -20,6 +21,7 @@ from brag_event.events.models import Day
 from brag_event.players.links import player_path
 from brag_event.tables.assign import day_assign_dealers, day_dealers_proposed, table_assign_dealers
 from brag_event.tables.models import Seat, Table
+from brag_event.tables.rota import rota_now, rota_problems
 from brag_event.tables.seating import balance_apply, balance_proposals, seating_apply, seating_draw
 
 from .forms import (
@@ -211,8 +213,17 @@ def dealers(request: HttpRequest, day_id: int) -> HttpResponse:
         "error": error,
         "dealers": dealers_of(day.event_id),
         "carried_from": carried_from,
+        "rota": rota_now(day),
+        "rota_problems": rota_problems(day, signs_in=_with_tokens(day)),
     }
     return render(request, "organiser/dealers.html", context, status=status)
+
+
+def _with_tokens(day: Day) -> set[int]:
+    """The event's dealers who can sign in with a tablet token (a live device token)."""
+    users = dealers_of(day.event_id).values("pk")
+    live = DeviceToken.objects.filter(user_id__in=users, revoked_at__isnull=True)
+    return set(live.values_list("user_id", flat=True))
 
 
 def _one_table(request: HttpRequest, day: Day) -> HttpResponse:

@@ -9,10 +9,12 @@ from typing import Any
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
+from brag_event.core.replication import replication_status
 from brag_event.core.words import counted
 from brag_event.events.models import Day, DayClose, Event
 from brag_event.events.setup import RULE_LABELS
 from brag_event.events.zones import zone
+from brag_event.floor.selectors import awards_of
 from brag_event.hands.models import Hand
 from brag_event.ledger.checks import ledger_check_latest
 from brag_event.ledger.models import Account, Transfer
@@ -132,6 +134,16 @@ def event_dashboard(event: Event, *, now: dt.datetime | None = None) -> Dashboar
     if flags:
         board.alerts.append(
             f"The integrity monitor raised {flags} flag{'s' if flags != 1 else ''}: see Integrity."
+        )
+    # The standby, the WAL archive, the last base backup (issue 46): said here as on /readyz.
+    board.alerts.extend(replication_status(tz=zone(event.time_zone)).alerts)
+    waiting, _confirmed = awards_of(event)
+    for award in waiting:
+        at = timezone.localtime(award.asked_at, zone(event.time_zone))
+        board.alerts.append(
+            f"Table {award.table.number}: a pot of {award.amount:,} has waited for a "
+            f"supervisor's confirmation since {at:%H:%M} (hand {award.hand.number}); no next "
+            "hand there until then. Confirm it on the floor board."
         )
     for row in rows:
         if row.idle and row.last_activity is not None:

@@ -121,6 +121,34 @@ class RulesFields(forms.Form):
         return [(title, [self[name] for name in names]) for title, names in RULE_GROUPS]
 
 
+class LargePotForm(forms.Form):
+    """The large-pot amount of a day in play (``floor.services.day_award_from_change``): the
+    floor's procedure, changed during the day; why, for the log."""
+
+    award_confirm_from = WholeNumberField(
+        label=RULE_LABELS["award_confirm_from"],
+        min_value=1,
+        max_value=MONEY_MAX,
+        required=False,
+        help_text=HELP["award_confirm_from"],
+        error_messages={
+            "min_value": "At least 1 (or leave it empty: never).",
+            "max_value": f"At most {MONEY_MAX:,}: no amount may be larger.",
+        },
+    )
+    reason = forms.CharField(
+        label="Why (for the log)",
+        required=False,
+        max_length=200,
+        error_messages={"max_length": at_most("The reason", 200)},
+        widget=forms.TextInput(attrs={"placeholder": "e.g. the ante went up"}),
+    )
+
+    def clean_award_confirm_from(self) -> int | None:
+        value = self.cleaned_data.get("award_confirm_from")
+        return None if value is None else int(value)
+
+
 class DaySetupForm(RulesFields):
     """A scheduled day's date and rules, and why they change."""
 

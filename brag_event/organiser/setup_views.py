@@ -24,10 +24,11 @@ from brag_event.events.setup import (
     event_create_from_preset,
     flash_preset,
 )
+from brag_event.floor.services import day_award_from_change
 
 from .access import organiser_only
 from .forms import DayRulesCopyForm, StartingMoneyForm, service_error_on
-from .setup_forms import DaySetupForm, EventPresetForm, EventScratchForm
+from .setup_forms import DaySetupForm, EventPresetForm, EventScratchForm, LargePotForm
 from .views import actor
 
 NEW_EVENT_FORMS: dict[str, type[forms.Form]] = {
@@ -145,8 +146,11 @@ def _day_setup_page(
     status: int,
     copy_asking: bool = False,
     copy_refusal: ServiceError | None = None,
+    large_pot: LargePotForm | None = None,
 ) -> HttpResponse:
     context = {
+        "large_pot": large_pot
+        or LargePotForm(initial={"award_confirm_from": day.award_confirm_from}),
         "event": day.event,
         "day": day,
         "form": form,
@@ -182,5 +186,31 @@ def day_rules_copy_view(request: HttpRequest, day_id: int) -> HttpResponse:
     messages.success(
         request,
         f"Day {day.number}'s rules copied to day{'s' if len(copied) > 1 else ''} {names}.",
+    )
+    return redirect("organiser:day_setup", day.pk)
+
+
+@takes(post=LargePotForm)
+@organiser_only
+@require_POST
+def day_large_pot(request: HttpRequest, day_id: int) -> HttpResponse:
+    """The large-pot amount of a day in play (the floor's procedure, not a rule of play)."""
+    day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
+    form = LargePotForm(request.POST)
+    setup = DaySetupForm(initial={**day.settings_dict(), "date": day.date})
+    if not form.is_valid():
+        return _day_setup_page(request, day, setup, status=400, large_pot=form)
+    amount = form.cleaned_data["award_confirm_from"]
+    try:
+        day = day_award_from_change(
+            day=day, amount=amount, reason=form.cleaned_data["reason"], by=actor(request)
+        )
+    except ServiceError as err:
+        service_error_on(form, err)
+        return _day_setup_page(request, day, setup, status=err.status, large_pot=form)
+    said = "never" if amount is None else f"from {amount:,}"
+    messages.success(
+        request,
+        f"Day {day.number}: pots {said} wait for a supervisor's confirmation from now on.",
     )
     return redirect("organiser:day_setup", day.pk)

@@ -27,6 +27,7 @@ urlpatterns = [
     path("events/<int:event_id>/setup/", setup_views.event_setup, name="event_setup"),
     path("days/<int:day_id>/setup/", setup_views.day_setup, name="day_setup"),
     path("days/<int:day_id>/copy-rules/", setup_views.day_rules_copy_view, name="day_rules_copy"),
+    path("days/<int:day_id>/large-pot/", setup_views.day_large_pot, name="day_large_pot"),
     path("events/<int:event_id>/live/", views.dashboard_live, name="dashboard_live"),
     path("events/<int:event_id>/hall/", hall_views.hall, name="hall"),
     path("events/<int:event_id>/audit/", audit_views.audit_log, name="audit_log"),

@@ -9,8 +9,12 @@ class PlayersConfig(AppConfig):
     def ready(self) -> None:
         # Who each player is, on the event's money record: read by the ledger's audit, which
         # imports nothing of this app.
+        from brag_event.hands.chain import register_day_source
         from brag_event.ledger.record import register_record_source
 
+        from .checkin import check_ins_source
         from .record import identities_source
 
         register_record_source(identities_source())
+        # Who checked in decides who is seated: on the day's own chain.
+        register_day_source(check_ins_source())

@@ -153,6 +153,11 @@ def players_import_preview(
     # Returning people, found for the whole file in two queries (not two a row).
     numbered = _by_number([r.number for r in read.rows if r.number is not None and not r.refused])
     alike = _people_alike(event, [name_key(r.name) for r in read.rows if not r.refused])
+    # The file's own rows of one name key, the first of each: a later row of the same name is
+    # another person told apart by its membership number when both rows give one (two John
+    # Smiths, 6001 and 6002), and asked about otherwise (a look-alike spelling, "Jоhn Smith"
+    # with a Cyrillic "о", or a row without its number).
+    first_of: dict[str, Any] = {}
     rows: list[dict[str, Any]] = []
     for row in read.rows:
         money = row.money if read.has_money else default
@@ -166,10 +171,18 @@ def players_import_preview(
                 refused = f"membership number {row.number} is {person_described(person)}"
             elif person is not None and person.pk in entered:
                 refused = f"{person_described(person)} is entered in this event already"
+        apart = None
         if not refused:
-            existing = taken.get(name_key(row.name))
+            key = name_key(row.name)
+            existing = taken.get(key)
+            earlier = first_of.setdefault(key, row)
             if existing is not None:
                 looks_like = {"player": existing[0], "name": existing[1]}
+            elif earlier is not row:
+                if _told_apart(earlier, row):
+                    apart = {"line": earlier.line, "name": earlier.name, "number": earlier.number}
+                else:
+                    looks_like = {"line": earlier.line, "name": earlier.name}
             if person is None:
                 matches = [
                     {"person": p.pk, "text": person_described(p)}
@@ -188,6 +201,7 @@ def players_import_preview(
                 "person_text": person_described(person) if person is not None else "",
                 "matches": matches,
                 "looks_like": looks_like,
+                "apart": apart,
             }
         )
     return ImportBatch.objects.create(
@@ -199,6 +213,18 @@ def players_import_preview(
         default_money=default,
         rows=rows,
         created_by=by.user if by is not None and getattr(by.user, "pk", None) else None,
+    )
+
+
+def _told_apart(first: Any, later: Any) -> bool:
+    """Whether two rows of one file whose names share a key are two people the file tells
+    apart: the same name (but for case and spaces, "Vera Wang" and "VERA  WANG") and each row
+    its own membership number. A look-alike spelling is asked about, numbers or not."""
+    return (
+        first.number is not None
+        and later.number is not None
+        and first.number != later.number
+        and first.name.casefold() == later.name.casefold()
     )
 
 
@@ -238,7 +264,9 @@ def _decided(
             else:
                 undecided.append(line)
         else:
-            out.append((row, person, False))
+            # A row the file tells apart from an earlier one of its name by their numbers is
+            # registered as a different person without a question.
+            out.append((row, person, bool(row.get("apart"))))
     if undecided:
         lines = ", ".join(str(n) for n in undecided[:10])
         more = f" and {len(undecided) - 10} more" if len(undecided) > 10 else ""
@@ -403,12 +431,24 @@ def players_import_confirm(
         ],
         event_id=event.pk,
     )
-    alike = [(p, r) for p, r, c in zip(players, wanted, chosen, strict=True) if c[2]]
+    # Each player registered as another person than a look-alike: the event's player it looks
+    # like, or the player of the file's earlier line (asked, or told apart by their numbers).
+    by_line = {int(r["line"]): p for p, r in zip(players, wanted, strict=True)}
+    alike: list[tuple[Player, int, str]] = []
+    for p, r, c in zip(players, wanted, chosen, strict=True):
+        other = r.get("looks_like") or r.get("apart") or {}
+        if not c[2] or not other:
+            continue
+        if other.get("player"):
+            alike.append((p, int(other["player"]), str(other["name"])))
+        elif other.get("line") and int(other["line"]) in by_line:
+            earlier = by_line[int(other["line"])]
+            alike.append((p, earlier.pk, earlier.name))
     if alike:
         like_numbers = dict(
-            Player.objects.filter(
-                pk__in=[r["looks_like"]["player"] for _p, r in alike]
-            ).values_list("pk", "person__number")
+            Player.objects.filter(pk__in=[pk for _p, pk, _n in alike]).values_list(
+                "pk", "person__number"
+            )
         )
         audit_record_each(
             by=by,
@@ -420,13 +460,13 @@ def players_import_confirm(
                         "player": p.pk,
                         "name": p.name,
                         "number": numbers[p.person_id],
-                        "looks_like": r["looks_like"]["player"],
-                        "looks_like_name": r["looks_like"]["name"],
-                        "looks_like_number": like_numbers.get(r["looks_like"]["player"]),
+                        "looks_like": other_pk,
+                        "looks_like_name": other_name,
+                        "looks_like_number": like_numbers.get(other_pk),
                         "import": batch.pk,
                     },
                 )
-                for p, r in alike
+                for p, other_pk, other_name in alike
             ],
             event_id=event.pk,
         )
@@ -521,9 +561,14 @@ def _refuse_if_played(players: list[Player], what: str) -> None:
 
 
 @service_transaction
-def player_remove(*, player: Player, reason: str = "", by: Actor | None) -> Player:
+def player_remove(*, player: Player, reason: str, by: Actor | None) -> Player:
     """Remove a player registered by mistake, before they have played (the module's docstring
-    says what that does)."""
+    says what that does); ``reason`` is needed (the audit log keeps it)."""
+    why = " ".join(str(reason).split())
+    if not why:
+        raise ServiceError(
+            "reason_needed", "Say why the player is removed.", details={"field": "reason"}
+        )
     player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
     refuse_if_imported(player.event_id, "its players")
     if player.removed_at is not None:

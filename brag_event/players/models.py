@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 import zlib
 from typing import Any
 
@@ -38,7 +39,15 @@ class Person(models.Model):
     )
     number = models.PositiveIntegerField(
         unique=True,
-        help_text="Membership number: stable, unique, given automatically when none is said",
+        help_text="Membership number: stable, unique, given automatically when none is said; "
+        "a label of this installation's (another numbers its people on its own)",
+    )
+    uid = models.UUIDField(
+        default=uuid.uuid4,
+        unique=True,
+        editable=False,
+        help_text="Who the person is wherever their results go: carried by the results "
+        "exchange file, which finds them by it in another installation (docs/people.md)",
     )
     club = models.CharField(max_length=CLUB_MAX, blank=True, help_text="Club or group")
     email = models.EmailField(blank=True, help_text="Seen by organisers only")
@@ -341,3 +350,53 @@ class Qualification(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["day", "player"], name="qualification_unique")
         ]
+
+
+class CheckInWindow(models.Model):
+    """When a day's qualifiers check in (``players.checkin``): from their own page between
+    ``opens_at`` and ``closes_at``, at the desk from ``opens_at`` until the day closes. With
+    ``draw_checked_in_only`` the day's seating draw seats only the players checked in."""
+
+    day = models.OneToOneField(
+        "events.Day", on_delete=models.PROTECT, related_name="checkin_window"
+    )
+    opens_at = models.DateTimeField()
+    closes_at = models.DateTimeField()
+    draw_checked_in_only = models.BooleanField(
+        default=True, help_text="The seating draw seats only the players checked in"
+    )
+    set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    set_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(closes_at__gt=models.F("opens_at")),
+                name="checkin_window_closes_after_it_opens",
+            )
+        ]
+
+
+class CheckIn(models.Model):
+    """A player checked in for a day: once (the unique constraint; ``player_check_in`` answers
+    a second desk with the first one's row), on the day's own chain (its seq and hash): it
+    decides who the draw seats."""
+
+    class How(models.TextChoices):
+        PAGE = "page", "from their own page"
+        DESK = "desk", "at the desk"
+
+    day = models.ForeignKey("events.Day", on_delete=models.PROTECT, related_name="checkins")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="checkins")
+    how = models.CharField(max_length=4, choices=How.choices)
+    at = models.DateTimeField()
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    seq = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    hash = models.CharField(max_length=64, blank=True, editable=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["day", "player"], name="checkin_once_a_day")]

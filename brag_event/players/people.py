@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from brag_event.audit.models import Verb
 from brag_event.audit.services import audit_record
@@ -235,8 +235,17 @@ def person_merge(*, keep: Person, remove: Person, by: Actor | None) -> Person:
 
 def people_search(*, text: str) -> QuerySet[Person]:
     """People (not merged away) whose name contains ``text`` compared as names are, or whose
-    membership number is ``text``."""
-    found = Person.objects.filter(merged_into__isnull=True)
+    membership number is ``text``. Not those whose every entry was removed as registered by
+    mistake (an undone import's people: their rows stay, for the entries and the money record
+    that name them, but they are nobody's to find); a person never entered is listed."""
+    found = (
+        Person.objects.filter(merged_into__isnull=True)
+        .annotate(
+            entered=Count("entries"),
+            live=Count("entries", filter=Q(entries__removed_at__isnull=True)),
+        )
+        .exclude(entered__gt=0, live=0)
+    )
     text = str(text).strip()
     if text.isascii() and text.isdigit() and len(text) <= 9:  # "²" is a digit, not a number
         return found.filter(number=int(text))

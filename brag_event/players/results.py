@@ -30,7 +30,7 @@ from brag_event.events.models import Day, Event
 
 from .models import Player, Qualification, StandingSnapshot
 from .qualify import REQUALIFIED, Cut, day_cut, following_day, only_qualifiers
-from .selectors import current_day, names_shown, standings
+from .selectors import current_day, event_names_shown, standings
 
 # A player's mark in a day's standings (``StandingSnapshot.mark``).
 QUALIFIED = "qualified"  # through the day's cut to the next day
@@ -268,14 +268,7 @@ def _legacy_mark(snap: Mapping[str, Any], following: Day | None) -> str:
 
 
 def _names(event_id: int) -> dict[int, str]:
-    return names_shown(
-        [
-            dict(p)
-            for p in Player.objects.filter(event_id=event_id, removed_at__isnull=True).values(
-                "id", "name", "name_key", "person__number"
-            )
-        ]
-    )
+    return event_names_shown(event_id)
 
 
 def closed_cut(day: Day, rows: list[dict[str, Any]]) -> dict[str, Any] | None:

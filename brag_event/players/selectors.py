@@ -24,11 +24,39 @@ def names_shown(entries: list[dict[str, Any]]) -> dict[int, str]:
     for p in entries:
         count[p["name_key"]] = count.get(p["name_key"], 0) + 1
     return {
-        p["id"]: f"{p['name']} (no. {p['person__number']})"
+        p["id"]: f"{p['name']}{APART.format(p['person__number'])}"
         if count[p["name_key"]] > 1
         else p["name"]
         for p in entries
     }
+
+
+APART = " (no. {})"  # what tells a name apart from one that looks the same
+
+
+def name_apart(shown: str) -> tuple[str, str]:
+    """A name as ``names_shown`` says it, in its two parts: the name, and what tells it apart
+    ("(no. 1043)", or "" for a name alone) — for a page that may shorten the name but must
+    show the rest whole (the hall)."""
+    head, sep, tail = shown.rpartition(APART.split("{")[0])
+    if sep and head and tail.endswith(")") and tail[:-1].isdigit():
+        return head, f"{sep.lstrip()}{tail}"
+    return shown, ""
+
+
+def event_names_shown(event_id: int) -> dict[int, str]:
+    """player id → the player's name as every page, paper and list says it (``names_shown``
+    over the event's players): "Harvey Price (no. 1043)" where two of them look the same, else
+    the name alone; a removed player by their name alone (they are on no list). The one helper
+    for the results and their PDF, the close report, the draw, the hall, the issue-money list
+    and the audit's filter."""
+    entries = list(
+        Player.objects.filter(event_id=event_id).values(
+            "id", "name", "name_key", "person__number", "removed_at"
+        )
+    )
+    shown = names_shown([dict(e) for e in entries if e["removed_at"] is None])
+    return {e["id"]: shown.get(e["id"], e["name"]) for e in entries}
 
 
 def current_day(event: Event) -> Day | None:

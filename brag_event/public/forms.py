@@ -1,4 +1,4 @@
-"""The public pages' query strings."""
+"""The public pages' query strings, and the one button a player presses (check in)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,10 @@ class SeriesQuery(forms.Form):
     """``?big=1``: a series' standings on the hall's big screen."""
 
     big = forms.BooleanField(required=False)
+
+
+class PlayerCheckInForm(forms.Form):
+    """A player checking in from their own page: the button alone (the link is the key)."""
 
 
 class NoticesForm(forms.Form):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from brag_event.events.models import Day, Event
+from brag_event.players.selectors import event_names_shown
 from brag_event.tables.models import Seat, SeatingDraw
 
 # From 5 m away a row must be ~4 cm tall: 15 rows a column, two columns a page at 1920 × 1080.
@@ -108,9 +109,10 @@ def seat_finder(event: Event, today: Day | None) -> SeatFinder:
         )
         taken = Counter(Seat.objects.filter(table__day=today).values_list("player_id", flat=True))
         found.title = f"Seats now, day {today.number}"
+        shown = event_names_shown(today.event_id)
         found.seats = [
             {
-                "name": s.player.name,
+                "name": shown.get(s.player_id, s.player.name),
                 "table": s.table.number,
                 "seat": s.number,
                 "moved": taken[s.player_id] > 1,

@@ -139,6 +139,8 @@ class Chart:
 
 CHAR_WIDTH = 8.5  # px a digit or comma takes at the chart's 14 px type (tabular figures)
 LABEL_GAP = 17.0  # px between the baselines of two labels on the right, so they never touch
+NOW_RADIUS = 7  # px: the "now" marker's radius (the template's circle.now)
+LABEL_OFFSET = NOW_RADIUS + 7  # px from the plot's right edge to the labels: clear of the marker
 
 
 def money_chart(points: list[Point], *, width: int = 480, height: int = 260) -> Chart:
@@ -160,7 +162,7 @@ def money_chart(points: list[Point], *, width: int = 480, height: int = 260) -> 
     widest = max((len(f"{v:,}") for v in values), default=1)
     right_words = max(len(f"start {by_hand[0].total:,}"), len(f"now {totals[-1]:,}"))
     left = float(round(12 + widest * CHAR_WIDTH))
-    right = float(round(width - 10 - right_words * CHAR_WIDTH))
+    right = float(round(width - 4 - LABEL_OFFSET - right_words * CHAR_WIDTH))
     top, bottom = 34.0, height - 46.0
     hands = by_hand[-1].n
 
@@ -195,6 +197,7 @@ def money_chart(points: list[Point], *, width: int = 480, height: int = 260) -> 
         else:
             now_label, start_label = below, above
     now["label_y"], now["start_label_y"] = round(now_label, 1), round(start_label, 1)
+    now["label_x"], now["radius"] = right + LABEL_OFFSET, NOW_RADIUS
     return Chart(
         width=width,
         height=height,

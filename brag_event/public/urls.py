@@ -11,6 +11,7 @@ urlpatterns = [
     path("standings/<int:event_id>/feed.atom", feed.feed_atom, name="feed_atom"),
     path("standings/<int:event_id>/feed.json", feed.feed_json, name="feed_json"),
     path("p/<str:token>/", views.player, name="player"),
+    path("p/<str:token>/check-in/", views.player_check_in_view, name="player_check_in"),
     path("p/<str:token>/notices/", notices.notices, name="notices"),
     path("unsubscribe/<str:token>/", notices.unsubscribe, name="unsubscribe"),
     path("series/<int:series_id>/", views.series_page, name="series"),

@@ -7,18 +7,29 @@ import io
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_POST
 
+from brag_event.core.actors import Actor
 from brag_event.core.conditional import versioned_answer
+from brag_event.core.errors import ServiceError
 from brag_event.core.exports import spreadsheet_safe
 from brag_event.core.forms import bad_request, takes
 from brag_event.events.hall import announcements_shown, clock_moment
 from brag_event.events.models import Day, Event
 from brag_event.events.zones import activate_for
+from brag_event.players.checkin import (
+    checkin_day,
+    checkin_phase,
+    checkin_state,
+    player_check_in,
+    player_checkin,
+)
 from brag_event.players.links import player_link_holder, player_token
 from brag_event.players.models import Player
 from brag_event.players.results import since_close, standings_marked
@@ -27,7 +38,7 @@ from brag_event.series.models import Series
 from brag_event.series.selectors import series_standings
 from brag_event.tables.versions import dashboard_version, standings_version
 
-from .forms import SeriesQuery, StandingsQuery
+from .forms import PlayerCheckInForm, SeriesQuery, StandingsQuery
 from .hall import seat_finder, standings_pages
 from .selectors import money_chart, money_points, player_hands, player_now
 
@@ -115,11 +126,18 @@ def hall(request: HttpRequest, event_id: int) -> HttpResponse:
     return versioned_answer(
         request,
         key=f"hall-{event_id}",
-        version="{}.{}".format(*version),
+        version="{}.{}.{}".format(*version, checkin_phase(event_id)),
         render=lambda: _hall_html(request, event_id),
         content_type="text/html; charset=utf-8",
         private=False,
     )
+
+
+def _hall_checkin(event_id: int) -> Any:
+    """The check-in the hall announces while its window is open (``None`` otherwise)."""
+    day = checkin_day(event_id)
+    state = checkin_state(day) if day is not None else None
+    return state if state is not None and state.open_now else None
 
 
 def _hall_html(request: HttpRequest, event_id: int) -> bytes:
@@ -138,6 +156,7 @@ def _hall_html(request: HttpRequest, event_id: int) -> bytes:
         "cut": cut,
         "seats": seats,
         "announcements": announcements_shown(event.pk),
+        "checkin": _hall_checkin(event.pk),
         "break_at": break_at,
         "ends_at": ends_at,
         "page_ms": HALL_PAGE_SECONDS * 1000,
@@ -168,12 +187,47 @@ def player(request: HttpRequest, token: str) -> HttpResponse:
     answer = versioned_answer(
         request,
         key=f"player-{found.pk}",
-        version="{}.{}.{}".format(*standings, tables[1]),
+        version="{}.{}.{}.{}".format(*standings, tables[1], checkin_phase(found.event_id)),
         render=lambda: _player_html(request, found),
         content_type="text/html; charset=utf-8",
         private=True,
     )
     return _unreferred(answer)
+
+
+# The player's link is the key to this button, as to their page: no session, so no CSRF cookie to
+# check; a page elsewhere cannot know the link. (The page is kept by version for whichever
+# phone asks, so a CSRF token in it would be some other phone's.)
+@csrf_exempt
+@require_POST
+@takes(post=PlayerCheckInForm)
+def player_check_in_view(request: HttpRequest, token: str) -> HttpResponse:
+    """A player checks in for the coming day from their own page; back to the page, or the
+    refusal in words (not open yet, closed: see the desk)."""
+    holder = player_link_holder(token)
+    if holder is None:
+        raise Http404("No such player page")
+    if holder.replaced:
+        context = {"event": holder.player.event}
+        return _unreferred(render(request, "public/link_replaced.html", context, status=410))
+    found = holder.player
+    day = checkin_day(found.event_id)
+    where = request.META.get("REMOTE_ADDR", "")
+    agent = request.META.get("HTTP_USER_AGENT", "")[:80]
+    try:
+        if day is None:
+            raise ServiceError(
+                "checkin_not_open", "Check-in has not been opened by the organisers."
+            )
+        player_check_in(
+            day=day, player=found, how="page", by=Actor(None, f"player's page {where} {agent}")
+        )
+    except ServiceError as err:
+        activate_for(found.event)
+        said = {"event": found.event, "player": found, "error": err, "token": token}
+        page = render(request, "public/checkin_refused.html", said, status=err.status)
+        return _unreferred(page)
+    return _unreferred(redirect(f"{reverse('public:player', args=[token])}#checkin"))
 
 
 def _unreferred(response: HttpResponse) -> HttpResponse:
@@ -201,6 +255,8 @@ def _player_html(request: HttpRequest, found: Player) -> bytes:
         "points": points,
         "hands": hands,
         "announcements": announcements_shown(event.pk),
+        "checkin": player_checkin(found),
+        "link_token": player_token(found),
         "refresh_seconds": PLAYER_REFRESH_SECONDS,
         "notices_url": reverse("public:notices", args=[player_token(found)]),
     }

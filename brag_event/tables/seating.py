@@ -43,14 +43,17 @@ from brag_event.ledger.models import Transfer
 from brag_event.ledger.record import seat_record_sit
 from brag_event.ledger.services import account_player, account_stack, transfer_post
 from brag_event.notify.services import notice_seat
-from brag_event.players.models import Player
+from brag_event.players.checkin import checked_in_ids
+from brag_event.players.models import CheckIn, Player
 from brag_event.players.names import player_group_key
+from brag_event.players.selectors import event_names_shown
 
 from . import versions
 from .models import Seat, SeatingDraw, Table
 from .services import only_qualifiers, seat_buy_in, seat_vacate, table_create
 
 PlanEntry = tuple[int, str, int]  # (player id, name, amount)
+NOT_CHECKED_IN = "not checked in"  # a draw's reason for a no-show
 
 
 @dataclass(frozen=True)
@@ -172,10 +175,11 @@ def seat_numbers(count: int, seats: int) -> list[int]:
 @service_transaction
 def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> SeatingDraw:
     """Draw the day's tables for every eligible player (qualified, not seated, able to afford
-    ``table_min`` plus the house fee; each brings ``min(balance - fee, table_max)``); everyone
-    else is listed with the reason. Nothing is seated until the draw is applied. A day is drawn
-    while it is scheduled or open, once the day before it has closed: from that close's
-    qualifiers and nobody else."""
+    ``table_min`` plus the house fee; each brings ``min(balance - fee, table_max)``; checked in,
+    when the day's check-in window says so: ``players.checkin``); everyone else is listed with
+    the reason (a qualifier not checked in: a no-show). Nothing is seated until the draw is
+    applied. A day is drawn while it is scheduled or open, once the day before it has closed:
+    from that close's qualifiers and nobody else."""
     day = day_for_play(day.pk)
     if day.status not in (Day.Status.SCHEDULED, Day.Status.OPEN):
         refuse_unless_open(day, "seating draws")
@@ -186,9 +190,15 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
             "invalid_seed", "A seed is at most 64 characters.", details={"field": "seed"}
         )
     qualified: set[int] | None = None
-    players = list(Player.objects.filter(event=day.event).order_by("name", "pk"))
+    # A player removed as registered by mistake is on no list (their name is free again): a
+    # draw lists them neither as drawn nor as "withdrawn" beside someone of their name.
+    players = list(
+        Player.objects.filter(event=day.event, removed_at__isnull=True).order_by("name", "pk")
+    )
+    shown = event_names_shown(day.event_id)
     if only_qualifiers(day):
         qualified = set(day.qualified.values_list("player_id", flat=True))
+    checked_in = checked_in_ids(day)
     seated = {
         player_id: number
         for player_id, number in Seat.objects.filter(
@@ -208,12 +218,14 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
             reason = "not qualified"
         elif player.pk in seated:
             reason = f"already seated at table {seated[player.pk]}"
+        elif checked_in is not None and player.pk not in checked_in:
+            reason = NOT_CHECKED_IN
         elif player.balance < needed:
             reason = f"cannot afford {needed} ({day.table_min} + fee {fee})"
         if reason:
-            excluded.append({"player": player.pk, "name": player.name, "reason": reason})
+            excluded.append({"player": player.pk, "name": shown[player.pk], "reason": reason})
         else:
-            eligible.append((player.pk, player.name, min(player.balance - fee, day.table_max)))
+            eligible.append((player.pk, shown[player.pk], min(player.balance - fee, day.table_max)))
     last = day.tables.order_by("-number").values_list("number", flat=True).first() or 0
     plan: list[dict[str, Any]] = []
     tables, shared = seating_plan_apart(players=eligible, seats=day.seats, seed=seed, groups=groups)
@@ -270,6 +282,7 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
             "tables": len(plan),
             "players": len(eligible),
             "excluded": len(excluded),
+            "not_checked_in": sum(1 for e in excluded if e["reason"] == NOT_CHECKED_IN),
             "groups_sharing": len(shared),
         },
         event_id=day.event_id,
@@ -342,18 +355,14 @@ def _proposal_id(kind: str, moves: list[dict[str, Any]]) -> str:
     return f"{kind}-{digest[:12]}"
 
 
-def balance_proposals(*, day: Day) -> list[dict[str, Any]]:
-    """What would even out the day's tables, from the players seated now (tables with at least
-    one seated player): a move from the fullest table to the shortest when they differ by two or
-    more; breaking the shortest table when everyone fits on one table fewer."""
-    tables = list(
+def _seated_now(day: Day) -> tuple[list[Table], dict[int, list[Seat]]]:
+    """The day's tables with at least one seated player (by number) and their seats now."""
+    tables: list[Table] = list(
         Table.objects.filter(day=day)
         .annotate(seated=Count("seats", filter=Q(seats__left_at__isnull=True)))
         .filter(seated__gt=0)
         .order_by("number")
     )
-    if len(tables) < 2:
-        return []
     seats = (
         Seat.objects.filter(table__in=tables, left_at__isnull=True)
         .select_related("player")
@@ -362,14 +371,26 @@ def balance_proposals(*, day: Day) -> list[dict[str, Any]]:
     at: dict[int, list[Seat]] = {t.pk: [] for t in tables}
     for seat in seats:
         at[seat.table_id].append(seat)
+    return tables, at
+
+
+def _free_seat(taken: set[int], size: int) -> int | None:
+    """The lowest seat number not taken (``None``: the table is full)."""
+    return next((n for n in range(1, size + 1) if n not in taken), None)
+
+
+def balance_proposals(*, day: Day) -> list[dict[str, Any]]:
+    """What would even out the day's tables, from the players seated now (tables with at least
+    one seated player): a move from the fullest table to the shortest when they differ by two or
+    more; breaking the shortest table when everyone fits on one table fewer."""
+    tables, at = _seated_now(day)
+    if len(tables) < 2:
+        return []
     taken: dict[int, set[int]] = {t.pk: {s.number for s in at[t.pk]} for t in tables}
     size = day.seats
 
     def free_seat(table: Table) -> int | None:
-        for number in range(1, size + 1):
-            if number not in taken[table.pk]:
-                return number
-        return None
+        return _free_seat(taken[table.pk], size)
 
     def move(seat: Seat, to: Table, number: int) -> dict[str, Any]:
         return {
@@ -558,3 +579,79 @@ def balance_apply(*, day: Day, proposal_id: str, by: Actor | None) -> dict[str, 
         event_id=day.event_id,
     )
     return proposal
+
+
+# A late arrival -----------------------------------------------------------------------------------
+
+
+def late_arrival_seat(day: Day) -> tuple[Table, int, int] | None:
+    """Where balancing would seat one more player now: the shortest table that plays (the
+    lowest number of equals, as ``balance_proposals`` chooses the shortest) with a free seat,
+    its lowest free seat, and how many sit there now (``None``: every table is full)."""
+    tables, at = _seated_now(day)
+    open_ = [t for t in tables if len(at[t.pk]) < day.seats]
+    if not open_:
+        return None
+    shortest = min(open_, key=lambda t: (len(at[t.pk]), t.number))
+    number = _free_seat({s.number for s in at[shortest.pk]}, day.seats)
+    assert number is not None  # fewer than day.seats players
+    return shortest, number, len(at[shortest.pk])
+
+
+@service_transaction
+def seat_late_arrival(*, day: Day, player: Player, by: Actor | None) -> Seat:
+    """Seat a player who checked in after the draw was applied into the free seat balancing
+    chooses (``late_arrival_seat``), bringing what the draw would have given them
+    (``min(balance - fee, table_max)``; the buy-in's own refusals apply). The day and its
+    tables are locked first (as ``balance_apply`` does), so two late arrivals at once never
+    take one seat."""
+    day = day_for_change(day.pk)
+    refuse_unless_open(day, "late arrivals seated")
+    list(Table.objects.select_for_update(no_key=True).filter(day=day).order_by("pk"))
+    player = Player.objects.get(pk=player.pk)
+    if player.event_id != day.event_id:
+        raise ServiceError("not_in_event", f"{player} is not registered for this event.")
+    if not CheckIn.objects.filter(day=day, player=player).exists():
+        raise ServiceError(
+            "not_checked_in",
+            f"{player} has not checked in for day {day.number}: check them in first.",
+            details={"player": player.pk},
+        )
+    seated = (
+        Seat.objects.filter(player=player, left_at__isnull=True)
+        .values_list("table__number", flat=True)
+        .first()
+    )
+    if seated is not None:
+        raise Conflict(
+            "already_seated",
+            f"{player} is already seated at table {seated}.",
+            details={"player": player.pk, "table": seated},
+        )
+    where = late_arrival_seat(day)
+    if where is None:
+        raise ServiceError(
+            "no_free_seat",
+            f"Every table of day {day.number} is full: open a new table for {player}.",
+            details={"day": day.number},
+        )
+    table, number, before = where
+    needed = day.table_min + day.house_fee
+    if player.balance < needed:
+        raise ServiceError(
+            "insufficient_balance",
+            f"{player} has {player.balance}; a seat needs {needed} ({day.table_min} + house fee "
+            f"{day.house_fee}).",
+            details={"balance": player.balance, "needed": needed},
+        )
+    amount = min(player.balance - day.house_fee, day.table_max)
+    seat = seat_buy_in(table=table, seat_number=number, player=player, amount=amount, by=by)
+    audit_record(
+        by=by,
+        verb=Verb.SEAT_LATE_ARRIVAL,
+        subject=seat,
+        data={"table": table.number, "seat": number, "players": before, "amount": amount},
+        event_id=day.event_id,
+    )
+    versions.event_changed(day.event_id)  # the hall's seat finder
+    return seat

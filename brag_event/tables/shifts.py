@@ -7,6 +7,7 @@ Each start and end is in the audit log and an entry of the event's money record
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -20,12 +21,13 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
+from brag_event.events.models import Day
 from brag_event.events.states import refuse_unless_open
 from brag_event.events.zones import zone
 
 from .models import DealerShift, Table
 from .record import shift_record_end, shift_record_start
-from .rota import Change, day_rota, rota_change_due
+from .rota import Change, day_rota, rota_change_due, rota_now
 
 
 def _end(shift: DealerShift, how: str, at: datetime, by: Actor | None, **data: Any) -> None:
@@ -49,9 +51,11 @@ def _end(shift: DealerShift, how: str, at: datetime, by: Actor | None, **data: A
 
 
 @service_transaction
-def shift_sign_in(*, table: Table, by: Actor) -> DealerShift:
+def shift_sign_in(*, table: Table, by: Actor, leave: bool = False) -> DealerShift:
     """``by`` (a dealer of the table's event) starts dealing at ``table`` on an open day: the
-    dealer signed in there before is relieved, and ``by``'s own shift at another table ends.
+    dealer signed in there before is relieved. A dealer signed in at another table stays there
+    until relieved or signed out — opening another table's page moves nobody: refused
+    (``dealing_elsewhere``, naming the table) unless ``leave`` says to leave it for this one.
     Signing in again where one deals already changes nothing."""
     table = (
         Table.objects.select_for_update(no_key=True, of=("self",))
@@ -81,6 +85,17 @@ def shift_sign_in(*, table: Table, by: Actor) -> DealerShift:
         .filter(dealer=user, ended_at__isnull=True)
         .first()
     )
+    if elsewhere is not None and not leave:
+        where = f"table {elsewhere.table.number}"
+        if elsewhere.day_id != table.day_id:
+            where += f" (day {elsewhere.day.number})"
+        raise ServiceError(
+            "dealing_elsewhere",
+            f"You are signed in to deal at {where}: you stay there until the next dealer "
+            f"takes over or you leave it. Leave {where} to deal here.",
+            details={"table": elsewhere.table_id, "number": elsewhere.table.number},
+            status=409,
+        )
     if open_here is not None:
         _end(open_here, DealerShift.End.RELIEVED, now, by, next=user.get_username())
     if elsewhere is not None:
@@ -204,4 +219,109 @@ def shift_view(table: Table, now: datetime | None = None) -> dict[str, Any]:
             "message": f"Change of dealer due: {name} takes this table at {at_text}"
             + (" (now)." if change.overdue else "."),
         }
+    return out
+
+
+def my_shift_view(user: Any, table_id: int | None = None) -> dict[str, Any]:
+    """What a dealer's tablet says of its dealer: the table they are signed in to deal at (if
+    any), and — asked about ``table_id`` — whether they deal there, or were relieved there and
+    by whom ("Maria Lopez took over this table at 16:30: you no longer deal here.")."""
+    current = (
+        DealerShift.objects.select_related("table", "day__event")
+        .filter(dealer_id=user.pk, ended_at__isnull=True)
+        .first()
+    )
+    out: dict[str, Any] = {
+        "table": current.table_id if current else None,
+        "table_number": current.table.number if current else None,
+        "dealing_here": bool(current and table_id is not None and current.table_id == table_id),
+        "relieved": None,
+    }
+    if table_id is None or out["dealing_here"]:
+        return out
+    last = (
+        DealerShift.objects.select_related("day__event")
+        .filter(dealer_id=user.pk, table_id=table_id)
+        .order_by("-started_at", "-id")
+        .first()
+    )
+    if last is None or last.ended_how != DealerShift.End.RELIEVED or last.ended_at is None:
+        return out
+    after = (
+        DealerShift.objects.select_related("dealer")
+        .filter(table_id=table_id, started_at__gte=last.ended_at)
+        .exclude(dealer_id=user.pk)
+        .order_by("started_at", "id")
+        .first()
+    )
+    name = dealer_name(after.dealer) if after else "The next dealer"
+    at_text = last.ended_at.astimezone(zone(last.day.event.time_zone)).strftime("%H:%M")
+    out["relieved"] = {
+        "by": name,
+        "at": last.ended_at,
+        "at_text": at_text,
+        "message": f"{name} took over this table at {at_text}: you no longer deal here.",
+    }
+    return out
+
+
+@dataclass(frozen=True)
+class TableDealing:
+    """One table of an open day, as the floor reads it: who is signed in to deal there (and
+    since when), and whom the rota has there now (``None``: no rota, or not this table)."""
+
+    number: int
+    dealer: str | None
+    since: datetime | None
+    rota: str | None
+    change: str | None  # the change of dealer due there, in words
+
+    @property
+    def off_rota(self) -> bool:
+        """Someone other than the rota's dealer deals here (or nobody does)."""
+        return self.rota is not None and self.rota != self.dealer
+
+
+@dataclass(frozen=True)
+class DayDealing:
+    day: Day
+    tables: list[TableDealing]
+    breaks: list[str]  # the rota's dealers on a break now
+
+
+def dealing_where(event_id: int, now: datetime | None = None) -> list[DayDealing]:
+    """Who is signed in to deal where, for each open day of the event: its tables — the dealer
+    signed in at each, and the rota's dealer there now — and the rota's dealers on a break.
+    Only dealers with a table: a session with no table is nobody's business here."""
+    now = now or timezone.now()
+    out = []
+    for day in Day.objects.filter(event_id=event_id, status=Day.Status.OPEN).order_by("number"):
+        shifts = {
+            s.table_id: s
+            for s in DealerShift.objects.filter(
+                table__day=day, ended_at__isnull=True
+            ).select_related("dealer")
+        }
+        planned = rota_now(day, now)
+        rows = []
+        for table in Table.objects.filter(day=day).order_by("number"):
+            shift = shifts.get(table.pk)
+            on_rota = planned.tables.get(table.number) if planned else None
+            due = shift_view(table, now)["change"]
+            rows.append(
+                TableDealing(
+                    number=table.number,
+                    dealer=dealer_name(shift.dealer) if shift else None,
+                    since=shift.started_at if shift else None,
+                    rota=dealer_name(on_rota) if on_rota else None,
+                    change=due["message"] if due else None,
+                )
+            )
+        out.append(
+            DayDealing(
+                day=day,
+                tables=rows,
+                breaks=[dealer_name(u) for u in planned.breaks] if planned else [],
+            )
+        )
     return out

@@ -1,5 +1,6 @@
-/* The hall's screen: shows one page at a time (the standings, then the seat finder), round and
-   round; keeps the clock and the countdown to the break or the day's end; takes each new
+/* The hall's screen: shows one page at a time, round and round, a page of the standings and a
+   page of the seat finder in turn (each list going on where it left off), so that the seat
+   finder is never more than one page away, however many pages the standings take; keeps the clock and the countdown to the break or the day's end; takes each new
    version of the page in place (live.js), staying on the page it shows. */
 (function () {
   "use strict";
@@ -10,24 +11,43 @@
   var zone = root.getAttribute("data-time-zone") || undefined;
   var pageMs = parseInt(root.getAttribute("data-page-ms"), 10) || 12000;
   var pollMs = parseInt(root.getAttribute("data-poll-ms"), 10) || 5000;
-  var current = 0;
+  var current = 0; // the place in order()
 
   function slides() {
     return Array.prototype.slice.call(document.querySelectorAll("#slides .slide"));
   }
 
-  function show(index) {
+  /* The pages' turn: standings 1, seats 1, standings 2, seats 2, … until both lists have
+     been round once (the shorter one starting again from its first page); the indexes of
+     slides(). With no seat finder, the standings alone. */
+  function order() {
     var all = slides();
-    if (!all.length) return;
-    current = ((index % all.length) + all.length) % all.length;
+    var standings = [];
+    var seats = [];
     all.forEach(function (s, i) {
-      s.hidden = i !== current;
+      (s.classList.contains("seats-slide") ? seats : standings).push(i);
     });
-    var shown = all[current];
+    if (!seats.length || !standings.length) return all.map(function (s, i) { return i; });
+    var turn = [];
+    for (var i = 0; i < Math.max(standings.length, seats.length); i++) {
+      turn.push(standings[i % standings.length], seats[i % seats.length]);
+    }
+    return turn;
+  }
+
+  function show(place) {
+    var all = slides();
+    var turn = order();
+    if (!all.length) return;
+    current = ((place % turn.length) + turn.length) % turn.length;
+    all.forEach(function (s, i) {
+      s.hidden = i !== turn[current];
+    });
+    var shown = all[turn[current]];
     root.setAttribute("data-slide", shown.getAttribute("data-slide") || "");
-    root.setAttribute("data-slides", String(all.length));
+    root.setAttribute("data-slides", String(turn.length));
     var pager = document.getElementById("pager");
-    if (pager) pager.textContent = all.length > 1 ? current + 1 + " / " + all.length : "";
+    if (pager) pager.textContent = turn.length > 1 ? current + 1 + " / " + turn.length : "";
   }
 
   function inWords(ms) {
@@ -65,11 +85,13 @@
         return document.importNode(n, true);
       })
     );
+    // The same page again, at the same place in the turn when it is still there.
     var all = slides();
-    var same = all.findIndex(function (s) {
-      return s.getAttribute("data-slide") === key;
-    });
-    show(same >= 0 ? same : 0);
+    var turn = order();
+    var at = turn[current] !== undefined && all[turn[current]] && all[turn[current]].getAttribute("data-slide") === key
+      ? current
+      : turn.findIndex(function (i) { return all[i].getAttribute("data-slide") === key; });
+    show(at >= 0 ? at : 0);
     tick();
   }
 

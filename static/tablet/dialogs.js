@@ -43,6 +43,14 @@ function dialog(title, fields, submitText, onSubmit) {
   return { dialog: dlg, error: error };
 }
 
+/* The agreed showdown ends the hand for everyone: asked once, naming who agrees. */
+export function agreedShowdown(names, onYes) {
+  dialog("Agreed showdown?", [
+    el("p", { text: "Every player still in agrees to show now: " + names.join(", ") + "." }),
+    el("p", { text: "All their hands are shown and the best hand wins the pot. Betting ends for everyone." })
+  ], "Yes, everyone agrees", function () { onYes(); });
+}
+
 export function undo(T) {
   var h = hand(T);
   var reason = el("input", { name: "reason", required: true, autocomplete: "off" });

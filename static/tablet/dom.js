@@ -52,14 +52,27 @@ export function announce(text) {
   window.setTimeout(function () { live.textContent = text; }, 30);
 }
 
+/* A time of day as HH:MM in the event's time zone (the table's event.time_zone); the
+ * device's own zone only when the event names none. */
+export function hhmm(ms, zone) {
+  var options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  if (zone) options.timeZone = zone;
+  try {
+    return new Intl.DateTimeFormat("en-GB", options).format(new Date(ms));
+  } catch (e) {
+    return new Date(ms).toTimeString().slice(0, 5);
+  }
+}
+
 export function setNet(text, state) {
   var net = $("#net");
   if (!net) return;
   net.textContent = text;
   net.className = "net" + (state ? " " + state : "");
   // Whether entries go on without the network (offline/offline.js) matters only without it.
+  // Until it is ready it is said all along (offline/offline.js status).
   var entry = $("#engine-status");
-  if (entry) entry.hidden = state !== "offline" || !entry.textContent;
+  if (entry) entry.hidden = !entry.textContent || (state !== "offline" && entry.getAttribute("data-state") === "ready");
 }
 
 /* Who is signed in, said once: the name, and the role only where it is not a dealer's and
@@ -83,6 +96,15 @@ export function cardText(code) {
   var symbol = "";
   SUITS.forEach(function (s) { if (s[0] === suit) symbol = s[1]; });
   return (rank === "T" ? "10" : rank) + symbol;
+}
+
+/* An "info" notice (what was done: "Taken back: …", "The hand moved on…") is read by the time
+ * the dealer enters the next thing: it goes then (noticeRead), so that it does not hold the
+ * controls down the screen for the rest of the hand. Warnings and errors stay until dismissed
+ * or replaced. */
+export function noticeRead() {
+  var box = $("#notice");
+  if (box && !box.hidden && box.classList.contains("info")) notice("");
 }
 
 export function notice(text, kind) {

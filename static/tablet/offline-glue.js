@@ -8,6 +8,7 @@ import { changed } from "./state.js";
 function store() { return window.BragStore; }
 function queueKey(T) { return "queue-table-" + T.id; }
 function tableKey(T) { return "table-" + T.id; }
+function projectedKey(T) { return "projected-table-" + T.id; }
 function oldQueueKey(T) { return "brag-queue-table-" + T.id; } // before IndexedDB: moved over once
 
 /* The queue is written to IndexedDB on every change; the writes commit in order. */
@@ -36,15 +37,38 @@ export function keepMe(me) {
  * then drawn from its legal actions, so a table keeps playing without the network. */
 export function reproject(T, tapped, item) {
   if (!window.BragOffline || !T.queue.length || !T.table) { T.projected = null; return; }
+  if (!engineReady()) {
+    // Before the engine boots (a reload with no network): the tablet's own last computed
+    // table, kept with the queue it was computed for — never the server's older hand.
+    T.projected = keptFits(T, T.keptProjection) ? Object.assign({}, T.keptProjection.projected, { kept: true }) : null;
+    return;
+  }
   var asked = (T.asked = (T.asked || 0) + 1);
   window.BragOffline.project(T.table, T.queue).then(function (p) {
     if (asked !== T.asked) return; // a newer question is on its way
     if (p && p.error) notice("The tablet's engine cannot compute the queued entries: " + p.error.message, "error");
     T.projected = p && !p.error ? p : null;
     if (item && T.projected) { item.expect = T.projected.hand; saveQueue(T); }
+    if (T.projected) keepProjection(T);
     changed(T);
     timed(tapped);
   });
+}
+
+/* The engine's last answer, kept (IndexedDB) with what it was computed from: the queue's keys
+ * and the server's table (its ETag). A reload draws it at once while the engine boots. */
+function keepProjection(T) {
+  T.keptProjection = {
+    keys: T.queue.map(function (q) { return q.key; }),
+    etag: T.etag,
+    projected: { table: T.projected.table, hand: T.projected.hand }
+  };
+  store().set(projectedKey(T), T.keptProjection).catch(function () {});
+}
+
+function keptFits(T, kept) {
+  if (!kept || !kept.projected || kept.etag !== T.etag || kept.keys.length !== T.queue.length) return false;
+  return T.queue.every(function (q, i) { return q.key === kept.keys[i]; });
 }
 
 /* Boot the engine in the browser; once it is ready, the queue (if any) is computed again.
@@ -99,8 +123,10 @@ export function restoreKept(T) {
     store().get(queueKey(T)),
     store().get(tableKey(T)),
     store().get("me"),
-    window.BragOffline ? window.BragOffline.restore() : null
+    window.BragOffline ? window.BragOffline.restore() : null,
+    store().get(projectedKey(T))
   ]).then(function (got) {
+    T.keptProjection = got[4] || null;
     var queue = got[0];
     if (!queue) {
       try { queue = JSON.parse(localStorage.getItem(oldQueueKey(T)) || "[]"); } catch (e) { queue = []; }
@@ -111,7 +137,7 @@ export function restoreKept(T) {
     T.queue = queue || [];
     if (got[1] && got[1].table && !T.table) { T.table = got[1].table; T.etag = got[1].etag; T.keptAt = got[1].at; T.fromStore = true; }
     T.me = got[2] || null;
-    if (T.table) { changed(T); reproject(T); }
+    if (T.table) { reproject(T); changed(T); }
   }, function () {
     notice("This tablet cannot read what it stored (IndexedDB): entries are not kept across a reload.", "error");
   });

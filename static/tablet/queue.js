@@ -5,14 +5,15 @@
  *
  * sendQueue(T) is the one place an entry goes to the server and its answer is handled
  * (taken, refused, the server busy, no network); retryLater(T) is when it tries again. */
-import { $, el, clear, announce, newKey, notice, setNet, seatLabel } from "./dom.js";
+import { $, el, clear, announce, newKey, notice, noticeRead, setNet, seatLabel } from "./dom.js";
 import { api, errorOf, toLogin } from "./api.js";
 import { hand, view, changed } from "./state.js";
-import { applyHand, refresh } from "./server.js";
+import { applyHand, refresh, onlineText } from "./server.js";
 import { saveQueue, reproject, differs, rename, engineReady, rememberHand } from "./offline-glue.js";
 
 /* A tap on an action: queued, drawn at once (from the tablet's engine when entries wait), sent. */
 export function enqueue(T, kind, payload, label) {
+  noticeRead();
   var h = hand(T);
   var last = T.queue[T.queue.length - 1];
   var seq = last && last.hand === h.id && last.kind !== "start" ? last.body.expected_seq + 1 : h.next_seq;
@@ -56,6 +57,7 @@ export function enqueueStart(T, key) {
 }
 
 export function startHand(T) {
+  noticeRead();
   if (T.queue.length) { enqueueStart(T); return; }
   if (navigator.onLine === false && engineReady() && T.table && T.table.rules) {
     // The browser knows there is no network: the tablet deals the hand without asking (a
@@ -135,7 +137,7 @@ export function sendQueue(T) {
       T.queue.shift();
       named(T, item, got);
       saveQueue(T);
-      setNet("", "");
+      setNet(onlineText(T), "");
       var why = differs(item.expect, got);
       if (why) {
         // The server is the authority: stop, say both, redraw from the server's hand.

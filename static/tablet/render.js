@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { hand, view, isSupervisor } from "./state.js";
 import { enqueue, startHand, renderQueue } from "./queue.js";
 import { write } from "./server.js";
-import { undo, takeBack, buyIn, leave, rebuy, runOut, confirmHere } from "./dialogs.js";
+import { undo, takeBack, buyIn, leave, rebuy, runOut, confirmHere, agreedShowdown } from "./dialogs.js";
 import { syncWake } from "./wake.js";
 import { engineReady } from "./offline-glue.js";
 
@@ -84,9 +84,10 @@ function renderCentre(T) {
     return;
   }
   box.appendChild(el("p", { class: "hand-no", text: "Hand " + h.number + (h.status === "settled" ? " · settled" : " · " + h.phase) }));
-  h.pots.forEach(function (pot, i) {
+  var pots = potsToShow(h.pots || []);
+  pots.forEach(function (pot, i) {
     var covered = pot.coverers && pot.coverers.length ? " (covered by " + pot.coverers.map(function (s) { return seatLabel(h, s); }).join(", ") + ")" : "";
-    box.appendChild(el("p", { class: "pot", text: (h.pots.length > 1 ? "Pot " + (i + 1) : "Pot") + ": " + pot.amount + " " + currency + covered }));
+    box.appendChild(el("p", { class: "pot", text: (pots.length > 1 ? "Pot " + (i + 1) : "Pot") + ": " + pot.amount + " " + currency + covered }));
   });
   if (h.carried && h.carried.pot) box.appendChild(el("p", { text: "Includes a carried pot of " + h.carried.pot }));
   if (h.status === "in_progress") box.appendChild(el("p", { class: "stake", text: h.stake ? "Stake: " + h.stake + " (open)" : "No bet yet" }));
@@ -107,6 +108,31 @@ function renderLastEntry(T) {
   box.appendChild(el("button", { type: "button", id: "take-back", class: "small", text: "Take back\u2026", onclick: function () { takeBack(T); } }));
 }
 
+/* The pots worth a line: a pot opened by a cover that nothing was bet into (yet, or at all) is
+ * no pot to the people at the table — "Pot 2: 0" or "wins 0" would not add up. The first pot
+ * is always shown (a misdeal's, or a hand's before its antes). The same rule as
+ * engine.settlement.pots_to_show on the server's pages. */
+function potsToShow(pots) {
+  return pots.filter(function (pot, i) { return i === 0 || pot.amount > 0; });
+}
+
+/* The agreed showdown (RULES §3.10: three or more left and all agree) ends the hand for
+ * everyone, so it is offered only once it can be what the players agreed: every player still
+ * in the betting has bet at least once in this hand (before that nobody has had a say), and
+ * it asks once before it is entered. */
+function showdownSensible(h) {
+  var bet = {};
+  (h.actions || []).forEach(function (a) { if (a.action === "bet" && a.seat) bet[a.seat] = true; });
+  var left = (h.players || []).filter(function (p) { return p.status === "active"; });
+  return left.length >= 3 && left.every(function (p) { return bet[p.seat]; });
+}
+
+/* The hand drawn is the tablet's own last computed one, read from its store at a reload: right
+ * to look at, but nothing is entered from it until the engine has booted and computed it again. */
+function keptOnly(T) {
+  return !!(T.queue.length && T.projected && T.projected.kept);
+}
+
 function legalFor(h, filter) {
   return (h.legal_actions || []).filter(filter);
 }
@@ -114,15 +140,18 @@ function legalFor(h, filter) {
 function renderBar(T) {
   var bar = clear($("#bar"));
   var h = hand(T);
-  if (!h || h.status !== "in_progress" || h.phase === "showing") { bar.hidden = true; return; }
+  var kept = keptOnly(T);
+  if (!h || h.status !== "in_progress" || (h.phase === "showing" && !kept)) { bar.hidden = true; return; }
   bar.hidden = false;
-  var waiting = T.queue.length > 0 && !h.offline;
+  var waiting = kept || (T.queue.length > 0 && !h.offline);
   if (waiting) {
     // The next step needs the server's answer (or the tablet's engine, not loaded yet): say
     // which, in words, and what happens next — it goes on by itself when the network is back.
-    bar.appendChild(el("p", { class: "waiting", role: "status", text: engineReady()
-      ? "Working out the next step on the tablet\u2026"
-      : "No network, and offline entry is not ready yet: what is queued is sent when the network is back, and you enter the next action then." }));
+    bar.appendChild(el("p", { class: "waiting", role: "status", text: kept
+      ? "The hand as this tablet last left it. Offline entry is starting on the tablet: you enter the next action in a few seconds."
+      : engineReady()
+        ? "Working out the next step on the tablet\u2026"
+        : "No network, and offline entry is not ready yet: what is queued is sent when the network is back, and you enter the next action then." }));
     return;
   }
   var legal = h.legal_actions || [];
@@ -198,8 +227,13 @@ function renderBar(T) {
   if (mine.cover && mine.cover.allowed) {
     row3.appendChild(el("button", { type: "button", text: "Cover for " + mine.cover.cost, onclick: function () { enqueue(T, "action", { action: "cover", seat: seat, amount: mine.cover.cost }, name + " covers for " + mine.cover.cost); } }));
   }
-  if (mine.showdown && mine.showdown.allowed) {
-    row3.appendChild(el("button", { type: "button", text: "Agreed showdown", onclick: function () { enqueue(T, "action", { action: "showdown" }, "agreed showdown"); } }));
+  if (mine.showdown && mine.showdown.allowed && showdownSensible(h)) {
+    var agreeing = (h.players || []).filter(function (p) { return p.status === "active"; }).map(function (p) { return seatLabel(h, p.seat); });
+    row3.appendChild(el("button", {
+      type: "button", id: "agreed-showdown", text: "Agreed showdown\u2026", onclick: function () {
+        agreedShowdown(agreeing, function () { enqueue(T, "action", { action: "showdown" }, "agreed showdown"); });
+      }
+    }));
   }
   bar.appendChild(row3);
   var bet = mine.bet;
@@ -301,7 +335,7 @@ function usedCards(h) {
 function renderShowdown(T) {
   var box = clear($("#showdown"));
   var h = hand(T);
-  if (!h || h.status !== "in_progress" || h.phase !== "showing" || (T.queue.length && !h.offline)) { box.hidden = true; return; }
+  if (!h || h.status !== "in_progress" || h.phase !== "showing" || (T.queue.length && !h.offline) || keptOnly(T)) { box.hidden = true; return; }
   box.hidden = false;
   var seat = h.cards_needed[0];
   var name = seatLabel(h, seat);
@@ -365,7 +399,7 @@ function renderResult(T) {
   (h.result.conceded || []).forEach(function (seat) {
     box.appendChild(el("p", { text: seatLabel(h, seat) + " gave up without showing" }));
   });
-  (h.result.pots || []).forEach(function (pot) {
+  potsToShow(h.result.pots || []).forEach(function (pot) {
     var winners = Object.keys(pot.shares || {}).filter(function (s) { return pot.shares[s] > 0; });
     if (!winners.length) {
       // A carried pot or a misdeal: the engine's sentence says it all.
@@ -407,9 +441,11 @@ function renderBetween(T) {
   // Above the result, so that a long showdown never pushes it out of sight.
   next.hidden = false;
   var t = view(T);
-  if (T.queue.length && !T.projected) {
-    // Settled on the tablet, but its engine is not loaded: wait for the queue to be sent.
-    next.appendChild(el("p", { class: "muted", text: "The hand is settled on the tablet; the next hand starts once the queued actions are sent." }));
+  if (T.queue.length && (!T.projected || T.projected.kept)) {
+    // Settled on the tablet, but its engine is not loaded: wait for it, or for the queue to be sent.
+    next.appendChild(el("p", { class: "muted", text: T.projected
+      ? "The hand is settled on the tablet; the next hand can be started once offline entry has started (a few seconds)."
+      : "The hand is settled on the tablet; the next hand starts once the queued actions are sent." }));
     return;
   }
   if (h && h.award && h.award.status === "waiting") {
@@ -423,6 +459,11 @@ function renderBetween(T) {
     return;
   }
   if (h && h.award && h.award.status === "confirmed") next.appendChild(el("p", { class: "muted award-done", text: h.award.message }));
+  if (T.relieved) {
+    // Relieved here (shift.js): the next dealer starts the next hand, not this tablet's dealer.
+    next.appendChild(el("p", { class: "relieved", id: "relieved-note", text: T.relieved }));
+    return;
+  }
   if (t.shuffle_next) next.appendChild(el("p", { class: "reminder", role: "note", text: "Shuffle the deck before dealing this hand." }));
   if (t.carried && t.carried.pot) next.appendChild(el("p", { class: "muted", text: "Carried to the next hand: a pot of " + t.carried.pot + "." }));
   next.appendChild(el("button", { type: "button", class: "primary", id: "start-hand", text: "Start the next hand", onclick: function () { startHand(T); } }));

@@ -1,6 +1,6 @@
 /* Brag Event — the table as the server has it: read (with its ETag), a hand's answer applied,
  * the writes between hands, and the day not open. */
-import { $, el, clear, newKey, setNet, notice } from "./dom.js";
+import { $, el, clear, newKey, setNet, notice, hhmm } from "./dom.js";
 import { api, errorOf, toLogin } from "./api.js";
 import { hand, changed } from "./state.js";
 import { releaseWake } from "./wake.js";
@@ -13,7 +13,7 @@ import { saveTable, rememberHand, reproject } from "./offline-glue.js";
 export function refresh(T) {
   return api("GET", "/tables/" + T.id + "/", undefined, undefined, T.etag).then(function (res) {
     if (res.status === 401) { toLogin(); return; }
-    if (res.status === 304) { T.seenAt = Date.now(); T.fromStore = false; saveTable(T); setNet("", ""); return; }
+    if (res.status === 304) { T.seenAt = Date.now(); T.fromStore = false; saveTable(T); setNet(onlineText(T), ""); return; }
     var refused = res.status !== 200 ? errorOf(res) : null;
     if (refused && /^day_/.test(refused.code)) { dayNotOpen(T, refused); return; }
     if (refused) { notice(refused.message, "error"); return; }
@@ -34,16 +34,27 @@ export function refresh(T) {
     T.table = res.data;
     saveTable(T);
     rememberHand(res.data.hand);
-    setNet("", "");
     if (T.queue.length) reproject(T);
+    setNet(onlineText(T), "");
     changed(T);
   }, function () { setNet(offlineText(T), "offline"); });
 }
 
+/* "table seen at HH:MM": the time of the server's last answer (a 304 too), in the
+ * event's time zone; "" before the first. */
+export function seenAt(T) {
+  var zone = T.table && T.table.event ? T.table.event.time_zone : null;
+  return T.keptAt ? "table seen at " + hhmm(T.keptAt, zone) : "";
+}
+
+/* The status line while the server answers. */
+export function onlineText(T) {
+  return "Online" + (T.keptAt ? " \u2014 " + seenAt(T) : "");
+}
+
 /* "Offline", with when the table on the screen was last seen at the server. */
 export function offlineText(T) {
-  var when = T.keptAt ? " \u2014 the table as seen at " + new Date(T.keptAt).toTimeString().slice(0, 5) : "";
-  return "Offline" + when;
+  return "Offline" + (T.keptAt ? " \u2014 " + seenAt(T) : "");
 }
 
 /* A hand's answer drawn. ``fresh``: the answer brought the whole table too (its stacks

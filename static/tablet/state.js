@@ -7,11 +7,13 @@
  *                   keptAt, fromStore; server.js keptAt on every answer, a 304 too)
  *   queue.js        queue, sending, retry, lastEntry (dialogs.js clears it once taken back),
  *                   saving (through offline-glue.saveQueue)
- *   offline-glue.js projected, asked (the tablet's engine's answer to the queue; queue.js
- *                   drops it when the server's answer differs)
+ *   offline-glue.js projected, asked, keptProjection (the tablet's engine's answer to the
+ *                   queue, and its copy kept in IndexedDB for a reload before the engine
+ *                   boots; queue.js drops it when the server's answer differs)
  *   render.js       picked, betAmount, betText, betFor (what the dealer is choosing; queue.js
  *                   clears the cards picked once entered)
  *   wake.js         wakeLock
+ *   shift.js        relieved (the words: this tablet's dealer was relieved at the table)
  * Everything else only reads it (floor.js too: BragFloor.render(T, api)).
  *
  * A module that changed what the screen shows calls changed(T): the page (table.js) watches
@@ -32,7 +34,8 @@ export function createTableState(id) {
     saving: null, // the last write of the queue to IndexedDB (a Promise)
     sending: false, // the queue's head is on its way to the server
     retry: null, // the timer of the next try to send
-    projected: null, // {table, hand} the tablet's engine computed after the queue, or null
+    projected: null, // {table, hand} the tablet's engine computed after the queue, or null ({…, kept: true}: its copy from IndexedDB, the engine not booted yet)
+    keptProjection: null, // {keys, etag, projected}: the last one computed, as kept in IndexedDB
     asked: 0, // how many times the engine was asked: a late answer to an older question is dropped
     picked: [], // the showdown's cards picked so far
     betAmount: null,
@@ -41,6 +44,7 @@ export function createTableState(id) {
     lastEntry: null, // this tablet's last entry the server took: {hand, seq, label}
     quiet: false, // a refresh after this tablet's own write: no "moved on from another device"
     stopped: false, // the day is not open: nothing to poll
+    relieved: null, // the dealer signed in here was relieved at this table: no next hand from them
     fromStore: false, // the table drawn is the one kept on the tablet, not yet the server's
     keptAt: null, // when the kept table was seen
     seenAt: 0, // when the server last gave the whole table (a read, or an entry's answer): the poll waits POLL_MS after it

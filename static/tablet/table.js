@@ -6,7 +6,7 @@
 import { $, setNet, notice } from "./dom.js";
 import { whoAmI, showWho, NetworkError } from "./api.js";
 import { createTableState, hand, onChange } from "./state.js";
-import { refresh } from "./server.js";
+import { refresh, offlineText } from "./server.js";
 import { sendQueue } from "./queue.js";
 import { render } from "./render.js";
 import { watchWake } from "./wake.js";
@@ -54,7 +54,7 @@ export function tablePage() {
   function startShift() {
     if (shiftWatched || !T.signedIn || !T.table) return;
     shiftWatched = true;
-    watchShift(T.id, T.me, function () { return !T.stopped && !!T.table; });
+    watchShift(T.id, T.me, function () { return !T.stopped && !!T.table; }, T);
   }
 
   restoreKept(T).then(function () { return signIn(T); }).then(function () {
@@ -66,8 +66,7 @@ export function tablePage() {
     if (!(err instanceof NetworkError)) throw err;
     // No network: the table as last seen, the queue as kept, the engine from the tablet's copy.
     showWho(T.me);
-    var when = T.keptAt ? " \u2014 the table as seen at " + new Date(T.keptAt).toTimeString().slice(0, 5) : "";
-    setNet("Offline" + when + (T.queue.length ? " \u2014 " + T.queue.length + " queued" : ""), "offline");
+    setNet(offlineText(T) + (T.queue.length ? " \u2014 " + T.queue.length + " queued" : ""), "offline");
     if (!T.table) notice("No network yet: the table appears as soon as the network is back.", "warn");
   }).then(function () {
     startBackground();

@@ -48,7 +48,7 @@ export function tablesPage() {
           el("span", { text: t.seated + " seated · " + t.hands + (t.hands === 1 ? " hand" : " hands") + (t.live_hand ? " · hand in play" : "") }))));
       });
     });
-    if (!count) list.appendChild(el("li", { text: "No table is assigned to you today." }));
+    if (!count) list.appendChild(el("li", { text: "No table is yours to deal at now: at your turn on the rota, your table appears here." }));
     // With no day in play, say each event's state in words (RULES §4b: days follow one another).
     notOpen.forEach(function (event) { list.appendChild(el("li", { class: "day-state", text: eventState(event) })); });
   }).catch(function (err) {

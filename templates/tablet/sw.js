@@ -184,6 +184,10 @@ function asset(request) {
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") return;
+  // The engine worker's own downloads (engine-worker.js: marked, and its resumed Range
+  // requests) go to the network as they are: the worker keeps each whole file itself once it
+  // has every byte, and a cut loses only what was on its way.
+  if (request.headers.has("range") || request.headers.has("x-brag-download")) return;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate" && url.pathname.indexOf("/tablet/") === 0) {

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ from django.db import connection, transaction
 from django.forms import ModelChoiceField
 from django.test import Client
 from django.urls import URLPattern, resolve
+from django.utils import timezone
 from rest_framework import serializers
 
 from brag_event.access.models import StaffRole
@@ -54,6 +56,7 @@ from brag_event.floor.services import floor_call_open, ruling_record
 from brag_event.hands.models import Hand
 from brag_event.notify.feed import feed_refresh
 from brag_event.notify.models import FeedEntry
+from brag_event.players.checkin import checkin_window_set, player_check_in
 from brag_event.players.imports import players_import_preview
 from brag_event.players.models import Player
 from brag_event.players.services import player_register
@@ -351,6 +354,30 @@ def balance_request(c: Ctx) -> tuple[str, Any]:
     return f"/organiser/days/{c.w.day.pk}/seating/balance/", {"proposal": proposal}
 
 
+def _checkin_open(c: Ctx) -> Day:
+    day = Day.objects.get(pk=c.w.day.pk)
+    now = timezone.now()
+    checkin_window_set(
+        day=day, opens_at=now - timedelta(minutes=5), closes_at=now + timedelta(hours=1), by=None
+    )
+    return day
+
+
+def checkin_desk_request(c: Ctx) -> tuple[str, Any]:
+    """A player of A's day 1 checked in at the desk."""
+    day = _checkin_open(c)
+    lou = player_register(event=c.w.event, name="Lou", starting_money=1000, by=None)
+    return f"/organiser/days/{day.pk}/seating/check-in/", {"form": "desk", "player": lou.pk}
+
+
+def checkin_late_request(c: Ctx) -> tuple[str, Any]:
+    """A late arrival of A's day 1, checked in, seated where balancing puts one more."""
+    day = _checkin_open(c)
+    lou = player_register(event=c.w.event, name="Lou", starting_money=1000, by=None)
+    player_check_in(day=day, player=lou, how="desk", by=None)
+    return f"/organiser/days/{day.pk}/seating/check-in/", {"form": "late", "player": lou.pk}
+
+
 def seating_query(c: Ctx) -> tuple[str, Any]:
     draw = seating_draw(day=c.w.day, seed="A", by=None)
     return f"/organiser/days/{c.w.day.pk}/seating/", {"draw": draw.pk}
@@ -632,6 +659,18 @@ WALKS: list[Walk] = [
         method="GET",
         form="?",
         stores=False,
+    ),
+    Walk(
+        O_ + "days/<int:day_id>/seating/check-in/",
+        checkin_desk_request,
+        ids={"player": "player"},
+        form="desk",
+    ),
+    Walk(
+        O_ + "days/<int:day_id>/seating/check-in/",
+        checkin_late_request,
+        ids={"player": "player"},
+        form="late",
     ),
     Walk(
         O_ + "days/<int:day_id>/seating/balance/",

@@ -84,6 +84,13 @@ def test_an_organiser_of_the_event_creates_its_staff(setup: dict[str, Any]) -> N
         ("new", "12345678901", "dealer", "weak_password"),
         ("new", PASSWORD, "admin", "invalid_role"),
         ("   ", PASSWORD, "dealer", "invalid_username"),
+        # Issue 43: look-alikes of a taken name, and names with what does not show.
+        ("b\u043ess", PASSWORD, "dealer", "username_taken"),  # Cyrillic "о"
+        ("B0SS", PASSWORD, "dealer", "username_taken"),  # a zero for the O
+        ("bo\u200bss", PASSWORD, "dealer", "invalid_username"),  # a zero-width space
+        ("dealer1\u0301", PASSWORD, "dealer", "invalid_username"),  # a combining accent
+        ("\ufb01ona", PASSWORD, "dealer", "invalid_username"),  # the "fi" ligature
+        ("an n", PASSWORD, "dealer", "invalid_username"),
     ],
 )
 def test_bad_input_is_refused_and_changes_nothing(
@@ -101,6 +108,24 @@ def test_bad_input_is_refused_and_changes_nothing(
         )
     assert err.value.code == code and err.value.message
     assert (User.objects.count(), StaffRole.objects.count(), AuditEntry.objects.count()) == before
+
+
+def test_a_look_alike_user_name_is_refused_naming_the_account_it_looks_like(
+    setup: dict[str, Any],
+) -> None:
+    with pytest.raises(ServiceError) as err:
+        staff_create(
+            event=setup["w"].event,
+            username="b\u043ess",
+            full_name="",
+            role="dealer",
+            password=PASSWORD,
+            by=setup["by"],
+        )
+    assert err.value.message == (
+        "The user name b\u043ess looks the same as boss, who has an account: choose one that "
+        "reads differently."
+    )
 
 
 def test_an_organiser_of_another_event_may_not_touch_this_events_staff(

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.urls import URLPattern
 
+from brag_event.access.rules import PERMISSIONS
 from brag_event.api.models import DeviceToken, token_hash
 from brag_event.api.urls import v1
 from brag_event.audit.models import AuditEntry
@@ -267,6 +268,10 @@ def shift_check(api: Api, role: str, body: Any) -> None:
         assert body["error"]["code"] == "not_a_dealer"
 
 
+def my_shift_check(api: Api, role: str, body: Any) -> None:
+    assert body == {"table": None, "table_number": None, "dealing_here": False, "relieved": None}
+
+
 def shift_end_request(api: Api, role: str) -> tuple[str, Any]:
     """The table's dealer (the role itself, when it deals there) is signed in."""
     dealer = role if role in ("dealer", "here_dealer") else "dealer"
@@ -362,6 +367,14 @@ MATRIX: list[Row] = [
         url_body(lambda a: (f"/api/v1/tables/{a.world.table.pk}/shift/", None)),
         (401, 403, 200, 404, 400, 400),
         shift_check,
+    ),
+    # One's own shift (only one's own: readable after a relief took the table away).
+    Row(
+        "GET",
+        "tables/<int:table_id>/my-shift/",
+        url_body(lambda a: (f"/api/v1/tables/{a.world.table.pk}/my-shift/", None)),
+        (401, 403, 200, 200, 200, 200),
+        my_shift_check,
     ),
     # Signing out: the dealer's own shift; the floor ends a shift a dealer forgot.
     Row(
@@ -576,6 +589,42 @@ def test_the_matrix_covers_every_route_and_method_of_v1() -> None:
     assert set(rows) == routes
 
 
+# The routes that name no permission: open to all, or to anyone signed in whose rows the
+# querysets then scope (their own hands, their own account).
+OPEN_ROUTES = {
+    "events/",
+    "events/<int:event_id>/",
+    "events/<int:event_id>/standings/",
+    "hands/<int:hand_id>/",
+    "hands/<int:hand_id>/history/",
+    "me/",
+    "me/hands/",
+    "auth/csrf/",
+    "auth/login/",
+    "auth/logout/",
+}
+
+
+def test_every_route_states_its_permission_by_name() -> None:
+    """One way to say who may do what: a route either names one permission of
+    ``access.rules`` (``Can``) or is one of the open routes above; no role classes."""
+    named: dict[str, str] = {}
+    for p in v1:
+        assert isinstance(p, URLPattern)
+        classes = p.callback.view_class.permission_classes  # type: ignore[attr-defined]
+        names = [getattr(c, "permission", None) for c in classes]
+        route = str(p.pattern)
+        if route in OPEN_ROUTES:
+            assert names == [None], route
+            continue
+        assert len(names) == 1 and names[0] in PERMISSIONS, (route, classes)
+        named[route] = names[0]
+    assert {str(p.pattern) for p in v1} >= OPEN_ROUTES
+    assert (
+        named["rulings/"] == "floor.rule" and named["hands/<int:hand_id>/void/"] == "hand.correct"
+    )
+
+
 CELLS = [
     pytest.param(row, role, status, id=f"{row.method} {row.route} as {role}")
     for row in MATRIX
@@ -744,6 +793,7 @@ AWAY: dict[tuple[str, str], tuple[int, int, int]] = {
     ("GET", "tables/<int:table_id>/shift/"): (403, 403, 403),
     ("POST", "tables/<int:table_id>/shift/"): (403, 403, 403),
     ("POST", "tables/<int:table_id>/shift/end/"): (403, 403, 403),
+    ("GET", "tables/<int:table_id>/my-shift/"): (403, 403, 403),
     # The table is named in the body: a supervisor somewhere passes the first check, then is
     # told there is no such table in their event (400 unknown_table, as for a table that does
     # not exist: access.scoping); a dealer is refused first.

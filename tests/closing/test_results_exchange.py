@@ -361,6 +361,13 @@ REFUSED = [
         "is among the event's people twice.",
     ),
     (
+        "a look-alike name taken",
+        lambda d: d["event"].update(name="FL\u0410SH 2025"),
+        "exchange_event_name_taken",
+        "An event called “FLASH 2025” is here already (“FL\u0410SH 2025” looks the same), and "
+        "it is another event.",
+    ),
+    (
         "name taken",
         lambda d: d["event"].update(name="FLASH 2025"),
         "exchange_event_name_taken",
@@ -389,15 +396,67 @@ def test_a_number_that_is_someone_else_here_is_refused_naming_both(
     person_update(person=andy, name="Andrew Smith", by=None)
     Player.objects.filter(person=andy).update(name="Andrew Smith")  # every entry as him
     before = unchanged()
+    old_file = copy_of(document)  # written before files carried who each person is
+    for p in old_file["people"]:
+        del p["uid"]
     err = refused(
         "exchange_name_mismatch",
-        lambda: event_import_results(document=copy_of(document), by=None),
+        lambda: event_import_results(document=old_file, by=None),
     )
     assert err.message == (
-        f"Membership number {andy.number} is Andrew Smith here, but the file names them Andy: "
-        "correct the name here (their person's page) or in the file, then import again."
+        f"Membership number {andy.number} is Andrew Smith here, but the file names them Andy. "
+        "If they are two people, the file was written where people are numbered on their own "
+        "and before files said who each person is: export it again there (a file written now "
+        "carries each person's identity, and a number taken here is given a new one). If they "
+        "are one person, correct the name here (their person's page) or in the file. Then "
+        "import again."
     )
     assert unchanged() == before
+    # The file as written now: Andy is found by who he is, whatever he is called here.
+    made = event_import_results(document=copy_of(document), by=None)
+    assert len(made.people_new) == 0 and made.renumbered == {}
+    assert made.event.players.get(person=andy).name == "Andy"
+
+
+def test_people_are_found_by_their_uid_and_numbers_taken_here_are_given_new_ones(
+    document: dict[str, Any],
+) -> None:
+    """Issue 43: both installations number people from 1001. The file's people are someone
+    new here (other uids): those whose numbers are held by local people get the next free
+    numbers and the import says so; a person the file knows by uid is found whatever their
+    number is here."""
+    other = copy_of(document)
+    numbers = [p["number"] for p in other["people"]]
+    for p in other["people"]:
+        p["uid"] = str(uuid.uuid4())  # another installation's people
+    known = other["people"][0]
+    here_andy = Person.objects.get(number=known["number"])
+    known["uid"] = str(here_andy.uid)  # ... but one the file knows as Andy here
+    known["number"] = 9001  # under the other installation's own number
+    for d in other["days"]:
+        for r in d["results"]:
+            r["number"] = 9001 if r["number"] == numbers[0] else r["number"]
+        for f in d["field"]:
+            f["number"] = 9001 if f["number"] == numbers[0] else f["number"]
+    for r in other["rulings"]:
+        for p in r["penalties"]:
+            p["number"] = 9001 if p["number"] == numbers[0] else p["number"]
+    top = max(Person.objects.values_list("number", flat=True))
+    made = event_import_results(document=other, by=None)
+    assert made.people_known == [9001]
+    assert sorted(made.renumbered) == sorted(numbers[1:])
+    assert sorted(made.renumbered.values()) == list(range(top + 1, top + len(numbers)))
+    assert "4 new people had a membership number that is someone else's here, so each has a "
+    assert "each has a new one: " in made.summary
+    past = made.event
+    assert past.players.get(person=here_andy).name == here_andy.name
+    for p in other["people"][1:]:
+        person = Person.objects.get(uid=p["uid"])
+        assert person.number == made.renumbered[p["number"]] and person.name == p["name"]
+    again = event_results_document(past)
+    assert {p["uid"] for p in again["people"]} == {p["uid"] for p in other["people"]}
+    entry = AuditEntry.objects.get(verb="event.import", event_id=past.pk)
+    assert entry.data["renumbered"] == {str(a): b for a, b in made.renumbered.items()}
 
 
 def test_a_refusal_points_at_the_place_in_the_file(document: dict[str, Any]) -> None:

@@ -1,10 +1,11 @@
 """The results exchange file round-tripped between two databases: an event played and closed
 through the services in the test database is exported, the file is imported by
-``manage.py results_import`` into a second, fresh database (another installation, where one
-of its players is registered already), exported there again by ``manage.py results_export``,
-and the two files say the same. There the past event passes the ledger audit, shows on its
-people's pages and counts in a series; the same file again, and a tampered one, are refused in
-words, changing nothing.
+``manage.py results_import`` into a second, fresh database (another installation, whose own
+people hold the same membership numbers: both number from 1001), exported there again by
+``manage.py results_export``, and the two files say the same but for the numbers given there.
+There the past event passes the ledger audit, shows on its people's pages and counts in a
+series; the same file again, and a tampered one, are refused in words, changing nothing. The
+file written there comes back here finding every person by who they are (issue 43).
 
 The second database is made next to the test database — another PostgreSQL database on the
 same server, or another SQLite file — and dropped at the end."""
@@ -27,6 +28,7 @@ import pytest
 from psycopg import sql
 
 from brag_event.closing.exchange.document import event_results_document
+from brag_event.closing.exchange.services import event_import_results
 from brag_event.players.models import Person
 from tests.exchange_world import finished_event
 
@@ -79,8 +81,7 @@ def run(args: list[str], url: str, *, ok: bool = True) -> subprocess.CompletedPr
     return done
 
 
-# Run in the other database: one person registered there already (the same membership number
-# and name as Bill's in the file), who plays an event of theirs.
+# Run in the other database: its own people, numbered there as the file's first three are here.
 REGISTER = textwrap.dedent(
     """
     import sys
@@ -89,7 +90,8 @@ REGISTER = textwrap.dedent(
     django.setup()
     from brag_event.players.people import person_create
 
-    person_create(name="Bill", number=int(sys.argv[1]), club="Bath Brag")
+    for i, number in enumerate(sys.argv[1:]):
+        person_create(name=f"Local {i + 1}", number=int(number), club="Bath Brag")
     print("registered")
     """
 )
@@ -103,13 +105,13 @@ LOOK = textwrap.dedent(
 
     django.setup()
     from brag_event.events.models import Event
-    from brag_event.players.people import person_by_number
+    from brag_event.players.models import Person
     from brag_event.players.selectors import person_history
     from brag_event.series.selectors import series_standings
     from brag_event.series.services import series_create, series_event_add
 
     event = Event.objects.get(uid=sys.argv[2])
-    bill = person_by_number(int(sys.argv[1]))
+    bill = Person.objects.get(uid=sys.argv[1])
     series = series_create(name="Season", points=[10, 6, 4, 3, 2], by=None)
     series_event_add(series=series, event=event, by=None)
     print(json.dumps({
@@ -124,6 +126,29 @@ LOOK = textwrap.dedent(
     }))
     """
 )
+
+
+def numbered_back(document: dict[str, Any], back: dict[int, int]) -> dict[str, Any]:
+    """``document`` with the membership numbers ``back`` maps changed, in the export's order."""
+    out = json.loads(json.dumps(document))
+
+    def to(number: int) -> int:
+        return back.get(number, number)
+
+    for p in out["people"]:
+        p["number"] = to(p["number"])
+    out["people"].sort(key=lambda p: p["number"])
+    for d in out["days"]:
+        for r in d["results"]:
+            r["number"] = to(r["number"])
+        for f in d["field"]:
+            f["number"] = to(f["number"])
+        d["field"].sort(key=lambda f: f["number"])
+    for r in out["rulings"]:
+        for p in r["penalties"]:
+            p["number"] = to(p["number"])
+        r["penalties"].sort(key=lambda p: (p["number"], p["kind"]))
+    return out
 
 
 def counts(url: str) -> str:
@@ -143,16 +168,18 @@ def test_the_results_file_round_trips_between_two_databases(
     document = event_results_document(event)
     sent = tmp_path / "flash-2025.json"
     sent.write_text(json.dumps(document, indent=2), encoding="utf-8")
-    bill = Person.objects.get(name="Bill").number
+    bill = Person.objects.get(name="Bill")
+    taken = [p["number"] for p in document["people"][:3]]
 
     other = other_database
     run(["manage.py", "migrate", "--noinput"], other)
-    assert "registered" in run(["-c", REGISTER, str(bill)], other).stdout
+    assert "registered" in run(["-c", REGISTER, *map(str, taken)], other).stdout
 
     done = run(["manage.py", "results_import", str(sent)], other)
     assert (
-        "FLASH 2025 imported as a past event: 3 days, 5 players (1 already registered here, "
-        "4 new)." in done.stdout
+        "FLASH 2025 imported as a past event: 3 days, 5 players (0 already registered here, "
+        "5 new). 3 new people had a membership number that is someone else's here, so each has "
+        "a new one: " in done.stdout
     )
 
     back = tmp_path / "back.json"
@@ -162,24 +189,28 @@ def test_the_results_file_round_trips_between_two_databases(
     for kept in (document, returned):
         kept.pop("exported_at")
         kept.pop("source")
-    # The same results, but for Bill's club: a person found there keeps their club there.
-    there = next(p for p in returned["people"] if p["number"] == bill)
-    assert there["club"] == "Bath Brag"
-    there["club"] = next(p for p in document["people"] if p["number"] == bill)["club"]
-    assert returned == document
+    # The same results and people, each under the number given there to those whose own was
+    # a local person's: the uids say who is who.
+    there = {p["uid"]: p["number"] for p in returned["people"]}
+    here = {p["uid"]: p["number"] for p in document["people"]}
+    assert there.keys() == here.keys()
+    moved = {here[u]: there[u] for u in here if here[u] != there[u]}
+    assert sorted(moved) == sorted(taken) and not set(moved.values()) & set(here.values())
+    assert numbered_back(returned, {v: k for k, v in moved.items()}) == document
 
     # There it is a past event of its own: audited, on Bill's page, counted in a series.
     assert "PASS" in run(["manage.py", "audit_ledger"], other).stdout
-    seen = json.loads(run(["-c", LOOK, str(bill), str(event.uid)], other).stdout)
-    assert seen["imported"] and seen["club"] == "Bath Brag"
-    bills = next(r for r in document["days"][2]["results"] if r["number"] == bill)
+    seen = json.loads(run(["-c", LOOK, str(bill.uid), str(event.uid)], other).stdout)
+    assert seen["imported"] and seen["club"] == bill.club
+    bill_no = bill.number
+    bills = next(r for r in document["days"][2]["results"] if r["number"] == bill_no)
     assert seen["history"] == [
         {
             "event": "FLASH 2025",
             "rank": bills["rank"],
             "money": bills["money"],
             "days": [
-                next(r["rank"] for r in d["results"] if r["number"] == bill)
+                next(r["rank"] for r in d["results"] if r["number"] == bill_no)
                 for d in document["days"]
             ],
         }
@@ -204,3 +235,15 @@ def test_the_results_file_round_trips_between_two_databases(
         in refused.stderr
     )
     assert counts(other) == before
+
+    # The file written there comes back here as another event (its copy under another name):
+    # every person is found by who they are, though three carry the numbers given there.
+    there_file = json.loads(back.read_text(encoding="utf-8"))
+    there_file["event"].update(uid="5f0b6a0e-0000-4000-8000-000000000002", name="FLASH 2025 B")
+    people_before = Person.objects.count()
+    made = event_import_results(document=there_file, by=None)
+    assert made.people_new == [] and made.renumbered == {}
+    assert Person.objects.count() == people_before
+    assert {p.person.uid for p in made.event.players.select_related("person")} == {
+        p.person.uid for p in event.players.select_related("person")
+    }

@@ -7,9 +7,10 @@ import pytest
 
 from brag_event.engine import IllegalAction, parse_cards, strength3
 from brag_event.engine.model import GAVE_UP
-from brag_event.engine.settlement import conceding_against, decisions
+from brag_event.engine.settlement import conceding_against, decisions, pots_to_show
 
-from .helpers import covered_three_way, seen_two_way
+from .helpers import covered_three_way, seen_two_way, table
+from .test_betting import settle
 
 PAIR_OF_KINGS = strength3(*parse_cards("Kh Kd 4c", 3))
 NINE_HIGH = strength3(*parse_cards("2c 7d 9h", 3))
@@ -55,3 +56,21 @@ def test_the_coverer_plays_against_the_newer_pots_winner_once_it_is_known() -> N
     with pytest.raises(IllegalAction) as info:
         conceding_against(state, state.by_seat[1])  # the seen player must show
     assert info.value.code == "concede_must_show"
+
+
+def test_a_pot_a_cover_opened_with_nothing_bet_into_it_is_not_shown() -> None:
+    """Issue 44: seat 2 covers, seat 3 folds to seat 1; the newest pot holds nothing. The
+    record keeps both pots; the words for people (``pots_to_show``) only the one with money."""
+    state = table(3, stacks=[100, 8, 100])
+    state.look(1).look(2)
+    state.bet(1, 5)
+    state.cover(2)
+    state.fold(3)
+    settle(state, {1: "As Ad 2c", 2: "Ks Kd Qc"})
+    assert state.outcome is not None
+    pots = state.outcome.to_dict()["pots"]
+    assert [p["amount"] for p in pots] == [pots[0]["amount"], 0]
+    assert "wins 0" in pots[1]["explanation"]  # what the issue saw, now never shown
+    shown = pots_to_show(pots)
+    assert shown == pots[:1] and shown[0]["amount"] > 0
+    assert pots_to_show([{"amount": 0}]) == [{"amount": 0}]  # the first pot always stays

@@ -66,7 +66,21 @@ def test_an_event_from_the_preset_has_three_scheduled_days_on_following_dates() 
     err = refused("event_exists", lambda: event_create_from_preset(
         preset="flash", name="FLASH 2027", currency="MB", start=None, by=None
     ))  # fmt: skip
-    assert err.message == "An event called 'FLASH 2027' already exists."
+    assert err.message == "An event called “FLASH 2027” already exists: choose another name."
+    # Issue 43: a look-alike name ("FLАSH 2027" with a Cyrillic "А", an invisible space,
+    # another case) is the same name to a reader.
+    for alike in ("FL\u0410SH 2027", "flash\u200b 2027", "FLASH  2027"):
+        err = refused("event_exists", lambda n=alike: event_create_from_preset(  # type: ignore[misc]
+            preset="flash", name=n, currency="MB", start=None, by=None
+        ))  # fmt: skip
+        assert "An event called “FLASH 2027” already exists" in err.message
+    err = refused("event_exists", lambda: event_create(
+        name="FL\u0410SH 2027", currency="MB", start=None, days=[RULES], by=None
+    ))  # fmt: skip
+    assert err.message == (
+        "An event called “FLASH 2027” already exists, and “FL\u0410SH 2027” looks the same: "
+        "choose a name that reads differently."
+    )
 
 
 def test_an_event_from_scratch_has_the_days_and_rules_asked_for() -> None:

@@ -203,7 +203,33 @@ SAMPLES: dict[Verb, list[dict[str, Any]]] = {
     Verb.SEATING_DRAW: [
         {"seed": "day-2", "tables": 4, "players": 22, "excluded": 1, "groups_sharing": 2},
         {"seed": "day-2", "tables": 1, "players": 1, "excluded": 0, "groups_sharing": 0},
+        {
+            "seed": "day-2",
+            "tables": 2,
+            "players": 11,
+            "excluded": 3,
+            "not_checked_in": 2,
+            "groups_sharing": 0,
+        },
     ],
+    Verb.PLAYER_CHECK_IN: [{"day": 2, "how": "page"}, {"day": 2, "how": "desk"}],
+    Verb.CHECKIN_WINDOW: [
+        {
+            "day": 2,
+            "opens": "Sat 28 Nov 17:00 IST",
+            "closes": "Sat 28 Nov 18:30 IST",
+            "only_checked_in": True,
+            "moved": False,
+        },
+        {
+            "day": 2,
+            "opens": "Sat 28 Nov 17:00 IST",
+            "closes": "Sat 28 Nov 19:00 IST",
+            "only_checked_in": False,
+            "moved": True,
+        },
+    ],
+    Verb.SEAT_LATE_ARRIVAL: [{"table": 2, "seat": 3, "players": 5, "amount": 240}],
     Verb.SEATING_APPLY: [
         {"seed": "day-2", "tables": [1, 2, 3, 4], "players": 22, "renumbered": {"5": 4}},
         {"seed": "day-2", "tables": [1], "players": 1, "renumbered": {}},
@@ -244,6 +270,10 @@ SAMPLES: dict[Verb, list[dict[str, Any]]] = {
             "where": "floor",
             "seq": 9,
         }
+    ],
+    Verb.DAY_AWARD_FROM: [
+        {"before": 50, "after": 400, "open": True, "reason": "the ante went up"},
+        {"before": 400, "after": None, "open": False, "reason": ""},
     ],
     Verb.FLOOR_CALL: [
         {"call": CALL, "hand": HAND, "note": "seat 3 showed a card"},

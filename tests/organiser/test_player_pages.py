@@ -68,8 +68,18 @@ def test_a_player_registered_by_mistake_is_removed_until_they_play(
     oops = Player.objects.get(name="Oops")
     page = organiser.get(f"/organiser/players/{oops.pk}/").content.decode()
     assert "Registered by mistake?" in page and "their 700 MB taken back" in page
+    # The reason is needed; the first post asks once, removing nothing.
+    url = f"/organiser/players/{oops.pk}/"
+    no_reason = organiser.post(url, {"form": "remove", "reason": "  "})
+    assert no_reason.status_code == 400
+    assert "Say why the player is removed." in no_reason.content.decode()
+    asked = organiser.post(url, {"form": "remove", "reason": "typo"})
+    assert asked.status_code == 200 and Player.objects.get(pk=oops.pk).removed_at is None
+    page = asked.content.decode()
+    assert 'Remove <span class="wrap-anywhere">Oops</span>?' in page and "“typo”" in page
+    assert 'id="remove-confirm"' in page
     done = organiser.post(
-        f"/organiser/players/{oops.pk}/", {"form": "remove", "reason": "typo"}, follow=True
+        url, {"form": "remove", "reason": "typo", "confirm": "True"}, follow=True
     ).content.decode()
     assert "Oops is removed: withdrawn, 700 MB taken back" in done
     assert "removed as registered by mistake, 700 MB taken back: typo" in done
@@ -81,7 +91,9 @@ def test_a_player_registered_by_mistake_is_removed_until_they_play(
         "Registered by mistake?"
         not in organiser.get(f"/organiser/players/{andy.pk}/").content.decode()
     )
-    refused = organiser.post(f"/organiser/players/{andy.pk}/", {"form": "remove"})
+    refused = organiser.post(
+        f"/organiser/players/{andy.pk}/", {"form": "remove", "reason": "x", "confirm": "True"}
+    )
     assert refused.status_code == 400 and "has played already" in refused.content.decode()
     assert Player.objects.get(pk=andy.pk).removed_at is None
 

@@ -13,6 +13,7 @@ from brag_event.audit.models import AuditEntry
 from brag_event.events.services import event_create_flash, event_set_starting_money
 from brag_event.ledger.models import Transfer
 from brag_event.players.imports import (
+    DIFFERENT,
     SKIP,
     player_remove,
     players_import_confirm,
@@ -257,13 +258,13 @@ def test_no_undo_or_removal_once_a_player_has_played() -> None:
     seat_buy_in(table=w.table, seat_number=2, player=zed, amount=200, by=None)
     err = refused("player_has_played", lambda: players_import_undo(batch=batch, by=None))
     assert "“Zed”" in err.message
-    refused("player_has_played", lambda: player_remove(player=zed, by=None))
-    refused("player_has_played", lambda: player_remove(player=w.players[0], by=None))
+    refused("player_has_played", lambda: player_remove(player=zed, reason="x", by=None))
+    refused("player_has_played", lambda: player_remove(player=w.players[0], reason="x", by=None))
     assert not Player.objects.filter(removed_at__isnull=False).exists()
     # The one who has not played can still be removed on their own.
     yan = player_remove(player=Player.objects.get(name="Yan"), reason="typo", by=None)
     assert yan.removed_at is not None and yan.balance == 0
-    refused("already_removed", lambda: player_remove(player=yan, by=None))
+    refused("already_removed", lambda: player_remove(player=yan, reason="again", by=None))
     assert_audit_ok(w.event)
     removal = AuditEntry.objects.get(verb="player.remove")
     assert removal.player_id == yan.pk
@@ -273,7 +274,7 @@ def test_no_undo_or_removal_once_a_player_has_played() -> None:
 def test_a_removed_players_name_can_be_registered_again() -> None:
     event = new_event()
     first = player_register(event=event, name="Ann Lee", starting_money=10, by=None)
-    player_remove(player=first, by=None)
+    player_remove(player=first, reason="a typo", by=None)
     again = player_register(event=event, name="ANN LEE", starting_money=20, by=None)
     assert again.pk != first.pk and again.balance == 20
     assert [r["name"] for r in standings(event)] == ["ANN LEE"]
@@ -319,3 +320,72 @@ def test_a_club_column_registers_each_player_s_group() -> None:
     groups = dict(Player.objects.filter(event=event).values_list("name", "group"))
     assert groups == {"Ann Lee": "Rovers CC", "Bob Kay": ""}
     assert_audit_ok(event)
+
+
+def test_two_people_of_one_name_told_apart_by_their_numbers_register_as_previewed() -> None:
+    """Issue 43: "John Smith,6001" and "John Smith,6002" (and "Vera Wang" / "VERA  WANG") are
+    two people the file tells apart; the preview says both register and the confirmation
+    registers both, each shown with their number."""
+    event = new_event()
+    text = (
+        "Name,Membership number\nJohn Smith,6001\nJohn Smith,6002\nVera Wang,6003\n"
+        "VERA  WANG,6004\nAnn Lee,\n"
+    )
+    batch = players_import_preview(event=event, data=text.encode(), by=None)
+    assert [r["refused"] for r in batch.rows] == [""] * 5
+    assert [bool(r["apart"]) for r in batch.rows] == [False, True, False, True, False]
+    assert batch.rows[1]["apart"] == {"line": 2, "name": "John Smith", "number": 6001}
+    registered = players_import_confirm(batch=batch, by=None)
+    assert sorted((p.name, p.person.number) for p in registered) == [
+        ("Ann Lee", 1001),
+        ("John Smith", 6001),
+        ("John Smith", 6002),
+        ("VERA WANG", 6004),
+        ("Vera Wang", 6003),
+    ]
+    shown = {r["name"] for r in standings(event)}
+    assert {"John Smith (no. 6001)", "John Smith (no. 6002)", "Ann Lee"} <= shown
+    alike = AuditEntry.objects.filter(verb="player.look_alike", event_id=event.pk)
+    assert sorted(e.data["looks_like_number"] for e in alike) == [6001, 6003]
+    assert_audit_ok(event)
+
+
+def test_look_alikes_within_one_file_are_asked() -> None:
+    """A look-alike spelling (Cyrillic "о") or a row of the name without its number is asked:
+    confirmed as another person it registers, left out it does not; unanswered, nothing does."""
+    event = new_event()
+    text = "Name,Membership number\nJohn Smith,6001\nJ\u043ehn Smith,6002\njohn smith,\n"
+    batch = players_import_preview(event=event, data=text.encode(), by=None)
+    assert [r["refused"] for r in batch.rows] == ["", "", ""]
+    assert [r["looks_like"] for r in batch.rows] == [
+        None,
+        {"line": 2, "name": "John Smith"},
+        {"line": 2, "name": "John Smith"},
+    ]
+    refused("import_undecided", lambda: players_import_confirm(batch=batch, by=None))
+    assert not Player.objects.filter(event=event).exists()
+    players_import_confirm(batch=batch, decisions={3: DIFFERENT, 4: SKIP}, by=None)
+    names = sorted(Player.objects.filter(event=event).values_list("name", "person__number"))
+    assert names == [("John Smith", 6001), ("J\u043ehn Smith", 6002)]
+
+
+def test_an_undone_import_leaves_nobody_to_find_among_the_people() -> None:
+    """Issue 43: an undone import's people are no one's to find (their rows stay for the
+    entries and the record that name them); a person with another entry still is."""
+    from brag_event.players.people import people_search
+
+    event = new_event()
+    kept = player_register(event=new_event_named("Other"), name="Kim Poe", by=None)
+    batch = players_import_preview(
+        event=event, data=b"Name,Membership number\nAnn Lee,\nBo Day,\n", by=None
+    )
+    players_import_confirm(batch=batch, by=None)
+    assert {p.name for p in people_search(text="")} >= {"Ann Lee", "Bo Day", "Kim Poe"}
+    players_import_undo(batch=batch, by=None)
+    assert [p.name for p in people_search(text="")] == ["Kim Poe"]
+    assert list(people_search(text="Ann")) == []
+    assert kept.person.number in {p.number for p in people_search(text="")}
+
+
+def new_event_named(name: str) -> Any:
+    return event_create_flash(name=name, starting_money=100, by=None)

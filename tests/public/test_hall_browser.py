@@ -107,9 +107,7 @@ def test_the_hall_turns_through_300_players_the_cut_and_the_seat_finder(
     assert "Seats drawn for day 1" in finder.first.locator("h2").inner_text()
     # The pages turn by themselves: the seat finder's turn comes.
     screen.evaluate("window.__same = true")
-    screen.wait_for_function(
-        "() => document.getElementById('hall').dataset.slide === 'standings-2'"
-    )
+    screen.wait_for_function("() => document.getElementById('hall').dataset.slide === 'seats-1'")
     screen.evaluate(
         "() => { const s = [...document.querySelectorAll('#slides .slide')];"
         " s.forEach((x, i) => x.hidden = !x.matches('.seats-slide')  || i !== "

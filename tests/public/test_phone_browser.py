@@ -50,11 +50,12 @@ def faster(page: Any, ms: int = 500) -> None:
 
 
 def overlapping_labels(page: Any) -> list[list[str]]:
-    """Pairs of the chart's texts whose boxes intersect."""
+    """Pairs of the chart's texts, or a text and the "now" marker, whose boxes intersect."""
     found: list[list[str]] = page.evaluate(
         """() => {
-          const t = [...document.querySelectorAll('#money-chart text')].map(e => {
-            const b = e.getBoundingClientRect(); return [e.textContent, b]; });
+          const t = [...document.querySelectorAll('#money-chart text, #money-chart circle.now')]
+            .map(e => { const b = e.getBoundingClientRect();
+              return [e.tagName === 'circle' ? 'the now marker' : e.textContent, b]; });
           const out = [];
           for (let i = 0; i < t.length; i++) for (let j = i + 1; j < t.length; j++) {
             const a = t[i][1], b = t[j][1];

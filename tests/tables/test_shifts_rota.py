@@ -136,9 +136,19 @@ def test_sign_in_starts_a_shift_and_the_next_dealer_relieves_it() -> None:
     first.refresh_from_db()
     assert first.ended_how == "relieved" and first.ended_at == second.started_at
     assert table_shift(w.table) == second
-    # Sam moves to another table: his shift here ends, nobody deals at table 1.
+    # Opening another table's page moves nobody: Sam deals at table 1 until relieved or signed
+    # out, and is told so in words that name the way out.
     other = table_create(day=w.day, by=None)
-    third = shift_sign_in(table=other, by=Actor(user=sam))
+    err = refused("dealing_elsewhere", lambda: shift_sign_in(table=other, by=Actor(user=sam)))
+    assert err.message == (
+        "You are signed in to deal at table 1: you stay there until the next dealer takes over "
+        "or you leave it. Leave table 1 to deal here."
+    )
+    assert err.status == 409 and err.details == {"table": w.table.pk, "number": 1}
+    second.refresh_from_db()
+    assert second.ended_at is None and table_shift(other) is None
+    # Leaving it, said in so many words, moves him: nobody deals at table 1.
+    third = shift_sign_in(table=other, by=Actor(user=sam), leave=True)
     second.refresh_from_db()
     assert second.ended_how == "moved" and table_shift(w.table) is None
     assert shift_sign_out(by=Actor(user=sam)) == 1

@@ -460,7 +460,7 @@ def test_seen_at_and_log_out_stay_true(hall: Hall, browser: Any) -> None:
     page.context.route("**/*", refuse)
     response = page.reload()
     assert response is not None and response.from_service_worker
-    expect(page.locator("#net")).to_contain_text("Offline \u2014 the table as seen at")
+    expect(page.locator("#net")).to_contain_text("Offline \u2014 table seen at")
     expect(page.locator("#who")).to_have_text("dealer")
     out = page.get_by_role("button", name="Log out")
     expect(out).to_be_visible()

@@ -115,6 +115,19 @@ def show(page: Any, who: str, cards: tuple[str, str, str]) -> None:
     page.locator("#show-submit").click()
 
 
+# Every different text of the table's centre drawn, with whether the engine was ready then.
+DRAWN = """
+window.__bragDrawn = [];
+new MutationObserver(() => {
+  const centre = document.querySelector("#centre .hand-no") || document.querySelector("#centre p");
+  if (!centre) return;
+  const text = centre.textContent, all = window.__bragDrawn;
+  if (!all.length || all[all.length - 1][0] !== text)
+    all.push([text, !!(window.BragOffline && window.BragOffline.isReady())]);
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
 def stacks_on_screen(page: Any) -> dict[int, int]:
     return {n: int(str(page.locator(f".s{n} .stack").text_content())) for n in (1, 2, 3)}
 
@@ -183,10 +196,17 @@ def test_two_hands_offline_with_a_reload_in_a_dead_zone_then_reconnected(
     assert len({first, second, third}) == 3
     queued_before = page.evaluate("() => window.__bragQueue().length")
 
-    # A reload with no network: the service worker serves the page, IndexedDB the rest.
+    # A reload with no network: the service worker serves the page, IndexedDB the rest. The
+    # page records every table it draws, and whether the engine had booted then: the tablet's
+    # own latest hand from its store before the engine boots, never the server's older one.
+    page.add_init_script(DRAWN)
     response = page.reload()
     assert response is not None and response.from_service_worker
+    expect(page.locator(".waiting")).to_contain_text("as this tablet last left it")
     engine_ready(page)
+    drawn = page.evaluate("() => window.__bragDrawn")
+    assert drawn and drawn[0][1] is False, drawn  # drawn before the engine was ready
+    assert all(text.startswith("Hand 2") for text, _ready in drawn), drawn
     cached = page.evaluate("() => window.__bragOffline.boot")
     expect(page.locator("#net")).to_contain_text("Offline")
     expect(page.locator("#queue li")).to_have_count(queued_before)

@@ -173,7 +173,7 @@ def test_a_wifi_drop_queues_in_order_survives_a_reload_and_enters_once(
     page.unroute("**/api/v1/hands/*/actions/")
     page.route("**/api/v1/hands/*/actions/", lose_one_answer)
     expect(page.locator("#queue")).to_be_hidden(timeout=15_000)
-    expect(page.locator("#net")).to_have_text("")
+    expect(page.locator("#net")).to_contain_text("Online")
     looks = list(HandAction.objects.order_by("seq").values_list("seq", "seat", "action"))
     assert looks == [(1, 2, "look"), (2, 3, "look"), (3, 1, "look")]
     expect(page.locator(".s1 .badge.open")).to_be_visible()  # a player who looked plays open
@@ -287,8 +287,11 @@ def test_touch_targets_are_at_least_44_px_on_a_phone(hall: Hall, browser: Any) -
             .map(e => e.tagName + '.' + e.className)"""
     )
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, wide
-    # The card picker too.
-    page.get_by_role("button", name="Agreed showdown").click()
+    # The card picker too (an agreed showdown, once everyone still in has bet).
+    for who in ("Bill (seat 2)", "Chris (seat 3)", "Andy (seat 1)"):
+        bet_least(page, who, 3)
+    page.get_by_role("button", name="Agreed showdown…").click()
+    page.get_by_role("button", name="Yes, everyone agrees").click()
     expect(page.locator("#showdown")).to_be_visible()
     widths = page.evaluate(
         "() => [...document.querySelectorAll('.card')].map(e => e.getBoundingClientRect().width)"

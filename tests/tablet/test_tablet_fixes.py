@@ -254,5 +254,7 @@ def test_the_tables_page_says_the_events_state_when_no_day_is_open(
     Day.objects.filter(pk=w.day.pk).update(status=statuses[0])
     assert day2.number == 2
     page = hall.page(browser)
-    expect(page.locator("#tables")).to_contain_text("No table is assigned to you today.")
+    expect(page.locator("#tables")).to_contain_text(
+        "No table is yours to deal at now: at your turn on the rota, your table appears here."
+    )
     expect(page.locator("#tables .day-state")).to_have_text(f"{w.event.name}: {said}")

@@ -117,6 +117,7 @@ def event_results_document(event: Event) -> dict[str, Any]:
         "people": [
             {
                 "number": p.person.number,
+                "uid": str(p.person.uid),
                 "name": p.name,
                 "club": p.person.club,
                 "group": p.group,

@@ -42,6 +42,7 @@ REFUSALS: dict[str, str] = {
     "exchange_missing": "a field that is needed is missing",
     "exchange_invalid": "a field's value is of the wrong kind or out of range",
     "exchange_number_twice": "a membership number is among the event's people twice",
+    "exchange_uid_twice": "two of the event's people have the same uid",
     "exchange_unknown_number": "a day's results, field or a penalty name a membership number "
     "that is not among the event's people",
     "exchange_results_twice": "a day's results or field name the same person twice",
@@ -51,7 +52,8 @@ REFUSALS: dict[str, str] = {
     "exchange_event_here": "the event is here already (imported before, or this "
     "installation's own): importing it again would count its results twice",
     "exchange_event_name_taken": "another event here has the event's name",
-    "exchange_name_mismatch": "a membership number belongs here to someone of another name",
+    "exchange_name_mismatch": "a file without uids names a membership number that belongs "
+    "here to someone of another name",
     "exchange_same_person": "two of the file's people are one person here (merged duplicates)",
     "exchange_number_taken": "a new person's membership number was given here a moment ago",
 }
@@ -66,6 +68,16 @@ SOURCE_MAX = 200
 DAYS_MAX = 100
 # The uid of an event whose file names none: derived from the document, so that the same file
 # is the same event (and refused the second time).
+# The times a file can give: from 1970 to now (a day's close, a ruling, a lift happened; a
+# day of grace for a clock ahead), and a day's date up to a year ahead (a day planned, never
+# played). Outside: refused in words, never a time no page can show (9999, year 1).
+EARLIEST = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+GRACE = dt.timedelta(days=1)
+DATE_AHEAD = dt.timedelta(days=366)
+# The versions of a day's published root read here (engine.chain: brag-day/1 to /3).
+ROOT_VERSIONS = (1, 2, 3)
+# The format's version as a number, which a document may also say at its root ("version": 1).
+FORMAT_VERSION = 1
 UID_NAMESPACE = uuid.UUID("6f0e7c1e-3b8a-4c55-9a43-2f1c5d0b7a11")
 
 
@@ -81,11 +93,12 @@ class EventIn:
 
 @dataclass(frozen=True)
 class PersonIn:
-    number: int
+    number: int  # the writing installation's label
     name: str
     club: str
     group: str
     withdrawn: bool
+    uid: uuid.UUID | None = None  # who they are anywhere; None in a file written before it
 
 
 @dataclass(frozen=True)
@@ -162,7 +175,7 @@ def document_parse(data: bytes | str) -> Any:
             details={"at": ""},
         ) from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=whole_or_long)
     except json.JSONDecodeError as err:
         raise ServiceError(
             "exchange_not_json",
@@ -176,6 +189,24 @@ def document_parse(data: bytes | str) -> Any:
             "The file is not a results file: it is nested too deeply.",
             details={"at": ""},
         ) from None
+
+
+DIGITS_MAX = 40  # a whole number of the file longer than this is refused where it stands
+
+
+class _Long(str):
+    """A whole number of the file too long to be anything it could mean (a 5,001-digit
+    "number"): kept as its digits, so that the field it stands in refuses it in words, where
+    Python's own reading would stop at 4,300 digits with an error naming no place."""
+
+    @property
+    def digits(self) -> int:
+        return len(self.lstrip("-"))
+
+
+def whole_or_long(text: str) -> int | _Long:
+    """A whole number of the file as ``json.loads`` reads it (``parse_int``)."""
+    return int(text) if len(text.lstrip("-")) <= DIGITS_MAX else _Long(text)
 
 
 # ------------------------------------------------------------------ the parts of a document
@@ -201,7 +232,9 @@ class Place:
 
 
 def _shown(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
+    if isinstance(value, _Long):
+        return f"a number of {value.digits:,} digits"
+    text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= 40 else text[:37] + "…"
 
 
@@ -276,7 +309,7 @@ def _whole(
         number = value
     elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
         number = int(value)
-    elif isinstance(value, str):
+    elif isinstance(value, str) and not isinstance(value, _Long):
         text = value.strip()
         sign = -1 if text.startswith("-") else 1
         digits = text.removeprefix("-")
@@ -335,7 +368,7 @@ def _text(
     value = _get(obj, key, place, label, default)
     if value is default and default is not MISSING:
         return default
-    if not isinstance(value, str):
+    if not isinstance(value, str) or isinstance(value, _Long):
         place.invalid(
             key,
             f"{_of(label, place)} must be text, not {_shown(value)}.",
@@ -368,6 +401,17 @@ def _moment(obj: dict[str, Any], key: str, place: Place, label: str) -> dt.datet
         )
     if found.tzinfo is None:
         found = found.replace(tzinfo=dt.UTC)  # a time without its offset: read as UTC
+    try:
+        at = found.astimezone(dt.UTC)
+    except OverflowError:  # 0001-01-01T00:00:00+05:00 is before the first moment there is
+        at = EARLIEST - dt.timedelta(days=1)
+    latest = dt.datetime.now(dt.UTC) + GRACE
+    if not EARLIEST <= at <= latest:
+        place.invalid(
+            key,
+            f"{_of(label, place)} must be from {EARLIEST:%d %B %Y} to now, not {_shown(value)}: "
+            "a results file tells what has happened.",
+        )
     return found
 
 
@@ -378,12 +422,20 @@ def _date(obj: dict[str, Any], key: str, place: Place, label: str) -> dt.date | 
     try:
         if not isinstance(value, str):
             raise ValueError
-        return dt.date.fromisoformat(value.strip()[:10])
+        found = dt.date.fromisoformat(value.strip()[:10])
     except ValueError:
         place.invalid(
             key,
             f"{_of(label, place)} must be a date such as 2026-05-02, not {_shown(value)}.",
         )
+    latest = (dt.datetime.now(dt.UTC) + DATE_AHEAD).date()
+    if not EARLIEST.date() <= found <= latest:
+        place.invalid(
+            key,
+            f"{_of(label, place)} must be from {EARLIEST:%d %B %Y} to {latest:%d %B %Y}, not "
+            f"{_shown(value)}.",
+        )
+    return found
 
 
 # ------------------------------------------------------------------ the document
@@ -410,6 +462,15 @@ def document_read(document: Any) -> DocumentIn:
             + f": it reads {FORMAT}. "
             + ("Export the file again from an installation that writes it." if newer else ""),
             found=str(found)[:40],
+        )
+    said = document.get("version")
+    if said is not None and said != FORMAT_VERSION:
+        top.at("version").refuse(
+            "exchange_format",
+            f"This file says it is version {_shown(said)} of its format: this installation "
+            f"reads {FORMAT} (version {FORMAT_VERSION}). Export the file again from an "
+            "installation that writes it.",
+            found=str(said)[:40],
         )
     event = _event(document, top)
     people = _people(document, top)
@@ -472,6 +533,7 @@ def _event(document: dict[str, Any], top: Place) -> EventIn:
 def _people(document: dict[str, Any], top: Place) -> list[PersonIn]:
     people: list[PersonIn] = []
     seen: set[int] = set()
+    uids: dict[uuid.UUID, int] = {}
     for i, value in enumerate(_list(document, "people", top, "people", needed=True)):
         place = Place(f"person {i + 1} of the event's people", f"/people/{i}")
         obj = _object(value, place, "an object")
@@ -498,8 +560,30 @@ def _people(document: dict[str, Any], top: Place) -> list[PersonIn]:
             else club
         )
         withdrawn = _flag(obj, "withdrawn", place, "withdrawn", False)
-        people.append(PersonIn(number, name, club, group_text, withdrawn))
+        uid = _uid(obj, place)
+        if uid is not None:
+            if uid in uids:
+                place.at("uid").refuse(
+                    "exchange_uid_twice",
+                    f"Membership numbers {uids[uid]} and {number} of the event's people are one "
+                    "person (the same uid): correct the file, then import again.",
+                    numbers=[uids[uid], number],
+                )
+            uids[uid] = number
+        people.append(PersonIn(number, name, club, group_text, withdrawn, uid))
     return people
+
+
+def _uid(obj: dict[str, Any], place: Place) -> uuid.UUID | None:
+    value = obj.get("uid")
+    if value is None:
+        return None
+    try:
+        if not isinstance(value, str):
+            raise ValueError
+        return uuid.UUID(value.strip())
+    except ValueError:
+        place.invalid("uid", f"{_capital(place.words)}'s uid must be a UUID, not {_shown(value)}.")
 
 
 def _days(document: dict[str, Any], top: Place, numbers: set[int]) -> list[DayIn]:
@@ -663,7 +747,7 @@ def _root(obj: dict[str, Any], place: Place, number: int) -> RootIn | None:
             f"Day {number}'s money record head must be 64 hexadecimal digits, not {_shown(head)}.",
         )
     return RootIn(
-        version=_whole(root, "version", r_place, "version", least=1, most=99, default=3),
+        version=_version(root, r_place, number),
         value=hex_value.lower(),
         hands=_whole(root, "hands", r_place, "hands", least=0, most=10**9, default=0),
         money_seq=_whole(
@@ -677,6 +761,19 @@ def _root(obj: dict[str, Any], place: Place, number: int) -> RootIn | None:
         ),
         money_head=head.lower(),
     )
+
+
+def _version(root: dict[str, Any], place: Place, number: int) -> int:
+    """A root's version, one of ``ROOT_VERSIONS`` (3 when the file says none)."""
+    value = root.get("version", 3)
+    if isinstance(value, bool) or value not in ROOT_VERSIONS:
+        place.invalid(
+            "version",
+            f"Day {number}'s root is of version {_shown(value)}, which this installation does "
+            f"not know: it reads versions 1 to {ROOT_VERSIONS[-1]} (brag-day/1 to "
+            f"brag-day/{ROOT_VERSIONS[-1]}).",
+        )
+    return int(value)
 
 
 KINDS = {str(k) for k in Penalty.Kind}

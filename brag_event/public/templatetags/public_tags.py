@@ -1,10 +1,24 @@
-"""Filters of the public pages: money as the hall reads it."""
+"""Filters of the public pages: money as the hall reads it, and names that stay apart."""
 
 from __future__ import annotations
 
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from brag_event.players.selectors import name_apart
 
 register = template.Library()
+
+
+@register.filter
+def who(shown: str) -> SafeString:
+    """A player's name as shown, for a cell that may be too narrow: the name may be cut short
+    (…), what tells it apart from a look-alike ("(no. 1043)") never is."""
+    name, apart = name_apart(str(shown))
+    if not apart:
+        return format_html('<span class="who">{}</span>', name)
+    return format_html('<span class="who">{}</span> <span class="apart">{}</span>', name, apart)
 
 
 @register.filter

@@ -1,7 +1,9 @@
 /* Brag Event — the page's side of the engine worker (engine-worker.js).
  *
- *   BragEngine.boot({worker, pyodide, engine, cache, onProgress}) → Promise of the boot times
- *     (a failed boot rejects, and may be asked again: a new worker, the kept files reused)
+ *   BragEngine.boot({worker, pyodide, engine, cache, onProgress, onDownload}) → Promise of the
+ *     boot times (a failed boot rejects, and may be asked again: a new worker, the kept files
+ *     reused); onDownload(state) hears the first visit's download (engine-worker.js)
+ *   BragEngine.resume() a stopped download is tried again at once
  *   BragEngine.ask(request) → Promise of the answer (an object, or a list for a list)
  *
  * A request is what brag_event.engine.tablet.answer takes: {op: "hand", history, queued},
@@ -46,6 +48,7 @@
       worker.onmessage = function (event) {
         var msg = event.data || {};
         if (msg.type === "progress" && config.onProgress) config.onProgress(msg.stage, msg.ms);
+        else if (msg.type === "download") { if (config.onDownload) config.onDownload(msg); }
         else if (msg.type === "ready") { if (config.onProgress) config.onProgress("ready", msg.ms.total); resolve(msg.ms); }
         else if (msg.type === "failed") failed(reject, msg.message);
         else if (msg.type === "answer") {
@@ -74,5 +77,9 @@
     });
   }
 
-  window.BragEngine = { boot: boot, ask: ask };
+  function resume() {
+    if (worker) worker.postMessage({ type: "resume" });
+  }
+
+  window.BragEngine = { boot: boot, ask: ask, resume: resume };
 })();

@@ -6,7 +6,9 @@
  *
  * Messages in:  {type: "boot", pyodide: <folder URL>, engine: <zip URL>, cache: <runtime cache>}
  *               {type: "ask", id, request: <JSON text>}
- * Messages out: {type: "progress", stage, ms}   boot stages: "pyodide", "engine", "ready"
+ *               {type: "resume"}   try a stopped download again now (the dealer's button)
+ * Messages out: {type: "progress", stage, ms}   boot stages: "download", "pyodide", "engine", "ready"
+ *               {type: "download", done, total, files, of, stopped: words or null, retry_ms}
  *               {type: "ready", ms: {pyodide, engine, total, from_cache: files read from the cache}}
  *               {type: "answer", id, answer: <JSON text>, ms}
  *               {type: "failed", message} */
@@ -64,6 +66,112 @@ self.fetch = async function (input, init) {
   return fetchAndKeep(url, init);
 };
 
+/* The first visit's files, each downloaded whole into the runtime cache before Pyodide starts
+ * (Pyodide itself then reads them from there and cannot be cut short by the network: a cut in
+ * the middle of its own fetch left it half-started — "wasm instantiation failed!" and a boot
+ * that never ended). A download cut by the network goes on from the byte it reached with a
+ * Range request where the server answers one (206: nginx in production; Django's own static
+ * serving, in development and the tests, does not, and the file is fetched whole once more);
+ * it is tried again after 1, 2, 4 … 30 s, at once when the network is back (the worker's
+ * "online" event) or when the dealer taps "Finish the download" (a "resume" message). Hand-written:
+ * no library of the few we could vendor resumes a fetch into the Cache Storage. */
+const FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide-lock.json", "python_stdlib.zip", "pyodide.asm.wasm"];
+const MAX_WAIT_MS = 30000;
+let wake = null; // ends the current wait before its time
+let progress = { done: 0, total: 0, files: 0, of: 0, stopped: null, retry_ms: 0 };
+
+function pause(ms) {
+  return new Promise(function (resolve) {
+    const timer = setTimeout(done, ms);
+    function done() { clearTimeout(timer); wake = null; resolve(); }
+    wake = done;
+  });
+}
+self.addEventListener("online", function () { if (wake) wake(); });
+
+function report(change) {
+  Object.assign(progress, change);
+  self.postMessage(Object.assign({ type: "download" }, progress));
+}
+
+async function sizeOf(url) {
+  try {
+    const head = await network(url, { method: "HEAD", cache: "no-store" });
+    return head.ok ? Number(head.headers.get("Content-Length")) || 0 : 0;
+  } catch (err) {
+    return 0;
+  }
+}
+
+/* One file into the cache, whatever the network does meanwhile; resolves once it is kept. */
+async function download(url, before) {
+  let parts = [];
+  let got = 0;
+  let total = null;
+  let type = null;
+  let tries = 0;
+  for (;;) {
+    try {
+      const resume = got > 0;
+      // Marked, so that the service worker lets it through (templates/tablet/sw.js).
+      const headers = { "X-Brag-Download": "1" };
+      if (resume) headers.Range = "bytes=" + got + "-";
+      const response = await network(url, { cache: "no-store", headers: headers });
+      fetched += 1;
+      const range = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(response.headers.get("Content-Range") || "");
+      const encoded = !!response.headers.get("Content-Encoding");
+      if (resume && response.status === 206 && range && Number(range[1]) === got && !encoded) {
+        if (range[2] !== "*") total = Number(range[2]);
+      } else if (response.status === 200) {
+        // A whole answer (no ranges here, or a compressed one: its bytes are not the file's).
+        parts = [];
+        got = 0;
+        const length = Number(response.headers.get("Content-Length"));
+        total = length && !encoded ? length : null;
+      } else {
+        throw new Error(url.split("/").pop() + " answered " + response.status);
+      }
+      type = response.headers.get("Content-Type") || type;
+      const reader = response.body.getReader();
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        parts.push(chunk.value);
+        got += chunk.value.length;
+        report({ done: before + got, stopped: null, retry_ms: 0 });
+      }
+      if (total !== null && got < total) throw new Error("the download was cut short");
+      break;
+    } catch (err) {
+      tries += 1;
+      const wait = Math.min(MAX_WAIT_MS, 1000 * Math.pow(2, Math.min(tries - 1, 5)));
+      report({ done: before + got, stopped: String((err && err.message) || err), retry_ms: wait });
+      await pause(wait);
+    }
+  }
+  const cache = await self.caches.open(cacheName);
+  const headers = { "Content-Type": type || "application/octet-stream", "Content-Length": String(got) };
+  await cache.put(url, new Response(new Blob(parts, { type: headers["Content-Type"] }), { headers: headers }));
+  return got;
+}
+
+async function downloadAll(urls) {
+  if (!cacheName || !self.caches) return; // no cache here: Pyodide fetches them itself
+  const missing = [];
+  for (const url of urls) {
+    if (await kept(url)) fromCache += 1;
+    else missing.push(url);
+  }
+  if (!missing.length) return;
+  const sizes = await Promise.all(missing.map(sizeOf));
+  let before = 0;
+  report({ done: 0, total: sizes.reduce(function (a, b) { return a + b; }, 0), files: 0, of: missing.length });
+  for (let i = 0; i < missing.length; i++) {
+    before += await download(missing[i], before);
+    report({ done: before, files: i + 1 });
+  }
+}
+
 async function importKept(url) {
   const response = await self.fetch(url);
   if (!response.ok) throw new Error(url + " answered " + response.status);
@@ -74,11 +182,25 @@ async function importKept(url) {
 async function boot(config) {
   const t0 = now();
   cacheName = config.cache || null;
-  self.postMessage({ type: "progress", stage: "pyodide", ms: 0 });
   const indexURL = absolute(config.pyodide);
+  self.postMessage({ type: "progress", stage: "download", ms: 0 });
+  await downloadAll(FILES.map(function (name) { return indexURL + name; }).concat([absolute(config.engine)]));
+  self.postMessage({ type: "progress", stage: "pyodide", ms: now() - t0 });
   const { loadPyodide } = await importKept(indexURL + "pyodide.mjs");
   const asm = await importKept(indexURL + "pyodide.asm.mjs");
-  const py = await loadPyodide({ indexURL: indexURL, fullStdLib: false, createPyodideModule: asm.default });
+  // Pyodide's own failures (its messages, an abort) end the boot in words, never a boot left
+  // "loading": with every file kept it has nothing left to wait for but the CPU.
+  const py = await new Promise(function (resolve, reject) {
+    const stalled = setTimeout(function () { reject(new Error("Pyodide did not start")); }, 180000);
+    loadPyodide({
+      indexURL: indexURL, fullStdLib: false, createPyodideModule: asm.default,
+      stdout: function () {}, stderr: function (text) { console.warn("pyodide:", text); }
+    }).then(function (py) { clearTimeout(stalled); resolve(py); }, function (err) { clearTimeout(stalled); reject(err); });
+    self.addEventListener("unhandledrejection", function (event) {
+      clearTimeout(stalled);
+      reject(new Error("Pyodide failed: " + String((event.reason && event.reason.message) || event.reason)));
+    }, { once: true });
+  });
   const t1 = now();
   self.postMessage({ type: "progress", stage: "engine", ms: t1 - t0 });
   const response = await self.fetch(config.engine);
@@ -103,6 +225,7 @@ self.onmessage = function (event) {
     }
     return;
   }
+  if (msg.type === "resume") { if (wake) wake(); return; }
   if (msg.type === "ask") {
     const start = now();
     Promise.resolve(booting).then(function () {

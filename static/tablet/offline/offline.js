@@ -36,7 +36,36 @@
     if (!box) return;
     box.textContent = text;
     box.setAttribute("data-state", state);
+    // Until offline entry is ready the line stays (the first visit's download is the dealer's
+    // to know about); once ready, it is said only while the network is gone (dom.js setNet).
+    var net = document.getElementById("net");
+    box.hidden = !text || (state === "ready" && !(net && /offline/.test(net.className)));
+    var finish = document.getElementById("engine-finish");
+    if (finish) finish.hidden = state !== "failed";
   }
+
+  function mb(bytes) { return (bytes / 1048576).toFixed(1); }
+
+  /* The first visit's download in words (engine-worker.js reports it): how far, and when it
+   * stopped, why and when it is tried again — "Finish the download" tries at once. */
+  function downloading(d) {
+    var far = d.total ? mb(d.done) + " of " + mb(d.total) + " MB" : mb(d.done) + " MB";
+    if (d.stopped) {
+      status("failed", "Offline entry: stopped at " + far + ", tries again in " + Math.max(1, Math.round(d.retry_ms / 1000)) + " s");
+      if (window.console) console.warn("offline download:", d.stopped);
+    } else {
+      status("loading", "Offline entry: " + far);
+    }
+  }
+
+  /* The one button: a stopped download tried again now, or a failed boot started again now. */
+  function finishNow() {
+    if (ready) return;
+    if (booting) { window.BragEngine.resume(); return; }
+    if (retry) { clearTimeout(retry); retry = null; }
+    start(lastOnReady);
+  }
+  var lastOnReady = null;
 
   /* Boot the engine; a boot that fails (the network dropped before Pyodide and the engine were
    * all on the tablet) is tried again by itself, after 2, 4, 8 … up to 60 s, and at once when the
@@ -48,6 +77,9 @@
 
   function start(onReady) {
     if (!window.BragEngine || !body().getAttribute("data-engine") || ready || booting) return;
+    lastOnReady = onReady;
+    var finish = document.getElementById("engine-finish");
+    if (finish && !finish.onclick) finish.onclick = finishNow;
     var t0 = performance.now();
     booting = true;
     if (retry) { clearTimeout(retry); retry = null; }
@@ -56,7 +88,9 @@
       worker: body().getAttribute("data-engine-worker"),
       pyodide: body().getAttribute("data-pyodide"),
       engine: body().getAttribute("data-engine"),
-      cache: body().getAttribute("data-runtime-cache")
+      cache: body().getAttribute("data-runtime-cache"),
+      onDownload: downloading,
+      onProgress: function (stage) { if (stage === "pyodide") status("loading", "Offline entry: starting"); }
     }).then(function (ms) {
       booting = false;
       ready = true;
