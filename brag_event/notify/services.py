@@ -381,6 +381,23 @@ def notice_result(
     )
 
 
+def notice_checkin(*, day: Any, player_ids: Iterable[int], opens: str, closes: str) -> int:
+    """Check-in for a day is open (or its times moved): a notice to each player of the day's
+    field who asked to hear it, with the window's times as their page shows them."""
+    written = 0
+    for player in Player.objects.filter(pk__in=list(player_ids), contact__isnull=False):
+        written += len(
+            notice_write(
+                player=player,
+                kind=Kind.CHECKIN,
+                fact=f"checkin-day-{day.pk}",
+                subject=f"{day.event.name}: check in for day {day.number}",
+                body=(f"{_event_day(day)}: check in from your page between {opens} and {closes}."),
+            )
+        )
+    return written
+
+
 def outbox_summary(*, event_id: int) -> dict[str, Any]:
     """For the organisers' dashboard: how many messages wait, were sent, or were given up,
     and whether each channel can send at all."""

@@ -79,7 +79,10 @@ def test_the_console_sends_an_announcement_and_sets_the_feed(commits: Any) -> No
     url = f"/organiser/events/{w.event.pk}/hall/"
     with real_smtp(None):
         page = client.get(url)
-    assert b"No mail server is set up, so no email is sent" in page.content and b"Public feed" in page.content
+    assert (
+        b"No mail server is set up, so no email is sent" in page.content
+        and b"Public feed" in page.content
+    )
     with real_smtp(None), commits(execute=True):
         told = client.post(url, {"form": "announce", "text": "Dinner at eight", "tell": "on"})
     assert told.status_code == 302
