@@ -1,10 +1,10 @@
 """What a public read costs the server, at Django and at nginx's cache (docs/operations.md,
 "Public reads at the edge"): the standings API and page, and the public feed, asked
 ``--requests`` times over one kept-alive connection each way — from gunicorn directly (a
-``304`` for the ETag, and the body from Django's cache) and through a private nginx configured as deployed (``bench.nginx``: its
-``304`` and its cached ``200``) — with the CPU gunicorn's and nginx's processes spent, per
-request (from /proc: a tick is 10 ms, so nginx's figures are upper bounds of a tick over the
-requests).
+``304`` for the ETag, and the body from Django's cache) and through a private nginx
+configured as deployed (``bench.nginx``: its ``304`` and its cached ``200``) — with the CPU
+gunicorn's and nginx's processes spent, per request (from /proc: a tick is 10 ms, so nginx's
+figures are upper bounds of a tick over the requests).
 
     DATABASE_URL=postgres://…/brag_x python -m bench.api_seed --tables 5 > seed.json
     DATABASE_URL=postgres://…/brag_x BRAG_CACHE_URL=redis://… python -m bench.edge_cost seed.json
