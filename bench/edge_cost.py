@@ -1,10 +1,10 @@
 """What a public read costs the server, at Django and at nginx's cache (docs/operations.md,
-"Public reads at the edge"): the standings API and page asked ``--requests`` times over one
-kept-alive connection each way — from gunicorn directly (a ``304`` for the ETag, and the body
-from Django's cache) and through a private nginx configured as deployed (``bench.nginx``: its
-``304`` and its cached ``200``) — with the CPU gunicorn's and nginx's processes spent, per
-request (from /proc: a tick is 10 ms, so nginx's figures are upper bounds of a tick over the
-requests).
+"Public reads at the edge"): the standings API and page, and the public feed, asked
+``--requests`` times over one kept-alive connection each way — from gunicorn directly (a
+``304`` for the ETag, and the body from Django's cache) and through a private nginx
+configured as deployed (``bench.nginx``: its ``304`` and its cached ``200``) — with the CPU
+gunicorn's and nginx's processes spent, per request (from /proc: a tick is 10 ms, so nginx's
+figures are upper bounds of a tick over the requests).
 
     DATABASE_URL=postgres://…/brag_x python -m bench.api_seed --tables 5 > seed.json
     DATABASE_URL=postgres://…/brag_x BRAG_CACHE_URL=redis://… python -m bench.edge_cost seed.json
@@ -86,6 +86,17 @@ def main(argv: list[str] | None = None) -> int:
         run("standings API via nginx, If-None-Match (304)", edge, api, {"If-None-Match": etag})
         run("standings API via nginx, from its cache (200)", edge, api, {})
         run("standings page via nginx, from its cache (200)", edge, page, {})
+        # The public feed (issue 47), against the standings above in the same run.
+        feed, atom = f"/standings/{event}/feed.json", f"/standings/{event}/feed.atom"
+        probe.request("GET", feed)
+        answer = probe.getresponse()
+        answer.read()
+        tag = answer.getheader("ETag") or ""
+        run("feed JSON, Django, If-None-Match (304)", direct, feed, {"If-None-Match": tag})
+        run("feed JSON, Django, from its cache (200)", direct, feed, {})
+        run("feed Atom, Django, from its cache (200)", direct, atom, {})
+        run("feed JSON via nginx, If-None-Match (304)", edge, feed, {"If-None-Match": tag})
+        run("feed JSON via nginx, from its cache (200)", edge, feed, {})
     finally:
         nginx.stop()
         server.stop()

@@ -82,7 +82,9 @@ def feed_entry_remove(*, entry: FeedEntry, by: Actor | None) -> FeedEntry:
     return found
 
 
-def _entries(event: Event, conf: FeedSettings, cursor: dict[str, int]) -> Iterator[FeedEntry]:
+def _entries(
+    event: Event, conf: FeedSettings, cursor: dict[str, int], removed: list[str]
+) -> Iterator[FeedEntry]:
     delay = datetime.timedelta(minutes=conf.delay_minutes)
 
     def entry(key: str, kind: str, text: str, at: datetime.datetime, *, play: bool) -> FeedEntry:
@@ -90,7 +92,7 @@ def _entries(event: Event, conf: FeedSettings, cursor: dict[str, int]) -> Iterat
         return FeedEntry(event=event, key=key, kind=kind, text=text, at=at, shown_from=shown)
 
     # The audit log: days opened, announcements, players leaving a table with nothing.
-    verbs = [Verb.DAY_OPEN, Verb.ANNOUNCEMENT_POST, Verb.SEAT_LEAVE]
+    verbs = [Verb.DAY_OPEN, Verb.ANNOUNCEMENT_POST, Verb.ANNOUNCEMENT_REMOVE, Verb.SEAT_LEAVE]
     logged = AuditEntry.objects.filter(
         event_id=event.pk, verb__in=verbs, pk__gt=cursor.get("audit", 0)
     ).order_by("pk")
@@ -102,9 +104,13 @@ def _entries(event: Event, conf: FeedSettings, cursor: dict[str, int]) -> Iterat
                 f"open-{row['pk']}", "day", f"Day {number} is under way.", row["at"], play=False
             )
         elif row["verb"] == Verb.ANNOUNCEMENT_POST:
-            text = str((row["data"] or {}).get("text", ""))
-            if text:
-                yield entry(f"announce-{row['pk']}", "announcement", text, row["at"], play=False)
+            data = row["data"] or {}
+            if data.get("text"):
+                key = f"announce-{data.get('announcement')}"
+                yield entry(key, "announcement", str(data["text"]), row["at"], play=False)
+        elif row["verb"] == Verb.ANNOUNCEMENT_REMOVE:
+            # An announcement taken down from the hall leaves the feed too.
+            removed.append(f"announce-{(row['data'] or {}).get('announcement')}")
         elif row["verb"] == Verb.SEAT_LEAVE and row["seat_id"]:
             if (row["data"] or {}).get("stack") != 0:
                 continue
@@ -164,8 +170,13 @@ def feed_refresh(*, event_id: int) -> int:
         conf = FeedSettings.objects.select_for_update().get(event_id=event_id)
         event = Event.objects.get(pk=event_id)
         cursor = dict(conf.cursor or {})
-        new = list(_entries(event, conf, cursor))
+        removed: list[str] = []
+        new = list(_entries(event, conf, cursor, removed))
         made = FeedEntry.objects.bulk_create(new, ignore_conflicts=True)
+        if removed:
+            FeedEntry.objects.filter(event=event, key__in=removed, removed_at=None).update(
+                removed_at=timezone.now()
+            )
         conf.cursor = cursor
         conf.save(update_fields=["cursor"])
         return len(made)

@@ -16,8 +16,7 @@ class Kind(models.TextChoices):
     SEAT = "seat", "My seat for a day, once the draw is made"
     MOVE = "move", "A move to another table"
     RESULT = "result", "Qualified or out, after each day's close"
-    # Sent by check-in's window opening (the check-in work, issue 47), once it is on main: the
-    # kind is here so a player's choice is kept meanwhile; nothing writes it yet.
+    # Sent when the organiser opens (or moves) a day's check-in window (players.checkin).
     CHECKIN = "checkin", "Check-in is open"
     ANNOUNCEMENT = "announcement", "Announcements the organisers send to players"
 

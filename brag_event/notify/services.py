@@ -14,13 +14,14 @@ import datetime
 import functools
 import json
 import logging
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Count, Max, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -381,37 +382,46 @@ def notice_result(
     )
 
 
+def notice_checkin(*, day: Any, player_ids: Iterable[int], opens: str, closes: str) -> int:
+    """Check-in for a day is open (or its times moved): a notice to each player of the day's
+    field who asked to hear it, with the window's times as their page shows them."""
+    written = 0
+    for player in Player.objects.filter(pk__in=list(player_ids), contact__isnull=False):
+        written += len(
+            notice_write(
+                player=player,
+                kind=Kind.CHECKIN,
+                fact=f"checkin-day-{day.pk}",
+                subject=f"{day.event.name}: check in for day {day.number}",
+                body=(f"{_event_day(day)}: check in from your page between {opens} and {closes}."),
+            )
+        )
+    return written
+
+
 def outbox_summary(*, event_id: int) -> dict[str, Any]:
-    """For the organisers' dashboard: how many messages wait, were sent, or were given up,
-    and whether each channel can send at all."""
+    """For the organisers' dashboard and hall page: how many messages wait, were sent, or were
+    given up, and whether each channel can send at all."""
     rows = Notice.objects.filter(player__event_id=event_id)
-    counts = {s: 0 for s in Notice.Status.values}
-    for status, channel, n in _counts(rows):
-        counts[status] += n
-        if status == Notice.Status.PENDING and channel == Notice.Channel.EMAIL:
-            counts["pending_email"] = counts.get("pending_email", 0) + n
-    last = rows.aggregate(last=Max("sent_at"))["last"]
+    counts: Counter[tuple[str, str]] = Counter()
+    for row in rows.values("status", "channel").annotate(n=Count("pk")):
+        counts[(row["status"], row["channel"])] = row["n"]
+
+    def of(*statuses: str) -> int:
+        return sum(n for (status, _channel), n in counts.items() if status in statuses)
+
     return {
-        "waiting": counts[Notice.Status.PENDING] + counts[Notice.Status.SENDING],
-        "waiting_email": counts.get("pending_email", 0),
-        "sent": counts[Notice.Status.SENT],
-        "failed": counts[Notice.Status.FAILED],
-        "last_sent": last,
+        "waiting": of(Notice.Status.PENDING, Notice.Status.SENDING),
+        "waiting_email": counts[(Notice.Status.PENDING, Notice.Channel.EMAIL)],
+        "sent": of(Notice.Status.SENT),
+        "failed": of(Notice.Status.FAILED),
+        "last_sent": rows.aggregate(last=Max("sent_at"))["last"],
         "smtp": smtp_configured(),
         "push": push_configured(),
         "contacts": Contact.objects.filter(player__event_id=event_id)
         .exclude(email="", push_endpoint="")
         .count(),
     }
-
-
-def _counts(rows: Any) -> list[tuple[str, str, int]]:
-    from django.db.models import Count
-
-    return [
-        (r["status"], r["channel"], r["n"])
-        for r in rows.values("status", "channel").annotate(n=Count("pk"))
-    ]
 
 
 @service_transaction

@@ -32,6 +32,7 @@ from brag_event.events.states import day_for_change
 from brag_event.events.zones import zone
 from brag_event.hands import chain
 from brag_event.hands.chain import day_chain_append
+from brag_event.notify.services import notice_checkin
 from brag_event.tables import versions
 
 from .models import CheckIn, CheckInWindow, Player
@@ -128,6 +129,14 @@ def checkin_window_set(
         window.set_at = now
         window.save()
     versions.event_changed(day.event_id)  # the hall's banner, the players' pages
+    # The players of the day's field who asked to hear it, told once this commits (and again
+    # only if the times move).
+    notice_checkin(
+        day=day,
+        player_ids=day_field(day),
+        opens=_said(day, opens_at),
+        closes=_said(day, closes_at),
+    )
     # Forgotten now and again once committed (a poll between the two read the old times).
     cache.delete(_times_key(day.event_id))
     transaction.on_commit(lambda: cache.delete(_times_key(day.event_id)))

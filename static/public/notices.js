@@ -10,7 +10,7 @@
   var on = document.getElementById("push-on");
   var off = document.getElementById("push-off");
   var state = document.getElementById("push-state");
-  var csrf = (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
+  var csrf = box.dataset.csrf;
   function key(b64) {
     var pad = "=".repeat((4 - (b64.length % 4)) % 4);
     var raw = atob((b64 + pad).replace(/-/g, "+").replace(/_/g, "/"));

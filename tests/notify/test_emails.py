@@ -168,3 +168,29 @@ def test_a_fact_told_in_the_same_words_is_not_told_again(inbox: Inbox) -> None:
     # A kind the player did not choose is not written.
     contact_update(player=p, email=address(p), kinds=[Kind.RESULT], by=None)
     assert notice_write(player=p, kind=Kind.SEAT, fact="g", subject="s", body="b") == []
+
+
+def test_check_in_open_is_told_once_and_again_when_its_times_move(
+    inbox: Inbox, commits: Any
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from brag_event.players.checkin import checkin_window_set
+
+    _event, day, players = make_players(3)
+    contact_update(player=players[2], email=address(players[2]), kinds=[Kind.SEAT], by=None)
+    for p in players[:2]:
+        contact_update(player=p, email=address(p), kinds=[Kind.CHECKIN], by=None)
+    now = timezone.now()
+    with commits(execute=True):
+        checkin_window_set(day=day, opens_at=now, closes_at=now + timedelta(hours=1), by=None)
+    assert sorted(m["To"] for m in inbox.messages) == sorted(address(p) for p in players[:2])
+    assert "check in from your page between" in inbox.messages[0].get_content()
+    with commits(execute=True):  # the same times again: nothing new to tell
+        checkin_window_set(day=day, opens_at=now, closes_at=now + timedelta(hours=1), by=None)
+    assert len(inbox.messages) == 2
+    with commits(execute=True):  # moved: told again
+        checkin_window_set(day=day, opens_at=now, closes_at=now + timedelta(hours=2), by=None)
+    assert len(inbox.messages) == 4

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from brag_event.audit.models import AuditEntry, Verb
 from brag_event.closing.services import day_close_request
-from brag_event.events.hall import announcement_post
+from brag_event.events.hall import announcement_post, announcement_remove
+from brag_event.events.models import Announcement
 from brag_event.notify.feed import (
     feed_entry_remove,
     feed_refresh,
@@ -85,6 +86,11 @@ def test_entries_wait_for_the_delay_and_never_name_a_card(commits: Any) -> None:
     shown = [e.text for e in feed_shown(event_id=w.event.pk)]
     assert any(re.fullmatch(r"Day 1 is closed: \w+ on top; 3 qualified\.", t) for t in shown)
     assert "Dinner at eight" in shown
+    # An announcement taken down from the hall leaves the feed too.
+    said = Announcement.objects.get(text="Dinner at eight")
+    announcement_remove(announcement=said, by=None)
+    feed_refresh(event_id=w.event.pk)
+    assert "Dinner at eight" not in [e.text for e in feed_shown(event_id=w.event.pk)]
 
 
 def test_an_organiser_takes_an_entry_down(commits: Any) -> None:

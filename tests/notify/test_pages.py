@@ -79,7 +79,10 @@ def test_the_console_sends_an_announcement_and_sets_the_feed(commits: Any) -> No
     url = f"/organiser/events/{w.event.pk}/hall/"
     with real_smtp(None):
         page = client.get(url)
-    assert b"No mail server is set up, so no email is sent" in page.content and b"Public feed" in page.content
+    assert (
+        b"No mail server is set up, so no email is sent" in page.content
+        and b"Public feed" in page.content
+    )
     with real_smtp(None), commits(execute=True):
         told = client.post(url, {"form": "announce", "text": "Dinner at eight", "tell": "on"})
     assert told.status_code == 302
@@ -95,3 +98,21 @@ def test_the_console_sends_an_announcement_and_sets_the_feed(commits: Any) -> No
     with real_smtp(None):
         dashboard = client.get(f"/organiser/events/{w.event.pk}/")
     assert b"no mail server is set up" in dashboard.content
+
+
+def test_the_pages_script_keeps_a_browsers_push_subscription() -> None:
+    w = world(1)
+    p = w.players[0]
+    page = player_path(p) + "notices/"
+    client = Client()
+    keys = {"p256dh": "BPk" + "A" * 84, "auth": "c2VjcmV0c2VjcmV0MTIz"}
+    kept = client.post(page, {"form": "push", "endpoint": "https://push.example/abc", **keys})
+    assert kept.status_code == 204
+    assert Contact.objects.get(player=p).push_endpoint == "https://push.example/abc"
+    plain = client.post(page, {"form": "push", "endpoint": "http://push.example/abc", **keys})
+    assert plain.status_code == 400 and b"push address cannot be used" in plain.content
+    keyless = client.post(page, {"form": "push", "endpoint": "https://push.example/x"})
+    assert keyless.status_code == 400 and b"came without its keys" in keyless.content
+    assert Contact.objects.get(player=p).push_endpoint == "https://push.example/abc"
+    stopped = client.post(page, {"form": "push", "endpoint": ""})
+    assert stopped.status_code == 204 and Contact.objects.get(player=p).push_endpoint == ""
