@@ -28,6 +28,9 @@
 # NEW_DATA_DIR) taking writes, archiving nothing; then the audit as above, on its database
 # BRAG_PG_DATABASE (default brag). PG_BIN: PostgreSQL's programs (/usr/lib/postgresql/15/bin).
 # The moment needs its zone (or is the server's); anything PostgreSQL reads as a timestamptz.
+# BRAG_RESTORE_AUDIT=false leaves the audit out (when the server's user cannot run the project's
+# Python): then run `deploy/restore.sh --audit DATABASE_URL` (the URL it prints) as the project's
+# user.
 #
 # Exit status: 0 restored and audited; 1 any failure (the audit's report is printed).
 # To switch production to the restored database, stop brag-event.target, point DATABASE_URL
@@ -50,6 +53,13 @@ audit() { # DATABASE_URL: migrations complete, the ledger audit passes
     log "auditing the ledger"
     "$PYTHON" manage.py audit_ledger || die "the ledger audit FAILED on the restored database"
 }
+
+if [ "${1:-}" = "--audit" ]; then
+    [ "$#" -eq 2 ] || die "usage: $0 --audit DATABASE_URL"
+    audit "$2"
+    log "audited"
+    exit 0
+fi
 
 if [ "${1:-}" = "--to" ]; then
     [ "$#" -eq 4 ] || die "usage: $0 --to 'YYYY-MM-DD HH:MM:SS ZONE' BASE_BACKUP_DIR NEW_DATA_DIR"
@@ -108,8 +118,13 @@ CONF
     done
     [ "$state" = "f" ] || die "recovery did not finish in 5 minutes"
     grep -h "recovery stopping" "$data/restore.log" >&2 || true
-    user="$(id -un)"
-    audit "postgres://$user@$(printf '%s' "$data" | sed 's#/#%2F#g'):$port/$database"
+    url="postgres://$(id -un)@$(printf '%s' "$data" | sed 's#/#%2F#g'):$port/$database"
+    if [ "${BRAG_RESTORE_AUDIT:-true}" = "false" ]; then
+        log "rewound to $moment: the cluster in $data runs on port $port; audit it with"
+        log "  $0 --audit '$url'"
+        exit 0
+    fi
+    audit "$url"
     log "rewound to $moment and audited: the cluster in $data runs on port $port"
     exit 0
 fi
