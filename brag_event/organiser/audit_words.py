@@ -23,6 +23,7 @@ from brag_event.core.words import counted
 from brag_event.events.setup import RULE_LABELS
 from brag_event.floor.models import Penalty
 from brag_event.integrity.views import CHECK_TITLES
+from brag_event.notify.models import Kind
 from brag_event.players.models import Player
 
 Words = Callable[[dict[str, Any], "Names"], str]
@@ -112,6 +113,17 @@ def changes(changed: Any) -> str:
         else:
             out.append(f"{label(key)} {plain(pair)}")
     return ", ".join(out)
+
+
+def _kinds(values: Any) -> str:
+    """The kinds of news a player chose, in the words of their settings page."""
+    labels = []
+    for value in values or []:
+        try:
+            labels.append(str(Kind(value).label).lower())
+        except ValueError:
+            labels.append(plain(value))
+    return "; ".join(labels) or "nothing"
 
 
 def because(data: dict[str, Any]) -> str:
@@ -561,6 +573,29 @@ WORDS: dict[str, Words] = {
         f"{plain(d.get('closes'))}; the draw seats "
         + ("only the players checked in." if d.get("only_checked_in") else "every qualifier.")
     ),
+    Verb.NOTIFY_CONTACT: lambda d, n: (
+        (
+            "Notifications in the browser switched on."
+            if d.get("push")
+            else "Notifications in the browser switched off."
+        )
+        if "push" in d
+        else (
+            "Notification settings saved: "
+            + (
+                "emails to the address given"
+                if (d.get("after") or {}).get("email")
+                else "no emails"
+            )
+            + f", about {_kinds((d.get('after') or {}).get('kinds'))}."
+        )
+    ),
+    Verb.NOTIFY_UNSUBSCRIBE: lambda d, n: "Emails stopped by the player's unsubscribe link.",
+    Verb.FEED_SETTINGS: lambda d, n: (
+        f"Public feed: news from play shown {plain((d.get('after') or {}).get('delay_minutes'))}"
+        f" minutes late; pots of {plain((d.get('after') or {}).get('big_pot'))} or more told."
+    ),
+    Verb.FEED_ENTRY_REMOVE: lambda d, n: f"Taken down from the public feed: {plain(d.get('text'))}",
     Verb.SEAT_LATE_ARRIVAL: lambda d, n: (
         f"Arrived late and seated at table {plain(d.get('table'))} seat {plain(d.get('seat'))} "
         f"with {plain(d.get('amount'))}: the table with the fewest players "

@@ -27,7 +27,13 @@ from .forms import NoticesForm, PushForm, UnsubscribeForm
 FORMS: dict[str, type[forms.Form]] = {"notices": NoticesForm, "push": PushForm}
 
 
-@takes(post=FORMS)
+class SavedQuery(forms.Form):
+    """``?saved=1``: back from saving, the page says so."""
+
+    saved = forms.BooleanField(required=False)
+
+
+@takes(query=SavedQuery, post=FORMS)
 def notices(request: HttpRequest, token: str) -> HttpResponse:
     """What the player wants to hear (email, Web Push) and the kinds of news."""
     player = player_from_token(token)
@@ -35,7 +41,8 @@ def notices(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("No such player page")
     activate_for(player.event)
     contact = Contact.objects.filter(player=player).first()
-    saved = request.GET.get("saved") == "1"
+    asked = SavedQuery(request.GET)
+    saved = asked.is_valid() and bool(asked.cleaned_data["saved"])
     status = 200
     form = NoticesForm(
         initial={

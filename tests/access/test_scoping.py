@@ -738,6 +738,7 @@ NO_EVENT_IDS: dict[str, str] = {
     # A player's own link and an email's unsubscribe link: the secret in the address names
     # whose they are; the forms name no row.
     "p/<str:token>/notices/": "a player's own link",
+    "p/<str:token>/check-in/": "a player's own link",
     "unsubscribe/<str:token>/": "an email's own link",
 }
 

@@ -599,6 +599,7 @@ OPEN_ROUTES = {
     "hands/<int:hand_id>/history/",
     "me/",
     "me/hands/",
+    "me/penalties/",
     "auth/csrf/",
     "auth/login/",
     "auth/logout/",

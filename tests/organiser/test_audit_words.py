@@ -229,6 +229,23 @@ SAMPLES: dict[Verb, list[dict[str, Any]]] = {
             "moved": True,
         },
     ],
+    Verb.NOTIFY_CONTACT: [
+        {
+            "before": {"email": False, "kinds": []},
+            "after": {"email": True, "kinds": ["seat", "close"]},
+        },
+        {"before": {"email": True, "kinds": ["seat"]}, "after": {"email": False, "kinds": []}},
+        {"push": True},
+        {"push": False},
+    ],
+    Verb.NOTIFY_UNSUBSCRIBE: [{}],
+    Verb.FEED_SETTINGS: [
+        {
+            "before": {"delay_minutes": 10, "big_pot": 500},
+            "after": {"delay_minutes": 15, "big_pot": 800},
+        }
+    ],
+    Verb.FEED_ENTRY_REMOVE: [{"entry": 7, "text": "Day 2 opened: 18 players at 3 tables."}],
     Verb.SEAT_LATE_ARRIVAL: [{"table": 2, "seat": 3, "players": 5, "amount": 240}],
     Verb.SEATING_APPLY: [
         {"seed": "day-2", "tables": [1, 2, 3, 4], "players": 22, "renumbered": {"5": 4}},
@@ -325,6 +342,10 @@ UNSAID: dict[Verb, set[str]] = {
     Verb.DAY_QUALIFICATION: {"top"},  # said with the rule "top N" only
     Verb.DAY_CREATE: {"rules"},  # the day's rules: its set-up page shows them
     Verb.DAY_DATE: {"day_id"},
+    # The settings before: the entry before this one says them.
+    Verb.NOTIFY_CONTACT: {"before"},
+    Verb.FEED_SETTINGS: {"before"},
+    Verb.FEED_ENTRY_REMOVE: {"entry"},  # the entry's row; its words are said
     Verb.EVENT_IMPORT: {"uid"},  # the event's identity in the results format
     Verb.PLAYER_REGISTER: {"person"},
     Verb.PLAYER_IMPORT: {"import"},
