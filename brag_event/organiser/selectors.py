@@ -20,7 +20,9 @@ from brag_event.ledger.checks import ledger_check_latest
 from brag_event.ledger.models import Account, Transfer
 from brag_event.players.models import Player
 from brag_event.players.selectors import current_day
-from brag_event.tables.models import Seat, Table
+from brag_event.tables.models import DealerShift, Seat, Table
+from brag_event.tables.rota import rota_now
+from brag_event.tables.shifts import dealer_name
 
 IDLE_AFTER = dt.timedelta(minutes=15)
 
@@ -96,6 +98,15 @@ def event_dashboard(event: Event, *, now: dt.datetime | None = None) -> Dashboar
                 "table_id", "number"
             )
         )
+        # Who deals: the dealer signed in at the table, else the rota's dealer there now, else
+        # those ticked for it (the Dealers page).
+        signed = {
+            s.table_id: dealer_name(s.dealer)
+            for s in DealerShift.objects.filter(
+                table__day=day, ended_at__isnull=True
+            ).select_related("dealer")
+        }
+        planned = rota_now(day, now)
         for t in tables:
             h = hands.get(t.pk, {})
             last = max(
@@ -112,7 +123,11 @@ def event_dashboard(event: Event, *, now: dt.datetime | None = None) -> Dashboar
                     money=int(getattr(t, "stacks", 0) or 0) + t.carried_pot,
                     last_activity=last,
                     idle=idle,
-                    dealers=[u.get_username() for u in t.dealers.all()],
+                    dealers=[signed[t.pk]]
+                    if t.pk in signed
+                    else [f"{dealer_name(planned.tables[t.number])} (rota, not signed in)"]
+                    if planned is not None and t.number in planned.tables
+                    else [u.get_username() for u in t.dealers.all()],
                 )
             )
     board = Dashboard(

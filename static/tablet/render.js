@@ -461,7 +461,7 @@ function renderBetween(T) {
   if (h && h.award && h.award.status === "confirmed") next.appendChild(el("p", { class: "muted award-done", text: h.award.message }));
   if (T.relieved) {
     // Relieved here (shift.js): the next dealer starts the next hand, not this tablet's dealer.
-    next.appendChild(el("p", { class: "relieved", id: "relieved-note", text: T.relieved }));
+    next.appendChild(el("p", { class: "relieved", id: "relieved-note", text: "You no longer deal here: the next hand is the next dealer's." }));
     return;
   }
   if (t.shuffle_next) next.appendChild(el("p", { class: "reminder", role: "note", text: "Shuffle the deck before dealing this hand." }));

@@ -16,7 +16,7 @@ export function refresh(T) {
     if (res.status === 304) { T.seenAt = Date.now(); T.fromStore = false; saveTable(T); setNet(onlineText(T), ""); return; }
     var refused = res.status !== 200 ? errorOf(res) : null;
     if (refused && /^day_/.test(refused.code)) { dayNotOpen(T, refused); return; }
-    if (refused) { notice(refused.message, "error"); return; }
+    if (refused) { if (!T.relieved) notice(refused.message, "error"); return; }  // relieved: shift.js says why
     var before = hand(T);
     var after = res.data.hand;
     // A read sent before an action whose answer is already drawn can arrive after it: an

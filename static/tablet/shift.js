@@ -5,7 +5,7 @@
  * — the tablet says where they deal and offers to leave it for this table. A dealer relieved
  * here is told, and no longer offered the next hand (T.relieved, read by render.js). Apart
  * from the table's state and its offline copy: nothing here is queued. */
-import { $, el, clear } from "./dom.js";
+import { $, el, clear, notice } from "./dom.js";
 import { api, TOKEN_KEY } from "./api.js";
 import { changed } from "./state.js";
 
@@ -33,7 +33,11 @@ function showMine(T, text, button) {
 function relieved(T, mine) {
   var was = T.relieved || null;
   T.relieved = (mine && mine.relieved) ? mine.relieved.message : null;
-  if (T.relieved) showMine(T, T.relieved + " Sign out, or open the table the rota gives you next.");
+  if (T.relieved) {
+    // The table is no longer theirs to read either (unless ticked for it): this says why.
+    notice("");
+    showMine(T, T.relieved + " Sign out, or open the table the rota gives you next.");
+  }
   if (was !== T.relieved) changed(T);
 }
 

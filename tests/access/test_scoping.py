@@ -553,6 +553,10 @@ WALKS: list[Walk] = [
         lambda c: (f"/organiser/days/{c.w.day.pk}/copy-rules/", {"confirm": "on"}),
     ),
     Walk(
+        O_ + "days/<int:day_id>/large-pot/",
+        lambda c: (f"/organiser/days/{c.w.day.pk}/large-pot/", {"award_confirm_from": "400"}),
+    ),
+    Walk(
         O_ + "events/<int:event_id>/hall/",
         lambda c: (f"/organiser/events/{c.w.event.pk}/hall/", {"form": "announce", "text": "Hi"}),
         form="announce",
