@@ -373,7 +373,7 @@ def rota_problems(day: Day, *, signs_in: set[int], now: datetime | None = None) 
                 break
         if due is None:
             continue  # no table left for them on this rota
-        when = f"table {due[0]} at {due[1].astimezone(local):%H:%M}"
+        when = f"table {due[0]} at {due[1].astimezone(local):%H:%M %Z}"
         name = user.get_full_name() or user.get_username()
         if pk not in allowed:
             out.append(
