@@ -58,6 +58,12 @@ def test_the_standby_gone_after_the_guard_says_one_machine_only(settings: Any) -
     assert alerts(healthy(standbys=[], synchronous="")) == []
 
 
+def test_a_standby_seen_without_pg_monitor_counts_as_connected(settings: Any) -> None:
+    settings.BRAG_EXPECT_STANDBY = True
+    hidden = Standby("brag_standby", None, None, None, None)  # type: ignore[arg-type]
+    assert alerts(healthy(standbys=[hidden])) == []
+
+
 def test_lag_archive_and_base_backup_alerts(settings: Any) -> None:
     settings.BRAG_STANDBY_LAG_ALERT = 10
     (lag,) = alerts(healthy(standbys=[streaming(42.4)]))
