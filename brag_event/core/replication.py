@@ -40,7 +40,7 @@ SELECT finished_at, label FROM brag_ops.base_backup ORDER BY finished_at DESC LI
 @dataclass
 class Standby:
     name: str
-    state: str  # streaming, catchup, backup, startup
+    state: str | None  # streaming, catchup, backup, startup; None: hidden (no pg_monitor)
     sync: str  # sync, quorum, potential, async
     lag_seconds: float | None
     lag_bytes: int | None
@@ -136,7 +136,8 @@ def replication_status(*, tz: dt.tzinfo | None = None) -> Replication:
 
 
 def _alerts(r: Replication, tz: dt.tzinfo | None) -> None:
-    streaming = [s for s in r.standbys if s.state == "streaming"]
+    # A user without pg_monitor sees its standbys' rows with the state hidden (NULL): present.
+    streaming = [s for s in r.standbys if s.state in ("streaming", None)]
     expected = settings.BRAG_EXPECT_STANDBY or bool(r.synchronous)
     if expected and not streaming:
         if r.synchronous:

@@ -90,6 +90,9 @@ def test_shell_scripts_parse_and_are_strict(script: Path) -> None:
 def test_the_scripts_are_all_there() -> None:
     names = {p.name for p in DEPLOY.glob("*.sh")}
     assert {"backup.sh", "restore.sh", "docker-entrypoint.sh"} <= names
+    # The standby and point-in-time recovery (issue 46; tests/production/test_standby.py).
+    assert {"archive-wal.sh", "base-backup.sh", "failover.sh", "standby-init.sh",
+            "sync-guard.sh"} <= names  # fmt: skip
 
 
 # --------------------------------------------------------------------------- systemd
@@ -163,6 +166,16 @@ def test_the_units_start_what_the_project_documents() -> None:
     }
 
 
+@pytest.mark.parametrize("name", ["brag-sync-guard", "brag-base-backup"])
+def test_the_database_units_run_their_script_as_postgres_on_a_timer(name: str) -> None:
+    service = unit(UNITS / f"{name}.service")["Service"]
+    assert service["Type"] == ["oneshot"] and service["User"] == ["postgres"]
+    (command,) = service["ExecStart"]
+    assert command.startswith("/srv/brag-event/deploy/") and (DEPLOY / command[23:]).is_file()
+    timer = unit(UNITS / f"{name}.timer")
+    assert timer["Install"]["WantedBy"] == ["timers.target"] and timer["Timer"]
+
+
 def test_systemd_analyze_verifies_the_units(tmp_path: Path) -> None:
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
@@ -172,6 +185,7 @@ def test_systemd_analyze_verifies_the_units(tmp_path: Path) -> None:
     bindir = str(Path(sys.executable).parent) + "/"
     for path in UNITS.iterdir():
         text = path.read_text().replace("/srv/brag-event/.venv/bin/", bindir)
+        text = text.replace("/srv/brag-event/deploy/", f"{DEPLOY}/")
         (tmp_path / path.name).write_text(text)
     names = sorted(p.name for p in tmp_path.iterdir())
     done = subprocess.run(
