@@ -76,7 +76,7 @@ AUDIENCE_CHANGE_MAX = 0.10  # public reads reaching gunicorn with the followers,
 
 def targeted(audience_count: int) -> tuple[str, ...]:
     """The classes whose p99 must stay under TARGET_MS: with followers outside, theirs too."""
-    return (*TARGETED, "audience") if audience_count else TARGETED
+    return (*TARGETED, "audience", "audience_feed") if audience_count else TARGETED
 
 
 CLASSES = (
@@ -90,6 +90,7 @@ CLASSES = (
     ("seat", "leave and buy-in again"),
     ("standings_page", "standings page (once a phone)"),
     ("big_screen_page", "big screen page (once)"),
+    ("audience_feed", "public feed JSON (followers outside, 5 s)"),
     ("dashboard_page", "dashboard page (once)"),
 )
 SCALE = 10  # pgbench -s for the reference

@@ -131,8 +131,9 @@ class ScreenUser(PhoneUser):
 
 
 class AudienceUser(Polling):
-    """A follower outside the hall (family, club, a stream's viewers): the standings page once,
-    then the standings API every ``poll_every`` seconds with its ETag, as a phone does."""
+    """A follower outside the hall (family, club, a stream's viewers): the standings API and the
+    event's public feed (JSON) every ``poll_every`` seconds, each with its ETag, as a feed
+    reader or a phone does."""
 
     abstract = True
 
@@ -140,12 +141,16 @@ class AudienceUser(Polling):
     def follow(self) -> None:
         every = PLAN["poll_every"]
         api = f"{API}/events/{PLAN['event']}/standings/"
+        feed = f"/standings/{PLAN['event']}/feed.json"
         gevent.sleep(random.uniform(0, every))
-        etag = None
+        etag = feed_etag = None
         while True:
             answer = self.fetch(api, "audience", etag)
             if answer.status_code == 200:
                 etag = answer.headers.get("ETag")
+            answer = self.fetch(feed, "audience_feed", feed_etag)
+            if answer.status_code == 200:
+                feed_etag = answer.headers.get("ETag")
             gevent.sleep(every)
 
 
