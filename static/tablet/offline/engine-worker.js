@@ -93,6 +93,8 @@ self.addEventListener("online", function () { if (wake) wake(); });
 
 function report(change) {
   Object.assign(progress, change);
+  // The engine's zip after Pyodide's start ("quiet"): said only if it stops.
+  if (progress.quiet && !progress.stopped) return;
   self.postMessage(Object.assign({ type: "download" }, progress));
 }
 
@@ -158,16 +160,19 @@ async function download(url, before) {
   return got;
 }
 
-async function downloadAll(urls) {
+/* ``measure``: ask each file's size first (HEAD) so the status line can say "x of y MB"; the
+ * engine's small zip (a Django view, not a static file) is not asked twice. */
+async function downloadAll(urls, measure) {
   if (!cacheName || !self.caches) return; // no cache here: Pyodide fetches them itself
   const missing = [];
   for (const url of urls) {
     if (!(await kept(url))) missing.push(url);
   }
   if (!missing.length) return;
-  const sizes = await Promise.all(missing.map(sizeOf));
-  let before = 0;
-  report({ done: 0, total: sizes.reduce(function (a, b) { return a + b; }, 0), files: 0, of: missing.length });
+  const sizes = measure ? await Promise.all(missing.map(sizeOf)) : [];
+  progress.quiet = !measure;
+  let before = measure ? 0 : progress.done;
+  report({ done: before, total: measure ? sizes.reduce(function (a, b) { return a + b; }, 0) : progress.total, files: 0, of: missing.length });
   for (let i = 0; i < missing.length; i++) {
     before += await download(missing[i], before);
     report({ done: before, files: i + 1 });
@@ -186,7 +191,7 @@ async function boot(config) {
   cacheName = config.cache || null;
   const indexURL = absolute(config.pyodide);
   self.postMessage({ type: "progress", stage: "download", ms: 0 });
-  await downloadAll(FILES.map(function (name) { return indexURL + name; }).concat([absolute(config.engine)]));
+  await downloadAll(FILES.map(function (name) { return indexURL + name; }), true);
   self.postMessage({ type: "progress", stage: "pyodide", ms: now() - t0 });
   const { loadPyodide } = await importKept(indexURL + "pyodide.mjs");
   const asm = await importKept(indexURL + "pyodide.asm.mjs");
@@ -205,6 +210,7 @@ async function boot(config) {
   });
   const t1 = now();
   self.postMessage({ type: "progress", stage: "engine", ms: t1 - t0 });
+  await downloadAll([absolute(config.engine)], false);
   const response = await self.fetch(config.engine);
   if (!response.ok) throw new Error("the engine could not be loaded (" + response.status + ")");
   py.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/brag" });
