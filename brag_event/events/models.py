@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 
 from brag_event.engine import MONEY_MAX, Rules
 
@@ -323,7 +324,9 @@ class DayRulesChange(models.Model):
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
     )
-    changed_at = models.DateTimeField(auto_now_add=True)
+    # A default, not ``auto_now_add``: a change on the money record is chained before its row
+    # is written (the table is append-only), with this time in the entry.
+    changed_at = models.DateTimeField(default=timezone.now)
     before = models.JSONField()
     after = models.JSONField()
     reason = models.CharField(max_length=200, blank=True)

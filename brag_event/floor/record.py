@@ -298,11 +298,10 @@ AWARD_FROM_COLUMNS = ("id", "day_id", "after", "changed_at")
 
 
 def award_from_fields(row: dict[str, Any]) -> dict[str, Any]:
-    """A change of the day's large-pot amount as chained: the change, its day, the amount
-    from then on (``None``: never), when."""
+    """A change of the day's large-pot amount as chained: its day, the amount from then on
+    (``None``: never), when (chained before the append-only row is written, so not its id)."""
     after = row["after"] if isinstance(row["after"], dict) else {}
     return {
-        "change": row["id"],
         "day": row["day_id"],
         "amount": after.get("award_confirm_from"),
         "at": at_text(row["changed_at"]),

@@ -701,20 +701,26 @@ def day_award_from_change(
         return day
     day.award_confirm_from = amount
     day.save(update_fields=["award_confirm_from"])
-    change = DayRulesChange.objects.create(
+    now = timezone.now()
+    seq: int | None = None
+    digest = ""
+    is_open = day.status == Day.Status.OPEN
+    if is_open:
+        # Chained first: the change's row is append-only, so it is written whole, once.
+        fields = {"day_id": day.pk, "after": {"award_confirm_from": amount}, "changed_at": now}
+        seq, digest = record_append(
+            record_for_change(day.event_id), record.AWARD_FROM, record.award_from_fields(fields)
+        )
+    DayRulesChange.objects.create(
         day=day,
         changed_by=by.user if by is not None and by.user_id else None,
+        changed_at=now,
         before={"award_confirm_from": before},
         after={"award_confirm_from": amount},
         reason=reason,
+        record_seq=seq,
+        record_hash=digest,
     )
-    is_open = day.status == Day.Status.OPEN
-    if is_open:
-        row = DayRulesChange.objects.filter(pk=change.pk).values(*record.AWARD_FROM_COLUMNS).get()
-        seq, digest = record_append(
-            record_for_change(day.event_id), record.AWARD_FROM, record.award_from_fields(row)
-        )
-        DayRulesChange.objects.filter(pk=change.pk).update(record_seq=seq, record_hash=digest)
     audit_record(
         by=by,
         verb=Verb.DAY_AWARD_FROM,

@@ -86,7 +86,16 @@ def test_wal_file_names_count_segments() -> None:
 
 
 @pytest.mark.django_db
-def test_on_sqlite_nothing_applies_and_readyz_stays_ready(client: Client) -> None:
-    assert replication_status().applies is False
+def test_with_no_standby_expected_readyz_stays_ready(client: Client) -> None:
+    """On SQLite nothing applies; on a PostgreSQL with no standby named and no archive (the
+    test server), the figures apply and raise no alert."""
+    from django.db import connection
+
+    status = replication_status()
     body = client.get("/readyz").json()
-    assert body["checks"]["replication"] == {"ok": True, "applies": False}
+    assert body["checks"]["replication"]["ok"] is True
+    if connection.vendor == "postgresql":
+        assert status.applies is True and status.alerts == [] and status.synchronous == ""
+    else:
+        assert status.applies is False
+        assert body["checks"]["replication"] == {"ok": True, "applies": False}
