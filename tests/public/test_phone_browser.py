@@ -93,7 +93,9 @@ def test_an_announcement_reaches_the_hall_and_a_players_page_and_a_move_is_said(
         console.get_by_label("Password").fill("pw-olive-1")
         console.get_by_role("button", name="Sign in").click()
         console.goto(f"{live_server.url}/organiser/events/{w.event.pk}/hall/")
-        console.get_by_label("Announcement", exact=True).fill("Dinner break at 19:30: tables 1 to 10 first")
+        console.get_by_label("Announcement", exact=True).fill(
+            "Dinner break at 19:30: tables 1 to 10 first"
+        )
         console.get_by_role("button", name="Announce").click()
         assert "Announced" in console.locator(".messages").inner_text()
         console.get_by_label("Next break at").fill("19:30")
