@@ -52,6 +52,8 @@
     var far = d.total ? mb(d.done) + " of " + mb(d.total) + " MB" : mb(d.done) + " MB";
     if (d.stopped) {
       status("failed", "Offline entry: stopped at " + far + ", tries again in " + Math.max(1, Math.round(d.retry_ms / 1000)) + " s");
+      // A stopped download is a failure of the engine's loading too (the tests' witness).
+      timings.failures.push("download stopped: " + String(d.stopped));
       if (window.console) console.warn("offline download:", d.stopped);
     } else {
       status("loading", "Offline entry: " + far);
