@@ -300,7 +300,11 @@ def test_a_drop_before_the_engine_is_ready_is_said_and_recovered_without_a_reloa
         "Kept on this tablet for offline use.", timeout=BOOT
     )
     assert page.evaluate("() => performance.getEntriesByType('navigation').length") == navigations
-    assert page.evaluate("() => window.__bragOffline.boot.tries") >= 2
+    # Finished by the engine's worker resuming its download in the same boot, or by a boot
+    # tried again: either way after the failure recorded above, and with no reload.
+    boot = page.evaluate("() => window.__bragOffline.boot")
+    resumed = any(f.startswith("download stopped") for f in failures)
+    assert boot["tries"] >= 2 or resumed, (boot, failures)
     # What the tablet had kept before the drop is not fetched again: a file is fetched a second
     # time only if the drop cut its transfer (at most the ones then on their way).
     counts = arrivals.of(large_files())
