@@ -52,12 +52,15 @@ CUT_MARKS = """() => [...document.querySelectorAll('.slide:not([hidden]) .mark')
 }).map(m => m.closest('th').textContent.trim())"""
 
 
-def only(screen: Any, key: str) -> None:
-    """Hold the page ``key`` on the screen (the turn goes on; the test looks at once)."""
-    screen.evaluate(
-        """(key) => { for (const s of document.querySelectorAll('#slides .slide'))
-             s.hidden = s.dataset.slide !== key; }""",
-        key,
+def on(screen: Any, key: str, look: str) -> Any:
+    """What ``look`` (a JS function of no arguments) returns with the page ``key`` held on the
+    screen: both in one evaluation, so that neither the turn nor a poll's new version of the
+    page (hall.js shows its own page again then) can come between them."""
+    return screen.evaluate(
+        """([key, look]) => { for (const s of document.querySelectorAll('#slides .slide'))
+             s.hidden = s.dataset.slide !== key;
+           return (0, eval)(look)(); }""",
+        [key, look],
     )
 
 
@@ -133,19 +136,21 @@ def test_the_seat_finder_is_never_more_than_30_s_away_and_everything_reads_from_
         screen.reload()
         least = 24 * width / 1920
         for key in ("standings-1", "seats-1"):
-            only(screen, key)
-            small = [r for r in screen.evaluate(READ) if r[2] < least - 0.05]
+            small = [r for r in on(screen, key, READ) if r[2] < least - 0.05]
             assert small == [], (key, small)
-            bottom = screen.evaluate(
-                "Math.max(...[...document.querySelectorAll('.slide:not([hidden]) tr')]"
-                ".map(r => r.getBoundingClientRect().bottom))"
+            bottom = on(
+                screen,
+                key,
+                "() => Math.max(...[...document.querySelectorAll('.slide:not([hidden]) tr')]"
+                ".map(r => r.getBoundingClientRect().bottom))",
             )
             assert bottom <= height, (key, bottom)
         # The disqualified (long names, marked) are at the foot of the standings: their page.
-        only(screen, f"standings-{standings}")
-        marks = screen.locator(".slide:not([hidden]) .mark")
-        assert marks.count() >= 3
-        assert screen.evaluate(CUT_MARKS) == []
+        last = f"standings-{standings}"
+        marks = "() => document.querySelectorAll('.slide:not([hidden]) .mark').length"
+        assert on(screen, last, marks) >= 3
+        assert on(screen, last, CUT_MARKS) == []
+        on(screen, last, "() => true")  # held for the picture (a poll may still come first)
         shot(screen, f"hall-marks-{width}", folder=DOCS_SHOTS)
     finally:
         context.close()
