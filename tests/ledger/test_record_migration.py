@@ -54,8 +54,8 @@ SEALS = [
     ("tables", "0008_shifts_on_money_record"),
     ("floor", "0005_lifts_and_large_pots_on_money_record"),
     ("closing", "0002_count_on_the_record"),
-    ("players", "0012_identities_on_money_record"),
-    ("events", "0016_dayclose_standings_dayclose_standings_hash_and_more"),
+    ("players", "0012_people_on_record_and_checkin"),
+    ("events", "0016_standings_and_rules_changes_on_record"),
 ]
 
 

@@ -10,8 +10,8 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ("events", "0016_dayclose_standings_dayclose_standings_hash_and_more"),
-        ("players", "0012_identities_on_money_record"),
+        ("events", "0016_standings_and_rules_changes_on_record"),
+        ("players", "0012_people_on_record_and_checkin"),
     ]
 
     operations = [

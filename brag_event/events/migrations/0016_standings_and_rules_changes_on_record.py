@@ -1,9 +1,11 @@
-# The standings a close takes, on the record (closing.standings): the entry's fields and where it
-# is. Days that closed before (and imported days) have no entry on their own chain, which is
+# A change of the day's rules during the day, on the record (its chain fields; chained before
+# its row is written). The standings a close takes, on the record (closing.standings): the
+# entry's fields and where it is. Days that closed before (and imported days) have no entry on their own chain, which is
 # published: their standings, as they are stored now, are sealed on the event's money record,
 # in day order (the record states them as of this migration; their published roots took the
 # record's seq at their close, and are unaffected).
 
+import django.utils.timezone
 from django.db import migrations, models
 
 SEALED = "standings_sealed"  # closing.standings.SEALED
@@ -81,11 +83,29 @@ def seal(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("events", "0015_day_identity_fixed_again_on_sqlite"),
-        ("players", "0012_identities_on_money_record"),
+        ("players", "0012_people_on_record_and_checkin"),
         ("ledger", "0008_alter_transfer_kind"),
     ]
 
     operations = [
+        migrations.AddField(
+            model_name="dayruleschange",
+            name="record_hash",
+            field=models.CharField(
+                blank=True, db_default="", default="", editable=False, max_length=64
+            ),
+        ),
+        migrations.AddField(
+            model_name="dayruleschange",
+            name="record_seq",
+            field=models.PositiveIntegerField(blank=True, editable=False, null=True),
+        ),
+        # A default rather than auto_now_add: the change is chained before its row is written.
+        migrations.AlterField(
+            model_name="dayruleschange",
+            name="changed_at",
+            field=models.DateTimeField(default=django.utils.timezone.now),
+        ),
         migrations.AddField(
             model_name="dayclose",
             name="standings",
