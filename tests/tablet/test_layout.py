@@ -102,7 +102,20 @@ MEASURE = """(width) => {
                  getComputedStyle(e).textOverflow === 'ellipsis' && e.scrollWidth > e.clientWidth)
     .map(name);
   const names = [...document.querySelectorAll('.seat .name')].map(e => e.textContent);
-  return {overlaps, small, wide, cut, names,
+  // Names wrapped inside a word (a line that starts within it, not after a space or a hyphen).
+  const rect = (node, i) => { const r = document.createRange(); r.setStart(node, i);
+                              r.setEnd(node, i + 1); return r.getBoundingClientRect(); };
+  const broken = [...document.querySelectorAll('.seat .name')].filter(shown).filter(e => {
+    const node = [...e.childNodes].find(n => n.nodeType === 3);
+    if (!node) return false;
+    const text = node.textContent;
+    for (let i = 1; i < text.length; i++) {
+      if (/[\s-]/.test(text[i - 1]) || /\s/.test(text[i])) continue;
+      if (rect(node, i).top > rect(node, i - 1).top + 2) return true;
+    }
+    return false;
+  }).map(e => e.textContent);
+  return {overlaps, small, wide, cut, names, broken,
           scrollWidth: document.documentElement.scrollWidth};
 }"""
 
@@ -124,6 +137,7 @@ def check(page: Any, width: int) -> None:
     assert found["small"] == [], found["small"]
     assert found["scrollWidth"] <= width, found["wide"]
     assert found["cut"] == [], found["cut"]
+    assert found["broken"] == [], found["broken"]  # wrapped at a space or a hyphen, whole words
     assert sorted(found["names"]) == sorted(NAMES)
 
 
