@@ -106,7 +106,7 @@ run: install-runtime
 CHECKS=lint typecheck security
 test: lock-check install
 	@$(MAKE) --no-print-directory -j3 -O INSTALLED=1 $(CHECKS)
-	$(PY) -m pytest -n $(TEST_WORKERS) $(XDIST)
+	$(PY) -m pytest -n $(TEST_WORKERS) $(XDIST) --durations=40
 
 # The quick loop: engine, services, API (see docs/testing.md), on FAST_WORKERS processes. The
 # test databases are kept between runs (--reuse-db: Django's keepdb, which still applies any new
