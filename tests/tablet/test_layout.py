@@ -77,7 +77,7 @@ def tablet(browser: Any, url: str, table: Table, size: tuple[int, int]) -> Any:
     return page
 
 
-MEASURE = """(width) => {
+MEASURE = r"""(width) => {
   const shown = e => e.offsetParent !== null && e.getBoundingClientRect().width > 0;
   const box = e => e.getBoundingClientRect();
   const name = e => (e.id ? '#' + e.id : '') + '.' + e.className + ' "' +
