@@ -31,7 +31,8 @@ def test_each_worker_has_its_own_redis_database() -> None:
 def test_make_test_runs_on_several_processes_in_groups() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(
-        r"^test: .*\n\t@\$\(MAKE\) .*\n\t\$\(PY\) -m pytest -n \$\(TEST_WORKERS\) \$\(XDIST\)$",
+        r"^test: .*\n\t@\$\(MAKE\) .*\n\t\$\(PY\) -m pytest -n \$\(TEST_WORKERS\) \$\(XDIST\)"
+        r"( --durations=\d+)?$",
         makefile,
         re.M,
     )
