@@ -43,6 +43,7 @@ from brag_event.ledger.services import (
 from brag_event.players.standings import started_statement, won_statement
 from brag_event.tables import versions
 from brag_event.tables.models import Seat, Table
+from brag_event.tables.shifts import shift_refuse_relieved
 
 from . import chain, statements
 from .models import ACTION_SEQ_UNIQUE, ActionVoid, Hand, HandAction
@@ -207,6 +208,7 @@ def hand_start(
     table = found
     day = table.day
     refuse_unless_open(day, "new hands")
+    shift_refuse_relieved(table_id=table.pk, event_id=day.event_id, by=by)
     # Hands of a table are sequential, so only the latest can be in progress.
     last = table.hands.order_by("-number").values_list("number", "status").first()
     if last is not None and last[1] == Hand.Status.IN_PROGRESS:
@@ -364,6 +366,7 @@ def hand_apply_action(
     # A live hand exists only on an open day (hand starts and voids check it under the day's
     # lock, and the close refuses while a hand is live), so no lock on the day is needed here.
     refuse_unless_open(hand.table.day, "actions")
+    shift_refuse_relieved(table_id=hand.table_id, event_id=hand.table.day.event_id, by=by)
     row, state = _append(hand, log, _as_action(action), by)
     return hand, row, state
 
@@ -624,6 +627,7 @@ class _TakeBack:
 
     def refuse(self, hand: Hand, last: HandAction, by: Actor | None) -> None:
         """Refuse, with a code and a sentence, a void that is a supervisor's to make."""
+        shift_refuse_relieved(table_id=hand.table_id, event_id=hand.table.day.event_id, by=by)
         if last.seq != hand.next_seq - 1:
             raise Forbidden(
                 "earlier_entry_supervisor_only",

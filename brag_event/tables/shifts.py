@@ -265,6 +265,32 @@ def my_shift_view(user: Any, table_id: int | None = None) -> dict[str, Any]:
     return out
 
 
+def shift_refuse_relieved(*, table_id: int, event_id: int, by: Actor | None) -> None:
+    """A dealer relieved at a table (the next dealer signed in there) deals there no more until
+    they sign in to it again: a hand started or an entry made by them there is refused
+    (``relieved_here``, in the words their tablet shows), even while the Dealers page still
+    ticks them for it. Supervisors and organisers of the event are not dealers on the clock:
+    they may. One indexed read when the caller was not relieved (the hot path of entries)."""
+    if by is None or by.user_id is None:
+        return
+    user_id = by.user_id
+    last = (
+        DealerShift.objects.filter(dealer_id=user_id, table_id=table_id)
+        .order_by("-started_at", "-id")
+        .values_list("ended_how", flat=True)
+        .first()
+    )
+    if last != DealerShift.End.RELIEVED or can(by, "hand.correct", event_id):
+        return
+    relieved = my_shift_view(by.user, table_id)["relieved"]
+    message = relieved["message"] if relieved else "The next dealer took over this table."
+    raise ServiceError(
+        "relieved_here",
+        f"{message} The dealer signed in here now enters its hands.",
+        status=403,
+    )
+
+
 @dataclass(frozen=True)
 class TableDealing:
     """One table of an open day, as the floor reads it: who is signed in to deal there (and

@@ -153,12 +153,13 @@ def test_an_action_costs_a_fixed_small_number_of_statements(api: Api) -> None:
         ]
         counts.append(len(statements_run))
     # token; the hand locked with its log (one statement on PostgreSQL, see
-    # ``statements.lock_hand``); the action, (a transfer and the stack,) the hand's sequence,
-    # the table's version (``tables.versions``); the table's row and its seats for the answer's
-    # table state (issue 33: the tablet's next read is then a 304); the idempotency record. A
-    # look moves no money.
+    # ``statements.lock_hand``); whether the dealer was relieved at this table (one indexed
+    # read, ``tables.shifts.shift_refuse_relieved``); the action, (a transfer and the stack,)
+    # the hand's sequence, the table's version (``tables.versions``); the table's row and its
+    # seats for the answer's table state (issue 33: the tablet's next read is then a 304); the
+    # idempotency record. A look moves no money.
     lock = 1 if connection.vendor == "postgresql" else 2
-    assert counts == [7 + lock, 9 + lock], counts
+    assert counts == [8 + lock, 10 + lock], counts
 
 
 def test_a_database_that_went_away_answers_503_in_the_error_shape() -> None:

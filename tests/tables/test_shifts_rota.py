@@ -3,6 +3,7 @@ the rota's plan (breaks included) and the change of dealer it has due at a table
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
@@ -13,11 +14,14 @@ from hypothesis import strategies as st
 from brag_event.audit.models import AuditEntry
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
+from brag_event.hands.models import Hand, HandAction
+from brag_event.hands.selectors import hand_state
+from brag_event.hands.services import hand_start, hand_take_back
 from brag_event.tables.models import DealerShift
 from brag_event.tables.rota import rota_change_due, rota_draw, rota_plan, rota_turn
 from brag_event.tables.services import table_create
 from brag_event.tables.shifts import shift_sign_in, shift_sign_out, table_change_due, table_shift
-from tests.factories import refused, user_in, world
+from tests.factories import act, refused, user_in, world
 
 T0 = datetime(2026, 11, 26, 14, 0, tzinfo=UTC)
 
@@ -157,6 +161,52 @@ def test_sign_in_starts_a_shift_and_the_next_dealer_relieves_it() -> None:
     assert shift_sign_out(by=Actor(user=sam)) == 0
     verbs = Counter(AuditEntry.objects.filter(event=w.event).values_list("verb", flat=True))
     assert verbs["dealer.shift_start"] == 3 and verbs["dealer.shift_end"] == 3
+
+
+def fold_out(hand: Hand, by: Actor) -> Hand:
+    """Everyone but the last player in folds: the hand is settled."""
+    while not (state := hand_state(hand)).is_settled:
+        hand, state = act(hand, by=by, seat=state.to_act, action="fold")
+    return hand
+
+
+@pytestmark_db
+def test_a_relieved_dealer_still_ticked_for_the_table_deals_there_no_more() -> None:
+    """Relieved at table 1 by the next dealer, Maria (still ticked for it on the Dealers page)
+    can neither start a hand there, nor enter an action, nor take one back — refused in the
+    words her tablet shows — until she signs in there again; a supervisor still may."""
+    w = world(3)
+    maria, sam = user_in("dealer", "maria"), user_in("dealer", "sam")
+    w.table.dealers.add(maria, sam)
+    shift_sign_in(table=w.table, by=Actor(user=maria))
+    hand = hand_start(table=w.table, by=Actor(user=maria))
+    hand, _state = act(hand, by=Actor(user=maria), seat=hand_state(hand).to_act, action="look")
+    shift_sign_in(table=w.table, by=Actor(user=sam))  # Sam takes over mid-hand
+    before = HandAction.objects.count()
+    err = refused(
+        "relieved_here",
+        lambda: act(hand, by=Actor(user=maria), seat=hand_state(hand).to_act, action="look"),
+    )
+    assert err.status == 403
+    assert re.fullmatch(
+        r"sam took over this table at \d\d:\d\d: you no longer deal here\. The dealer signed "
+        r"in here now enters its hands\.",
+        err.message,
+    ), err.message
+    refused(
+        "relieved_here",
+        lambda: hand_take_back(hand=hand, reason="wrong_seat", by=Actor(user=maria)),
+    )
+    assert HandAction.objects.count() == before  # nothing written
+    # Sam deals on; the hand ends; Maria still cannot start the next one there.
+    hand = fold_out(hand, Actor(user=sam))
+    refused("relieved_here", lambda: hand_start(table=w.table, by=Actor(user=maria)))
+    assert Hand.objects.filter(table=w.table).count() == 1
+    # A supervisor is not a dealer on the clock; Maria signing in again deals again.
+    boss = user_in("supervisor", "boss")
+    fold_out(hand_start(table=w.table, by=Actor(user=boss)), Actor(user=boss))
+    shift_sign_in(table=w.table, by=Actor(user=maria))
+    assert hand_start(table=w.table, by=Actor(user=maria)).number == 3
 
 
 @pytestmark_db
