@@ -23,6 +23,7 @@ from brag_event.api.models import DeviceToken
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import Event
+from brag_event.tables.models import DealerShift
 
 from .forms import service_error_on
 from .staff_forms import StaffCreateForm, StaffMemberForm, StaffPasswordForm
@@ -130,6 +131,29 @@ def _context(request: HttpRequest, event: Event, members: Any, users: Any) -> di
     for s in sessions:
         signed_in[s.user_id] = signed_in.get(s.user_id, 0) + 1
     role_of_user = {m.user_id: m for m in rows}
+    # One line a person signed in, not one a browser session (a dealer who signed in forty
+    # times is one dealer): their newest session, how many browsers, and the table they deal
+    # at now on this event's open day, if any — the dealers at tables first, by table.
+    dealing = dict(
+        DealerShift.objects.filter(
+            dealer_id__in=ids, ended_at__isnull=True, day__event=event
+        ).values_list("dealer_id", "table__number")
+    )
+    newest: dict[int, Any] = {}
+    for s in sessions:  # newest first
+        newest.setdefault(s.user_id, s)
+    people = sorted(
+        (
+            {
+                "session": s,
+                "member": role_of_user.get(uid),
+                "browsers": signed_in[uid],
+                "table": dealing.get(uid),
+            }
+            for uid, s in newest.items()
+        ),
+        key=lambda r: (r["table"] is None, r["table"] or 0, -(r["session"].expires.timestamp())),
+    )
     return {
         "event": event,
         "members": [
@@ -143,6 +167,6 @@ def _context(request: HttpRequest, event: Event, members: Any, users: Any) -> di
             for m in rows
         ],
         "site_staff": site_staff(),
-        "sessions": [{"session": s, "member": role_of_user.get(s.user_id)} for s in sessions],
+        "sessions": people,
         "tokens": tokens,
     }

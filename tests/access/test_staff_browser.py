@@ -144,11 +144,20 @@ def test_an_organiser_staffs_their_event(
     expect(tablet.locator("#tables").get_by_text("Table 1")).to_be_visible()
     expect(tablet.locator("#tables")).not_to_contain_text("Other Open")
     assert tablet.request.get(base + f"/api/v1/tables/{w.table.pk}/").status == 200
+    tablet.locator("#tables").get_by_text("Table 1").click()  # signs in to deal there
+    expect(tablet.locator("#title")).to_contain_text("Table 1")
+    # Sue signs in on a second browser too: still one line, saying two browsers.
+    sue_again = chromium.new_context(viewport=PHONE)
+    console_sign_in(sue_again.new_page(), base, "sue", PASSWORD)
 
     page.goto(base + f"/organiser/events/{event.pk}/staff/")
     signed_in = page.get_by_role("region", name="Signed in now")
     expect(signed_in.get_by_text("Safari on an iPad")).to_be_visible()
-    expect(signed_in.get_by_text("sue", exact=True)).to_be_visible()
+    expect(signed_in.get_by_text("sue", exact=True)).to_have_count(1)
+    expect(signed_in.locator("li").filter(has_text="sue")).to_contain_text("on 2 browsers")
+    dee_line = signed_in.locator("li").filter(has_text="dee")
+    expect(dee_line).to_contain_text("deals at table 1")  # the dealers at tables come first
+    expect(signed_in.locator("li").first).to_contain_text("dee")
     both_sizes(page, "console-staff")
 
     # ---- a password reset, then the dealer switched off: their tablet is refused at once
