@@ -44,6 +44,7 @@ from brag_event.ledger.services import (
     account_stack,
     transfer_post,
 )
+from brag_event.players.selectors import event_names_shown
 from brag_event.tables import versions
 from brag_event.tables.models import Seat, Table
 
@@ -160,6 +161,7 @@ def count_report(day: Day) -> dict[str, Any]:
     rulings, or the waiver."""
     state = count_state(day)
     waiver = state.waiver
+    names = event_names_shown(day.event_id)
     return {
         "required": state.required,
         "waived": (
@@ -178,7 +180,7 @@ def count_report(day: Day) -> dict[str, Any]:
                 "differences": [
                     {
                         "seat": s.seat.number,
-                        "player": s.player.name,
+                        "player": names.get(s.player_id, s.player.name),
                         "recorded": s.recorded,
                         "counted": s.counted,
                         "difference": s.difference,

@@ -38,15 +38,21 @@ class TableCountForm(forms.Form):
     """A table's physical count: a field for every seat (1 to 10), of which only the seated
     players' are shown and required. The recorded stacks are not shown: the count is blind."""
 
-    def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, seats: list[Seat], names: dict[int, str] | None = None, **kwargs: Any
+    ) -> None:
+        """``names``: player id → the name as the event's lists say it (two Harvey Prices
+        told apart, ``players.selectors.event_names_shown``)."""
         super().__init__(*args, **kwargs)
         seated = {s.number: s for s in seats}
+        names = names or {}
         for n in range(1, SEATS_MAX + 1):
             name = f"seat_{n}"
             if n in seated:
                 field = self.fields[name]
                 field.required = True
-                field.label = f"Seat {n} · {seated[n].player.name}"
+                player = seated[n].player
+                field.label = f"Seat {n} · {names.get(player.pk, player.name)}"
             else:
                 del self.fields[name]
 

@@ -23,6 +23,7 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, takes
 from brag_event.events.models import DayClose
+from brag_event.players.selectors import event_names_shown
 from brag_event.tables.models import Seat, Table
 
 from .count_forms import CountRulingForm, TableCountForm
@@ -60,8 +61,9 @@ def _table_page(
         .order_by("seat__number")
     )
     may_rule = can(request.user, "count.rule", day.event_id)
+    names = event_names_shown(day.event_id)
     if count is None and counting and count_form is None:
-        count_form = TableCountForm(seats=_seated(table))
+        count_form = TableCountForm(seats=_seated(table), names=names)
     open_rows = [r for r in rows if r.open]
     forms: dict[int, CountRulingForm] = {}
     if may_rule and counting:
@@ -79,7 +81,10 @@ def _table_page(
         "close": close,
         "counting": counting,
         "count": count,
-        "rows": [{"row": r, "form": forms.get(r.pk)} for r in rows],
+        "rows": [
+            {"row": r, "form": forms.get(r.pk), "name": names.get(r.player_id, r.player.name)}
+            for r in rows
+        ],
         "open_rows": len(open_rows),
         "count_form": count_form,
         "may_rule": may_rule,
@@ -96,7 +101,9 @@ def table_count(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("day__event"), pk=table_id)
     if request.method != "POST":
         return _table_page(request, table)
-    form = TableCountForm(request.POST, seats=_seated(table))
+    form = TableCountForm(
+        request.POST, seats=_seated(table), names=event_names_shown(table.day.event_id)
+    )
     if not form.is_valid():
         return _table_page(request, table, status=400, count_form=form)
     try:
@@ -146,5 +153,6 @@ def count_rule(request: HttpRequest, table_id: int) -> HttpResponse:
         if ruled.ruling == SeatCount.Ruling.CORRECT
         else "the records stand"
     )
-    messages.success(request, f"{ruled.player.name}'s difference ruled: {words}.")
+    name = event_names_shown(table.day.event_id).get(ruled.player_id, ruled.player.name)
+    messages.success(request, f"{name}'s difference ruled: {words}.")
     return redirect("organiser:table_count", table.pk)

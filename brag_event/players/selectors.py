@@ -17,14 +17,15 @@ from .models import Person, Player, Standing, StandingSnapshot
 
 def names_shown(entries: list[dict[str, Any]]) -> dict[int, str]:
     """player id → the name to show: players whose names look the same (the organiser
-    confirmed two different people) are told apart by their membership numbers,
-    "Harvey Price (no. 1043)"; everyone else by their name alone. ``entries``: the event's
-    players as dicts with ``id``, ``name``, ``name_key`` and ``person__number``."""
+    confirmed two different people) are told apart by their membership numbers and their club
+    where they have one, "Harvey Price (no. 1043, Leeds)"; everyone else by their name alone.
+    ``entries``: the event's players as dicts with ``id``, ``name``, ``name_key``,
+    ``person__number`` and (optional) ``group``, the club they play for."""
     count: dict[str, int] = {}
     for p in entries:
         count[p["name_key"]] = count.get(p["name_key"], 0) + 1
     return {
-        p["id"]: f"{p['name']}{APART.format(p['person__number'])}"
+        p["id"]: f"{p['name']}{apart(p['person__number'], p.get('group') or '')}"
         if count[p["name_key"]] > 1
         else p["name"]
         for p in entries
@@ -34,12 +35,17 @@ def names_shown(entries: list[dict[str, Any]]) -> dict[int, str]:
 APART = " (no. {})"  # what tells a name apart from one that looks the same
 
 
+def apart(number: int, club: str = "") -> str:
+    """What tells a name apart: " (no. 1043)", or " (no. 1043, Leeds)" with a club."""
+    return APART.format(f"{number}, {club}" if club else number)
+
+
 def name_apart(shown: str) -> tuple[str, str]:
     """A name as ``names_shown`` says it, in its two parts: the name, and what tells it apart
-    ("(no. 1043)", or "" for a name alone) — for a page that may shorten the name but must
-    show the rest whole (the hall)."""
+    ("(no. 1043)" or "(no. 1043, Leeds)", or "" for a name alone) — for a page that may
+    shorten the name but must show the rest whole (the hall)."""
     head, sep, tail = shown.rpartition(APART.split("{")[0])
-    if sep and head and tail.endswith(")") and tail[:-1].isdigit():
+    if sep and head and tail.endswith(")") and tail[:-1].split(",")[0].isdigit():
         return head, f"{sep.lstrip()}{tail}"
     return shown, ""
 
@@ -52,7 +58,7 @@ def event_names_shown(event_id: int) -> dict[int, str]:
     and the audit's filter."""
     entries = list(
         Player.objects.filter(event_id=event_id).values(
-            "id", "name", "name_key", "person__number", "removed_at"
+            "id", "name", "name_key", "person__number", "group", "removed_at"
         )
     )
     shown = names_shown([dict(e) for e in entries if e["removed_at"] is None])
@@ -148,7 +154,7 @@ def standings(event: Event, day: Day | None = None) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = [
         dict(p)
         for p in Player.objects.filter(event=event, removed_at__isnull=True).values(
-            "id", "name", "balance", "name_key", "person__number"
+            "id", "name", "balance", "name_key", "person__number", "group"
         )
     ]
     shown = names_shown(entries)
@@ -207,6 +213,7 @@ def imported_standings(event: Event, day: Day | None = None) -> list[dict[str, A
             "player__name",
             "player__name_key",
             "player__person__number",
+            "player__group",
         )
     )
     hands: dict[int, tuple[int, int]] = {}
@@ -224,6 +231,7 @@ def imported_standings(event: Event, day: Day | None = None) -> list[dict[str, A
                 "name": s["player__name"],
                 "name_key": s["player__name_key"],
                 "person__number": s["player__person__number"],
+                "group": s["player__group"],
             }
             for s in snaps
         ]

@@ -13,6 +13,7 @@ from brag_event.access.models import StaffRole
 from brag_event.audit.models import AuditEntry, Verb
 from brag_event.closing.count import (
     count_difference_rule,
+    count_report,
     count_state,
     day_count_waive,
     table_count_enter,
@@ -27,6 +28,8 @@ from brag_event.ledger.models import Account, MoneyRecord, Transfer
 from brag_event.ledger.record import recompute
 from brag_event.ledger.services import account_balance, account_count
 from brag_event.players.models import Player
+from brag_event.players.selectors import event_names_shown
+from brag_event.players.services import player_register
 from brag_event.tables.models import Seat
 from tests.factories import World, assert_audit_ok, played, refused, user_in, world
 
@@ -350,3 +353,15 @@ def test_staff_of_another_event_and_the_floor_are_refused(w: World) -> None:
     )
     refused("forbidden", lambda: day_count_waive(day=w.day, reason="x", by=floor))
     assert everything(w) == before
+
+
+def test_a_difference_names_its_player_as_every_list_does(w: World) -> None:
+    """Two Bills of the event (another one registered, confirmed a different person): the
+    count's difference and the close's report say which, with the membership number."""
+    bill = Player.objects.get(event=w.event, seats__table=w.table, seats__number=2)
+    other = player_register(event=w.event, name=bill.name, look_alike_confirmed=True, by=None)
+    table_count_enter(table=w.table, counts=stacks(w) | {2: 200}, by=None)
+    shown = f"{bill.name} (no. {bill.person.number})"
+    assert event_names_shown(w.event.pk)[other.pk] != shown
+    report = count_report(w.day)
+    assert [d["player"] for t in report["tables"] for d in t["differences"]] == [shown]

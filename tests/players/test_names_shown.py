@@ -12,7 +12,7 @@ from brag_event.events.services import day_open, event_create_flash
 from brag_event.organiser.audit_views import AuditLogQuery
 from brag_event.organiser.forms import IssueMoneyForm
 from brag_event.players.imports import player_remove
-from brag_event.players.selectors import event_names_shown
+from brag_event.players.selectors import event_names_shown, name_apart
 from brag_event.players.services import player_register
 from brag_event.tables.seating import seating_draw
 
@@ -49,3 +49,18 @@ def test_two_harvey_prices_are_told_apart_on_every_list() -> None:
     labels = [label for _value, label in audit.fields["player"].choices]  # type: ignore[attr-defined]
     assert f"Harvey Price (no. {one})" in labels and f"HARVEY PRICE (no. {two})" in labels
     assert "Tom Jones (removed)" in labels and "Tom Jones" in labels
+
+
+def test_a_club_is_part_of_what_tells_two_same_names_apart_and_the_hall_keeps_it_whole() -> None:
+    event = event_create_flash(name="Clubs", starting_money=1000, by=None)
+    leeds = player_register(event=event, name="Vera Wang", group="Leeds", by=None)
+    other = player_register(event=event, name="VERA  WANG", look_alike_confirmed=True, by=None)
+    alone = player_register(event=event, name="Ann Lee", group="Leeds", by=None)
+    shown = event_names_shown(event.pk)
+    assert shown[leeds.pk] == f"Vera Wang (no. {leeds.person.number}, Leeds)"
+    assert shown[other.pk] == f"VERA WANG (no. {other.person.number})"
+    assert shown[alone.pk] == "Ann Lee"  # nobody to tell her from: her club is not said
+    # The hall shortens a name but keeps what tells it apart whole: both parts found again.
+    assert name_apart(shown[leeds.pk]) == ("Vera Wang", f"(no. {leeds.person.number}, Leeds)")
+    assert name_apart(shown[other.pk]) == ("VERA WANG", f"(no. {other.person.number})")
+    assert name_apart("Ann Lee") == ("Ann Lee", "")
