@@ -67,11 +67,12 @@ def _password_checked(password: str, user: Any) -> None:
         ) from None
 
 
-def username_checked(name: str) -> None:
+def username_checked(name: str, *, other_than: int | None = None) -> None:
     """A new user name: only letters, digits and @ . + - _ (Django's rule: no invisible
     character, no space, no accent written as a separate mark), and neither taken nor looking
     the same as one taken ("оrganiser" with a Cyrillic "о" beside "organiser":
-    core.names.name_key, the players' check). Else ``invalid_username`` / ``username_taken``."""
+    core.names.name_key, the players' check). Else ``invalid_username`` / ``username_taken``.
+    ``other_than``: the account being renamed (its own name is not "taken")."""
     model = get_user_model()
     try:
         model.username_validator(name)  # type: ignore[attr-defined]
@@ -89,7 +90,8 @@ def username_checked(name: str) -> None:
             details={"field": "username"},
         )
     key = name_key(name)
-    for taken in model.objects.values_list("username", flat=True).iterator():
+    others = model.objects.exclude(pk=other_than) if other_than is not None else model.objects
+    for taken in others.values_list("username", flat=True).iterator():
         if taken.casefold() == name.casefold():
             said = f"The user name {name} is taken: choose another."
         elif name_key(taken) == key:
