@@ -12,6 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
+from brag_event.access.rules import can
+from brag_event.access.web import refused, requires
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import Day
@@ -29,7 +31,7 @@ from brag_event.tables.seating import late_arrival_seat, seat_late_arrival
 
 from .checkin_forms import CheckInWindowForm, DeskCheckInForm, DeskQuery, LateSeatForm
 from .forms import service_error_on
-from .views import actor, organiser_only
+from .views import actor
 
 CHECKIN_FORMS: dict[str, type[forms.Form]] = {
     "window": CheckInWindowForm,
@@ -44,9 +46,12 @@ def _back(request: HttpRequest, text: str, anchor: str) -> HttpResponse:
 
 
 @takes(query=DeskQuery, post=CHECKIN_FORMS)
-@organiser_only
+@requires("checkin.desk", allowed="organisers and floor supervisors")
 def checkin(request: HttpRequest, day_id: int) -> HttpResponse:
+    """The day's check-in: the desk and the late arrivals for the event's organisers and floor
+    supervisors; the window's times for its organisers."""
     day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
+    organising = can(request.user, "event.manage", day.event_id)
     query = DeskQuery(request.GET)
     if not query.is_valid():
         return bad_request(request, query)
@@ -66,6 +71,8 @@ def checkin(request: HttpRequest, day_id: int) -> HttpResponse:
         which = posted_form(request, CHECKIN_FORMS)
         if which is None:
             return bad_request(request)
+        if which == "window" and not organising:
+            return refused(request, allowed="organisers", event_id=day.event_id)
         status = 400
         try:
             if which == "window":
@@ -129,6 +136,7 @@ def checkin(request: HttpRequest, day_id: int) -> HttpResponse:
     where = late_arrival_seat(day) if late else None
     context = {
         "day": day,
+        "organising": organising,
         "state": state,
         "window_form": window_form,
         "query": query,

@@ -65,6 +65,12 @@ def _board(
         "rulings": rulings,
         "disqualified": disqualified,
         "lift_form": LiftForm(),
+        # The day whose players check in now (its window set), for the desk's button.
+        "checkin_day": event.days.filter(
+            checkin_window__isnull=False, status__in=("scheduled", "open")
+        )
+        .order_by("number")
+        .first(),
     }
     return render(request, "floor/board.html", context, status=status)
 

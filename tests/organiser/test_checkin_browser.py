@@ -155,6 +155,28 @@ def test_check_in_from_the_phone_and_the_desk_then_the_draw_and_a_late_arrival(
         small.goto(checkin)
         fits(small)
         small.screenshot(path=str(DOCS_SHOTS / "organiser-check-in-390.png"), full_page=True)
+
+        # The floor supervisor at the desk on a phone: from the floor's page to the desk, Hal
+        # checked in there; the window's times are not theirs to change (not shown).
+        User.objects.create_user("sue", password="sue-pw").groups.add(
+            Group.objects.get_or_create(name="supervisor")[0]
+        )
+        sue = phone.new_page()
+        sue.goto(f"{base}/organiser/login/")
+        sue.get_by_label("Username").fill("sue")
+        sue.get_by_label("Password").fill("sue-pw")
+        sue.get_by_role("button", name="Sign in").click()
+        sue.wait_for_load_state()
+        sue.goto(f"{base}/organiser/events/{event.pk}/floor/")
+        sue.get_by_role("link", name="Check-in desk, day 1").click()
+        expect(sue.locator("#checkin-status")).to_contain_text("8 of 9 players checked in")
+        expect(sue.locator("#window")).to_have_count(0)
+        sue.get_by_label("Find a player").press_sequentially("hal", delay=60)
+        sue.get_by_role("button", name="Check in Hal Reed").click()
+        expect(sue.get_by_text("Hal Reed checked in.")).to_be_visible()
+        fits(sue)
+        sue.screenshot(path=str(DOCS_SHOTS / "supervisor-check-in-390.png"), full_page=True)
+        assert CheckIn.objects.get(player=players["Hal Reed"]).by.username == "sue"
     finally:
         console.close()
         phone.close()

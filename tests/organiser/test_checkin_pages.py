@@ -104,6 +104,30 @@ def test_the_desk_finds_a_player_and_checks_them_in_once() -> None:
     assert "Not checked in (3)" in page and players[0].name in page
 
 
+def test_a_floor_supervisor_keeps_the_desk_but_not_the_window() -> None:
+    """The event's floor supervisor checks players in at the desk and finds the desk from the
+    floor's page; the window's times stay the organisers' (not shown, and refused if posted)."""
+    event, day, _players = make()
+    sam = player_register(event=event, name="Samira Okafor", starting_money=1000, by=None)
+    open_window(day)
+    client = signed_in("supervisor")
+    board = client.get(f"/organiser/events/{event.pk}/floor/").content.decode()
+    assert f'href="{url(day)}"' in board and "Check-in desk, day 1" in board
+    page = client.get(url(day), {"q": "okaf"}).content.decode()
+    assert "Check in Samira Okafor" in page
+    assert "When players check in" not in page and "Seating draw" not in page  # not theirs
+    answer = client.post(url(day), {"form": "desk", "player": sam.pk})
+    assert answer.status_code == 302
+    assert CheckIn.objects.get(day=day).by is not None
+    window = CheckInWindow.objects.get(day=day)
+    refused = client.post(
+        url(day),
+        {"form": "window", "opens_at": "2026-11-28T08:00", "closes_at": "2026-11-28T09:00"},
+    )
+    assert refused.status_code == 403
+    assert CheckInWindow.objects.get(day=day).closes_at == window.closes_at  # unchanged
+
+
 def test_a_late_arrival_is_seated_from_the_page() -> None:
     _event, day, players = make(8)
     day = day_open(day=day, by=None)
