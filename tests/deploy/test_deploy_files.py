@@ -1,7 +1,8 @@
 """The deployment files are valid: shell scripts parse, systemd units verify, gunicorn accepts
-its configuration and serves /healthz with it, compose.yaml names its six services with health
-checks, env.example covers every variable the settings read (and is itself a configuration that
-passes ``check --deploy``), and nginx accepts its configuration when nginx is installed."""
+its configuration and serves /healthz with it, compose.yaml names its six services (and the
+standby profile's two) with health checks, env.example covers every variable the settings
+read (and is itself a configuration that passes ``check --deploy``), and nginx accepts its
+configuration when nginx is installed."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ DEPLOY = ROOT / "deploy"
 UNITS = DEPLOY / "systemd"
 SETTINGS = sorted((ROOT / "brag_event").glob("settings*.py"))
 SERVICES = {"web", "worker", "beat", "postgres", "redis", "nginx"}
+STANDBY = {"postgres-standby", "sync-guard"}  # compose's profile "standby"
 
 # Production settings with values that connect to nothing (nothing here needs a database).
 PRODUCTION = {
@@ -78,7 +80,7 @@ def settings_variables() -> set[str]:
 # --------------------------------------------------------------------------- shell scripts
 
 
-@pytest.mark.parametrize("script", sorted(DEPLOY.glob("*.sh")), ids=lambda p: p.name)
+@pytest.mark.parametrize("script", sorted(DEPLOY.glob("**/*.sh")), ids=lambda p: p.name)
 def test_shell_scripts_parse_and_are_strict(script: Path) -> None:
     done = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -301,11 +303,14 @@ def test_gunicorn_serves_healthz_with_production_settings_and_the_healthcheck_se
 # --------------------------------------------------------------------------- compose, Docker
 
 
-def test_compose_names_the_six_services_with_health_checks() -> None:
+def test_compose_names_the_six_services_and_the_standbys_two_with_health_checks() -> None:
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
     services = compose["services"]
-    assert set(services) == SERVICES
-    for name in SERVICES - {"beat"}:
+    assert set(services) == SERVICES | STANDBY
+    # Six by default; the standby and its guard only with `--profile standby`.
+    assert {n for n, s in services.items() if "profiles" not in s} == SERVICES
+    assert all(services[n]["profiles"] == ["standby"] for n in STANDBY)
+    for name in (SERVICES | STANDBY) - {"beat"}:
         assert services[name].get("healthcheck", {}).get("test"), f"{name} has no health check"
     assert services["postgres"]["image"].startswith("postgres:15")
     assert services["redis"]["image"].startswith("redis:7")
@@ -328,6 +333,27 @@ def test_compose_names_the_six_services_with_health_checks() -> None:
     assert any(v.startswith("static:") for v in services["nginx"]["volumes"])
     for path in ("./nginx/compose.conf", "./env.example"):
         assert (DEPLOY / path).is_file()
+    # The standby: made from the primary by standby-init.sh, with its own volume; the primary
+    # lets it replicate and sends WAL; every app process reaches whichever is the primary.
+    standby = services["postgres-standby"]
+    assert standby["image"] == services["postgres"]["image"]
+    assert any(v.startswith("pgstandby:") for v in standby["volumes"])
+    assert "pgstandby" in compose["volumes"]
+    mounted = {v.split(":")[0] for s in services.values() for v in s.get("volumes", [])}
+    for script in (
+        "./standby-init.sh",
+        "./sync-guard.sh",
+        "./postgres/compose-standby.sh",
+        "./postgres/compose-replication.sh",
+    ):
+        assert script in mounted and (DEPLOY / script).is_file(), script
+        assert os.access(DEPLOY / script, os.X_OK), script
+    primary = " ".join(services["postgres"]["command"])
+    assert "wal_level=replica" in primary and "max_wal_senders=10" in primary
+    assert "synchronous_standby_names" not in primary  # sync-guard's (ALTER SYSTEM)
+    url = services["web"]["environment"]["DATABASE_URL"]
+    assert "@postgres:5432,postgres-standby:5432/" in url
+    assert url.endswith("?target_session_attrs=read-write")
 
 
 def test_dockerfile_runs_as_a_user_collects_static_and_checks_health() -> None:
