@@ -17,7 +17,6 @@ from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day
 from brag_event.events.states import day_for_change, day_for_play, refuse_unless_open
 from brag_event.floor.awards import award_waiting
-from brag_event.floor.selectors import is_disqualified
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
 from brag_event.ledger.record import seat_record_leave, seat_record_sit
@@ -27,6 +26,7 @@ from brag_event.ledger.services import (
     account_stack,
     transfer_post,
 )
+from brag_event.players.disqualified import is_disqualified
 from brag_event.players.models import Player
 from brag_event.players.qualify import only_qualifiers
 from brag_event.players.standings import ensure_started
