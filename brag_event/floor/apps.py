@@ -10,7 +10,10 @@ class FloorConfig(AppConfig):
     def ready(self) -> None:
         from brag_event.hands import chain
         from brag_event.ledger.record import register_record_source
+        from brag_event.tables.floor_rules import FloorRules, floor_rules_register
 
+        from .awards import award_ask, award_waiting, award_withdraw
+        from .deal import missed_hand_seats, missed_hands_count_deal
         from .record import (
             awards_source,
             day_rulings_source,
@@ -28,3 +31,13 @@ class FloorConfig(AppConfig):
         register_record_source(record_lifts_source())
         register_record_source(record_awards_source())
         register_record_source(record_award_from_source())
+        # What the tables' and the hands' services ask of the floor (tables.floor_rules).
+        floor_rules_register(
+            FloorRules(
+                award_waiting=award_waiting,
+                award_ask=award_ask,
+                award_withdraw=award_withdraw,
+                missed_hand_seats=missed_hand_seats,
+                missed_hands_count_deal=missed_hands_count_deal,
+            )
+        )

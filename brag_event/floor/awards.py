@@ -1,7 +1,8 @@
 """A large pot's second confirmation, at the table's side (``AwardConfirmation``): asked for
 when a hand settles, in the way of the next hand until it is confirmed, withdrawn when the
-settlement is undone. Called inside ``hands.services``' transactions; imports only the floor's
-models (as ``floor.deal``) and the money record, so the hands' services can import it. The
+settlement is undone. Called inside the hands' and the tables' services' transactions, through
+the port the floor fills when it is ready (``tables.floor_rules``): they import nothing of the
+floor. The
 confirmation itself is ``floor.services.hand_award_confirm``.
 
 The waiting and the withdrawal are entries of the event's money record, not of the hand's

@@ -1,6 +1,7 @@
 """Missed hands at the deal (RULES §4b): which seats sit the next hand out as a penalty, and
-counting a dealt hand against them. Called inside ``hands.services.hand_start``'s transaction;
-imports only the floor's models, so the hands' services can import it."""
+counting a dealt hand against them. Called inside ``hands.services.hand_start``'s transaction,
+through the port the floor fills when it is ready (``tables.floor_rules``): the hands import
+nothing of the floor."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from django.db.models import Q
 
 from brag_event.events.models import Day, Event
 from brag_event.hands.models import Hand, HandAction
+from brag_event.players.disqualified import DISQUALIFIED
 from brag_event.players.models import Player
 from brag_event.tables.models import Seat, Table
 
@@ -107,7 +108,8 @@ class Penalty(models.Model):
     class Kind(models.TextChoices):
         WARNING = "warning", "Warning"
         MISSED_HANDS = "missed_hands", "Missed hands"
-        DISQUALIFICATION = "disqualified", "Disqualification"
+        # The stored value is the players' side's (players.disqualified reads who is out).
+        DISQUALIFICATION = DISQUALIFIED, "Disqualification"
 
     ruling = models.ForeignKey(Ruling, on_delete=models.PROTECT, related_name="penalties")
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="penalties")

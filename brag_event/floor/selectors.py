@@ -1,4 +1,5 @@
-"""Read side of the floor: open calls, a player's penalties, who misses hands or is out."""
+"""Read side of the floor: open calls, a player's penalties, large pots waiting. Who is out of the
+event is the players' side's to say (``players.disqualified``)."""
 
 from __future__ import annotations
 
@@ -7,24 +8,6 @@ from django.db.models import QuerySet
 from brag_event.events.models import Event
 
 from .models import AwardConfirmation, FloorCall, Penalty
-
-Kind = Penalty.Kind
-
-
-def disqualified_ids(event: Event | int) -> set[int]:
-    """The players of the event disqualified and not lifted."""
-    event_id = event if isinstance(event, int) else event.pk
-    return set(
-        Penalty.objects.filter(
-            event_id=event_id, kind=Kind.DISQUALIFICATION, lifted_at__isnull=True
-        ).values_list("player_id", flat=True)
-    )
-
-
-def is_disqualified(player_id: int) -> bool:
-    return Penalty.objects.filter(
-        player_id=player_id, kind=Kind.DISQUALIFICATION, lifted_at__isnull=True
-    ).exists()
 
 
 def open_calls(event: Event | int) -> QuerySet[FloorCall]:

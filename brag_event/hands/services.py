@@ -29,8 +29,6 @@ from brag_event.engine import (
 from brag_event.engine.history import outcome_dict
 from brag_event.engine.tablet import first_dealer
 from brag_event.events.states import day_for_play, refuse_unless_open
-from brag_event.floor.awards import award_ask, award_waiting, award_withdraw
-from brag_event.floor.deal import missed_hand_seats, missed_hands_count_deal
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import (
     account_carried,
@@ -42,6 +40,7 @@ from brag_event.ledger.services import (
 )
 from brag_event.players.standings import started_statement, won_statement
 from brag_event.tables import versions
+from brag_event.tables.floor_rules import floor_rules
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.shifts import shift_refuse_relieved
 
@@ -213,7 +212,7 @@ def hand_start(
     last = table.hands.order_by("-number").values_list("number", "status").first()
     if last is not None and last[1] == Hand.Status.IN_PROGRESS:
         raise Conflict("hand_in_progress", "Finish the hand in progress before starting another.")
-    waiting = award_waiting(table.pk)
+    waiting = floor_rules().award_waiting(table.pk)
     if waiting is not None:
         raise Conflict(
             "award_unconfirmed",
@@ -235,7 +234,7 @@ def hand_start(
     table_carried_seat = table.carried_seat
     carried_seat = table_carried_seat if table_carried_seat in numbers else None
     # Seats sitting out a floor penalty (RULES §4b: N missed hands) are not dealt in.
-    missing = missed_hand_seats(s.pk for s in seats if not s.sitting_out)
+    missing = floor_rules().missed_hand_seats(s.pk for s in seats if not s.sitting_out)
     setups = [
         SeatSetup(s.number, s.player.name, s.stack, s.sitting_out, s.pk in missing) for s in seats
     ]
@@ -290,7 +289,7 @@ def hand_start(
         event_id=day.event_id, kind=Account.Kind.POT, hand=hand, pot_index=0, table=table
     )
     hand.accounts["pot:0"] = pot.pk
-    missed_hands_count_deal(hand=hand, seat_ids=missing)
+    floor_rules().missed_hands_count_deal(hand=hand, seat_ids=missing)
     _post(hand, start_movements(state), by, None)
     hand.save(update_fields=["accounts", "chain_head"])
     table.button = dealer
@@ -495,7 +494,9 @@ def _ask_award(hand: Hand, seq: int, by: Actor | None) -> None:
     """A large pot (the day's ``award_confirm_from``) waits for a second member of staff: asked
     here, as the hand settles, and said in the audit log. Nothing happens on a day that asks
     for none."""
-    award = award_ask(hand=hand, settled_seq=seq, entered_by_id=by.user_id if by else None)
+    award = floor_rules().award_ask(
+        hand=hand, settled_seq=seq, entered_by_id=by.user_id if by else None
+    )
     if award is not None:
         audit_record(
             by=by,
@@ -712,7 +713,9 @@ def _void_last(
         transfer_reverse(transfer=transfer, by=by, memo=f"void of action {last.seq}: {reason}")
     fields = ["next_seq", "chain_head"]  # chain_append moved both on
     if hand.status == Hand.Status.SETTLED:
-        award_withdraw(hand.pk)  # the award undone with the settlement; asked again if due
+        floor_rules().award_withdraw(
+            hand.pk
+        )  # the award undone with the settlement; asked again if due
         winners = _winners(hand)
         if winners:
             sql.run_batch([won_statement(day_id=table.day_id, player_ids=winners, delta=-1)])

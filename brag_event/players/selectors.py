@@ -8,10 +8,10 @@ from typing import Any
 from django.db.models import Sum
 
 from brag_event.events.models import Day, Event
-from brag_event.floor.selectors import disqualified_ids
 from brag_event.hands.models import Hand
 from brag_event.tables.models import Seat
 
+from .disqualified import disqualified_ids
 from .models import Person, Player, Standing, StandingSnapshot
 
 

@@ -16,8 +16,6 @@ from brag_event.core.transactions import service_transaction
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day
 from brag_event.events.states import day_for_change, day_for_play, refuse_unless_open
-from brag_event.floor.awards import award_waiting
-from brag_event.floor.selectors import is_disqualified
 from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
 from brag_event.ledger.record import seat_record_leave, seat_record_sit
@@ -27,11 +25,13 @@ from brag_event.ledger.services import (
     account_stack,
     transfer_post,
 )
+from brag_event.players.disqualified import is_disqualified
 from brag_event.players.models import Player
 from brag_event.players.qualify import only_qualifiers
 from brag_event.players.standings import ensure_started
 
 from . import versions
+from .floor_rules import floor_rules
 from .models import RebuyConsent, Seat, Table
 
 
@@ -321,7 +321,7 @@ def seat_leave(
         raise Conflict(
             "player_in_hand", f"{seat.player} is in the hand being played; leave after it."
         )
-    waiting = None if disqualified else award_waiting(table.pk)
+    waiting = None if disqualified else floor_rules().award_waiting(table.pk)
     if waiting is not None:
         # The pot stays at the table until it is confirmed: were it wrong, its undo reverses
         # what it paid, which a player who has left took with them.
