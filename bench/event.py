@@ -14,12 +14,6 @@ errors, 304s, and the CPU the server's worker spent per request (``Server-Timing
 ``bench.event_settings``); the CPU of gunicorn, PostgreSQL, Redis and the load generator, and
 how busy the machine was (other processes included: it is shared).
 
-``--standby`` (issue 46): the database is a private primary as durable as production's (fsync,
-full page writes, synchronous commit), on which the multiple runs alone first, then again once
-its hot standby (``deploy/standby-init.sh``, ``bench.clusters``) streams and every commit waits
-for it (``deploy/sync-guard.sh``): p99 per class and the projected capacity of both, printed
-side by side and written under ``without_standby``.
-
 Targets (per multiple): action p99 < 100 ms, table read p99 < 100 ms, standings p99 < 100 ms,
 no errors. ``--capacity`` runs ×1, ×2, ×3 … until a target breaks (or ``--max-multiple``) and
 prints the largest multiple held.
@@ -69,7 +63,6 @@ from .api import (
     pids_cpu,
     run_checked,
 )
-from .clusters import StandbyPair
 from .nginx import Nginx
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,7 +71,6 @@ RESULTS = Path("bench-results") / "event.json"
 CHART = Path("docs") / "figures" / "bench-event-p99.png"
 TARGET_MS = 100.0
 TARGETED = ("action", "table_read", "standings")
-CAPACITY_TARGET = 6.0  # projected from ×1's server CPU
 AUDIENCE_CHANGE_MAX = 0.10  # public reads reaching gunicorn with the followers, against without
 
 
@@ -769,30 +761,6 @@ def audience_verdict(alone: dict[str, Any], run: dict[str, Any]) -> None:
     )
 
 
-def standby_verdict(alone: dict[str, Any], run: dict[str, Any]) -> None:
-    """The multiple with every commit waiting for the synchronous standby against the primary
-    alone (the run before, same database): p99 of the targeted classes and the projected
-    capacity, both; written into ``run``. The targets stay: p99 < 100 ms, capacity ≥ ×6."""
-    run["standby"] = "synchronous"
-    run["without_standby"] = {
-        "p99_ms": {n: alone["classes"].get(n, {}).get("p99_ms") for n in TARGETED},
-        "projected_capacity": alone["projected_capacity"],
-        "server_cpu_ms_per_request": alone["server_cpu_ms_per_request"],
-        "held": alone["held"],
-    }
-    for n in TARGETED:
-        before = alone["classes"].get(n, {}).get("p99_ms", math.nan)
-        after = run["classes"].get(n, {}).get("p99_ms", math.nan)
-        print(f"  {n} p99: {before:.1f} ms alone, {after:.1f} ms with the synchronous standby")
-    capacity_ok = run["projected_capacity"] >= CAPACITY_TARGET
-    run["held"] = run["held"] and capacity_ok
-    print(
-        f"Projected capacity: ×{alone['projected_capacity']:.1f} alone, "
-        f"×{run['projected_capacity']:.1f} with the synchronous standby (target ≥ "
-        f"×{CAPACITY_TARGET:.0f}) {'✔' if capacity_ok else '✘'}"
-    )
-
-
 def chart(runs: list[dict[str, Any]], path: Path) -> None:
     import matplotlib
 
@@ -850,11 +818,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=2.0, help="mean think time per entry (s)")
     parser.add_argument("--seconds", type=float, default=60.0, help="timed load per multiple")
     parser.add_argument("--warmup", type=float, default=15.0, help="untimed load first (s)")
-    parser.add_argument(
-        "--standby",
-        action="store_true",
-        help="the multiple on a durable private primary alone, then with a synchronous standby",
-    )
     parser.add_argument("--capacity", action="store_true", help="×1, ×2, … until a target breaks")
     parser.add_argument("--multiple", type=int, default=1, help="run this multiple only")
     parser.add_argument("--max-multiple", type=int, default=6)
@@ -883,16 +846,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.seconds, args.warmup, args.reference_seconds, args.hot_row_seconds = 15, 8, 5, 3
     pg = Postgres(args.pg_host, args.pg_port, args.pg_user)
-    pair: StandbyPair | None = None
-    if args.standby:
-        if args.capacity or args.audience:
-            parser.error("--standby runs one multiple, without --capacity or --audience")
-        root = Path(tempfile.mkdtemp(prefix="bench-event-standby-"))
-        root.chmod(0o755)  # the postgres user (as root) must reach its data directories
-        pair = StandbyPair(root)
-        say("bench.event: a durable private primary (fsync, synchronous commit) …")
-        pair.start()
-        pg = Postgres(HOST, pair.primary.port, "postgres")
     workdir = Path(tempfile.mkdtemp(prefix="bench-event-redis-"))
     redis = PrivateRedis(workdir)
     load_before = os.getloadavg()
@@ -909,32 +862,19 @@ def main(argv: list[str] | None = None) -> int:
             say(f"bench.event: ×{args.multiple} without the followers first, then with them")
             alone = run_multiple(args.multiple, args, pg, redis, seeded, 0)
             report(alone)
-        if pair is not None:
-            # The same multiple on the primary alone first, then every commit waiting for the
-            # standby too: the cost of losing nothing when the primary's machine dies.
-            say(f"bench.event: ×{args.multiple} on the primary alone first, then with its standby")
-            alone = run_multiple(args.multiple, args, pg, redis, seeded, 0)
-            report(alone)
-            took = pair.attach_standby()
-            say(f"bench.event: the standby streams, commits wait for it ({took:.0f} s to make)")
         for m in multiples:
             run = run_multiple(m, args, pg, redis, seeded, args.audience)
             runs.append(run)
             report(run)
             if not run["held"] and not args.all:
                 break
-        if alone is not None and pair is not None:
-            standby_verdict(alone, runs[0])
-        elif alone is not None:
+        if alone is not None:
             audience_verdict(alone, runs[0])
         if not args.no_reference:
             ref = reference(args, pg, redis, runs[0]["answer"])
     finally:
         redis.stop()
         shutil.rmtree(workdir, ignore_errors=True)
-        if pair is not None:
-            pair.stop()
-            shutil.rmtree(pair.root, ignore_errors=True)
         with contextlib.suppress(Exception):
             pg.drop(f"{args.db_prefix}_event")
         with contextlib.suppress(Exception):
