@@ -49,7 +49,7 @@ help:
 	@echo "make test-fast  engine, services and API tests (no browser, production run or slow)"
 	@echo "make install    the venv with every extra (dev, bench) from uv.lock, and the vendored Pyodide"
 	@echo "make lock       regenerate uv.lock after editing pyproject.toml's dependencies"
-	@echo "make lint       ruff check, ruff format --check and the layers (lint-imports)"
+	@echo "make lint       ruff check, ruff format --check, the layers (lint-imports), radon (no block worse than D)"
 	@echo "make typecheck  mypy"
 	@echo "make security   bandit, and pip-audit over uv.lock"
 	@echo "make schema     write the API's OpenAPI schema to docs/openapi.yaml, and the results"
@@ -118,10 +118,14 @@ test-fast: install
 		tests/engine tests/ledger tests/hands tests/tables tests/players tests/events tests/closing \
 		tests/api tests/integrity
 
+# radon: no block of brag_event/ worse than D (radon cc exits 0 whatever it finds: its list must
+# be empty; tests/core/test_complexity.py checks the same under pytest).
 lint: $(if $(INSTALLED),,install)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
+	@out="$$($(VENV)/bin/radon cc -s -n E brag_event)"; \
+		if [ -n "$$out" ]; then echo "$$out"; echo "blocks worse than radon's D: split them"; exit 1; fi
 
 typecheck: $(if $(INSTALLED),,install)
 	$(PY) -m mypy

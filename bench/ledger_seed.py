@@ -31,19 +31,15 @@ CYCLE = SEATS  # hands in a cycle: every seat deals (and wins) once
 def _play_cycle(table: Any) -> None:
     """One cycle of hands at ``table`` through the services: whoever acts first looks and bets
     the minimum, everyone after folds."""
+    from brag_event.bots import opener_bets
     from brag_event.hands.selectors import hand_state
     from brag_event.hands.services import hand_apply_action, hand_start
 
     for _ in range(CYCLE):
         hand = hand_start(table=table, by=None)
         while hand.status != hand.Status.SETTLED:
-            state = hand_state(hand)
-            turn = next(a.seat for a in state.legal_actions() if a.action == "fold")
-            action: dict[str, Any] = {"seat": turn, "action": "fold"}
-            if hand.next_seq == 1:
-                action = {"seat": turn, "action": "look"}
-            elif hand.next_seq == 2:
-                action = {"seat": turn, "action": "bet", "amount": table.day.min_bet}
+            bot = opener_bets(hand_state(hand), hand.next_seq, table.day.min_bet)
+            action = bot.to_dict()
             hand, _row, _state = hand_apply_action(
                 hand=hand, action=action, expected_seq=hand.next_seq, by=None
             )

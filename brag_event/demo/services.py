@@ -25,19 +25,13 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 
 from brag_event.audit.models import AuditEntry, Verb
+from brag_event.bots import Casual
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.engine import (
-    CHOOSING,
     DECK,
-    SHOWING,
-    Action,
     Card,
     HandState,
-    LegalAction,
-    cards_str,
-    strength3,
-    value_of_strength,
 )
 from brag_event.events.models import Event
 from brag_event.events.services import day_open, event_create_flash
@@ -58,6 +52,8 @@ PLAYERS = 24
 TABLES = 4
 STARTING_MONEY = 1_000
 STEP_CAP = 200  # actions in one hand before the loader forces it to an end
+# The demo's players (brag_event.bots): look, see and fold at the bots' usual chances.
+PLAYER = Casual()
 DEVICE = "demo loader"
 
 # (username, password, group, is_staff, is_superuser, what they are)
@@ -255,7 +251,7 @@ def _play_hand(hand: Hand, rng: random.Random, by: Actor) -> tuple[int, int, int
     steps = 0
     while state.outcome is None:
         force = steps >= STEP_CAP
-        action = _choose(state, cards, rng, force=force)
+        action = PLAYER.choose(state, cards, rng, force=force).to_dict()
         try:
             hand, _row, state = hand_apply_action(
                 hand=hand, action=action, expected_seq=hand.next_seq, by=by
@@ -267,91 +263,6 @@ def _play_hand(hand: Hand, rng: random.Random, by: Actor) -> tuple[int, int, int
         steps += 1
     carried = any(p.how == "carried" for p in state.outcome.pots)
     return steps, int(carried), int(steps > STEP_CAP)
-
-
-def _amount(la: LegalAction, rng: random.Random, *, strong: bool) -> int:
-    """A bet payment in [min, max]: mostly the minimum, otherwise biased to the low end (a
-    strong open hand raises more freely)."""
-    lo = la.min_amount or 0
-    hi = la.max_amount if la.max_amount is not None else lo
-    if not strong and rng.random() < 0.6:
-        return lo
-    return lo + int((hi - lo + 1) * rng.random() ** (1 if strong else 2.5))
-
-
-def _quality(cards: tuple[Card, ...]) -> int:
-    """0 weak high card, 1 high card with a queen or better, 2 pair or better."""
-    value = value_of_strength(strength3(*cards))
-    if value.category != "high_card":
-        return 2
-    return 1 if value.ranks[0] >= 10 else 0
-
-
-def _choose(
-    state: HandState, cards: dict[int, tuple[Card, ...]], rng: random.Random, *, force: bool
-) -> dict[str, Any]:
-    """A plausible next action, always one the engine lists as allowed."""
-    if state.phase == SHOWING:
-        shower = state.cards_needed[0]
-        text = cards_str(cards[shower])
-        # A seer or a covering player whose hand cannot win mostly gives up without showing
-        # (RULES §3.6, §3.8): tried on a copy, which the engine offers for this.
-        if state.can(Action("concede", shower)) and rng.random() < 0.8:
-            trial = state.copy().apply(Action("show", shower, cards=text))
-            outcome = trial.outcome
-            if outcome is not None and all(shower not in r.winners for r in outcome.pots):
-                return {"action": "concede", "seat": shower}
-        return {"action": "show", "seat": shower, "cards": text}
-    legal = [la for la in state.legal_actions() if la.allowed]
-    if state.phase == CHOOSING:
-        la = legal[0]
-        return {"action": "discard", "seat": la.seat, "hand": rng.choice(la.hands)}
-    if state.pending is not None:
-        # A two-hand player looked at one hand: mostly keep it, sometimes throw it in.
-        keep = next(la for la in legal if la.action == "keep")
-        if force or rng.random() < 0.7:
-            return {"action": "keep", "seat": keep.seat}
-        return {"action": "discard", "seat": keep.seat, "hand": state.pending.looked}
-
-    seat = state.to_act
-    assert seat is not None
-    if force:
-        return {"action": "fold", "seat": seat}
-    mine = {la.action: la for la in legal if la.seat in (seat, None)}
-    me = state.by_seat[seat]
-    if "cover" in mine:  # short of the least stay: cover when the rules offer it
-        return {"action": "cover", "seat": seat, "amount": mine["cover"].cost}
-    look = mine.get("look")
-    if look is not None and rng.random() < 0.45:
-        return _look(look, rng)
-    if not state.stake and rng.random() < 0.08:
-        others = [la for la in legal if la.action == "look" and la.seat != seat]
-        if others:
-            return _look(rng.choice(others), rng)
-    if "showdown" in mine and rng.random() < 0.003:
-        return {"action": "showdown"}
-    quality = -1 if me.blind else _quality(cards[seat])
-    if "see" in mine and rng.random() < (0.5 if quality != 0 else 0.3):
-        return {"action": "see", "seat": seat, "amount": mine["see"].cost}
-    bet = mine.get("bet")
-    fold = {-1: 0.12, 0: 0.5, 1: 0.25, 2: 0.04}[quality]
-    if bet is not None and me.stack:
-        # The stakes are getting high for this stack: more likely to give up.
-        fold += min(0.8, 3 * (bet.min_amount or 0) / me.stack) * (0.3 if quality == 2 else 0.8)
-    if rng.random() < fold:
-        return {"action": "fold", "seat": seat}
-    if bet is not None:
-        return {"action": "bet", "seat": seat, "amount": _amount(bet, rng, strong=quality == 2)}
-    if "see" in mine:
-        return {"action": "see", "seat": seat, "amount": mine["see"].cost}
-    return {"action": "fold", "seat": seat}
-
-
-def _look(la: LegalAction, rng: random.Random) -> dict[str, Any]:
-    action: dict[str, Any] = {"action": "look", "seat": la.seat}
-    if la.hands:
-        action["hand"] = rng.choice(la.hands)
-    return action
 
 
 # --------------------------------------------------------------------------- output

@@ -266,24 +266,10 @@ def _lock_record_day(day_id: int) -> Day:
 PENALTIES = (Penalty.Kind.WARNING, Penalty.Kind.MISSED_HANDS, Penalty.Kind.DISQUALIFICATION)
 
 
-@service_transaction
-def ruling_record(
-    *,
-    what_happened: str,
-    decision: str,
-    players: list[int],
-    by: Actor | None,
-    call: FloorCall | int | None = None,
-    table: Table | int | None = None,
-    hand: Hand | int | None = None,
-    penalty: str = "",
-    missed_hands: int | None = None,
-) -> Ruling:
-    """Record the floor's ruling — what happened, the players involved, the decision — and
-    the penalty it gives each of those players (none, a warning, N missed hands at their table,
-    or a disqualification). A call it answers is resolved."""
-    what_happened = _text(what_happened, TEXT_MAX)
-    decision = _text(decision, TEXT_MAX)
+def _ruling_checked(
+    what_happened: str, decision: str, penalty: str, missed_hands: int | None
+) -> None:
+    """Refuse a ruling without its words, or with a penalty that is not one."""
     if not what_happened:
         raise ServiceError(
             "field_required", "Say what happened.", details={"field": "what_happened"}
@@ -306,6 +292,12 @@ def ruling_record(
             f"Missed hands are 1 to {MISSED_HANDS_MAX}.",
             details={"field": "missed_hands"},
         )
+
+
+def _ruling_place(
+    call: FloorCall | int | None, table: Table | int | None, hand: Hand | int | None
+) -> tuple[FloorCall | None, Table, int | None]:
+    """The call a ruling answers (locked), its table and its hand: the call's, unless named."""
     found_call = _lock_call(call) if call is not None else None
     if found_call is not None and found_call.status == FloorCall.Status.RESOLVED:
         raise Conflict("call_resolved", "This call already has its ruling.")
@@ -323,6 +315,61 @@ def ruling_record(
     if found_table is None and found_call is None:
         raise ServiceError("table_required", "Name the table.", details={"field": "table"})
     assert found_table is not None
+    return found_call, found_table, hand_id
+
+
+def _resolve(found_call: FloorCall, by: Actor | None) -> None:
+    """The call answered by a ruling: resolved (and taken, if nobody had)."""
+    found_call.status = FloorCall.Status.RESOLVED
+    found_call.resolved_at = timezone.now()
+    if found_call.taken_by_id is None:
+        found_call.taken_by = _user(by)
+        found_call.taken_at = found_call.resolved_at
+    found_call.save(update_fields=["status", "resolved_at", "taken_by", "taken_at"])
+
+
+def _chain_ruling(ruling: Ruling, chained: Hand | None, day: Day) -> None:
+    """The ruling on the record: on its hand's chain, or the day's."""
+    if chained is not None:
+        # A disqualification above may have appended to this very hand (its live hand folded):
+        # chain after it, from the row as it is now (still locked by this transaction).
+        chained.refresh_from_db(fields=["next_seq", "chain_head"])
+        ruling.chain_hand = chained
+        ruling.seq, ruling.hash = chain.chain_append(
+            hand=chained, kind=record.KIND, fields=record.ruling_fields(ruling.pk)
+        )
+        ruling.save(update_fields=["chain_hand", "seq", "hash"])
+        chained.save(update_fields=["next_seq", "chain_head"])
+    else:
+        # No hand to go on, or the day is closing: the day's own chain, before its root.
+        ruling.chain_day = day
+        ruling.seq, ruling.hash = chain.day_chain_append(
+            day=day, kind=record.KIND, fields=record.ruling_fields(ruling.pk)
+        )
+        ruling.save(update_fields=["chain_day", "seq", "hash"])
+        day.save(update_fields=["record_seq", "record_head"])
+
+
+@service_transaction
+def ruling_record(
+    *,
+    what_happened: str,
+    decision: str,
+    players: list[int],
+    by: Actor | None,
+    call: FloorCall | int | None = None,
+    table: Table | int | None = None,
+    hand: Hand | int | None = None,
+    penalty: str = "",
+    missed_hands: int | None = None,
+) -> Ruling:
+    """Record the floor's ruling — what happened, the players involved, the decision — and
+    the penalty it gives each of those players (none, a warning, N missed hands at their table,
+    or a disqualification). A call it answers is resolved."""
+    what_happened = _text(what_happened, TEXT_MAX)
+    decision = _text(decision, TEXT_MAX)
+    _ruling_checked(what_happened, decision, penalty, missed_hands)
+    found_call, found_table, hand_id = _ruling_place(call, table, hand)
     event_id = found_table.day.event_id
     wanted = sorted({p for p in players if type(p) is int})
     involved = list(Player.objects.filter(event_id=event_id, pk__in=wanted).order_by("pk"))
@@ -351,30 +398,8 @@ def ruling_record(
         if penalty:
             _penalise(ruling, player, penalty, missed_hands or 0, found_table.day, by)
     if found_call is not None:
-        found_call.status = FloorCall.Status.RESOLVED
-        found_call.resolved_at = timezone.now()
-        if found_call.taken_by_id is None:
-            found_call.taken_by = _user(by)
-            found_call.taken_at = found_call.resolved_at
-        found_call.save(update_fields=["status", "resolved_at", "taken_by", "taken_at"])
-    if chained is not None:
-        # A disqualification above may have appended to this very hand (its live hand folded):
-        # chain after it, from the row as it is now (still locked by this transaction).
-        chained.refresh_from_db(fields=["next_seq", "chain_head"])
-        ruling.chain_hand = chained
-        ruling.seq, ruling.hash = chain.chain_append(
-            hand=chained, kind=record.KIND, fields=record.ruling_fields(ruling.pk)
-        )
-        ruling.save(update_fields=["chain_hand", "seq", "hash"])
-        chained.save(update_fields=["next_seq", "chain_head"])
-    else:
-        # No hand to go on, or the day is closing: the day's own chain, before its root.
-        ruling.chain_day = day
-        ruling.seq, ruling.hash = chain.day_chain_append(
-            day=day, kind=record.KIND, fields=record.ruling_fields(ruling.pk)
-        )
-        ruling.save(update_fields=["chain_day", "seq", "hash"])
-        day.save(update_fields=["record_seq", "record_head"])
+        _resolve(found_call, by)
+    _chain_ruling(ruling, chained, day)
     versions.table_changed(found_table.pk)
     versions.event_changed(event_id)
     audit_record(

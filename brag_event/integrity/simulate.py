@@ -24,14 +24,12 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations
 from typing import Any
 
+from brag_event.bots import Style, fallback, keeps, styled_action
 from brag_event.engine import (
-    ACTIVE,
     BETTING,
     CHOOSING,
-    DECK,
     FLASH_DAY_1,
     SETTLED,
     SHOWING,
@@ -41,40 +39,15 @@ from brag_event.engine import (
     Rules,
     SeatSetup,
     cards_str,
-    strength3,
 )
 
 from .facts import HandFacts, Recorder
 from .stats import ALPHA, DealerEvent, DealerPace, Finding, Report, cards_check, monitor
 
-
-def _percentiles() -> list[float]:
-    """For each strength 0..740: the share of the 22,100 hands that it beats (ties count half)."""
-    counts = [0] * 741
-    for a, b, c in combinations(DECK, 3):
-        counts[strength3(a, b, c)] += 1
-    total = sum(counts)
-    out, below = [], 0
-    for n in counts:
-        out.append((below + n / 2) / total)
-        below += n
-    return out
-
-
-PERCENTILE = _percentiles()
-
 BOX_ORDER: tuple[int, ...] = tuple(
     rank * 4 + suit for suit in (3, 2, 0, 1) for rank in range(12, -1, -1)
 )
 """A new pack as it comes out of the box: spades, hearts, clubs, diamonds, each A down to 2."""
-
-
-@dataclass(frozen=True)
-class Style:
-    look: float  # chance, at each of their turns, that a blind player looks
-    tight: float  # how good a hand an open player wants to stay in (a percentile)
-    aggression: float  # chance of raising with a good hand
-    blind_see: float  # chance a blind player sees when two are left
 
 
 def random_style(rng: random.Random) -> Style:
@@ -142,132 +115,73 @@ def _cards(held: dict[int, dict[str, tuple[int, ...]]], p: Any) -> tuple[int, ..
     return hands["old"] if (p.hands == 1 and p.held == "old") else hands["new"]
 
 
-class _Options:
-    """What the player to act may do, from RULES §3 (cheaper than asking the engine for every
-    legal action at every turn). The engine still checks every action: if one of these is
-    refused, the player falls back to what ``legal_actions()`` lists."""
-
-    def __init__(self, state: HandState, p: Any) -> None:
-        rules = state.rules
-        self.state, self.p, self.seat = state, p, p.seat
-        self.stake = stake = state.stake
-        self.active = [q for q in state.players if q.status == ACTIVE]
-        self.two = len(self.active) == 2
-        lo, hi = (stake, stake + rules.max_raise) if stake else (rules.min_bet, rules.max_bet)
-        if p.blind:
-            lo, hi = (lo + 1) // 2, hi // 2
-        self.lo, self.hi = lo, min(hi, p.stack)
-        other = next((q for q in self.active if q is not p), None)
-        self.see_cost: int | None = None
-        if self.two and stake and other is not None and (p.blind or not other.blind):
-            cost = stake if p.blind else 2 * stake
-            if rules.see_cost != "double":
-                cost = (stake + 1) // 2 if p.blind else stake
-            if cost <= p.stack:
-                self.see_cost = cost
-
-    def bet(self, amount: int | None = None) -> Action:
-        if self.lo > self.hi:
-            return Action("cover", self.seat, self.p.stack)
-        amount = self.lo if amount is None else max(self.lo, min(self.hi, amount))
-        return Action("bet", self.seat, amount)
-
-    def top(self) -> Action:
-        return self.bet(self.hi)
-
-    def some(self, rng: random.Random) -> Action:
-        return self.bet(rng.randint(self.lo, max(self.lo, self.hi)))
-
-    def see(self) -> Action | None:
-        return None if self.see_cost is None else Action("see", self.seat, self.see_cost)
-
-    def fold(self) -> Action:
-        return Action("fold", self.seat)
-
-    def look(self, hand: str | None = None) -> Action:
-        return Action("look", self.seat, hand=hand)
+def _deal(
+    table: _Table, state: HandState
+) -> tuple[dict[int, dict[str, tuple[int, ...]]], list[int]]:
+    """Each dealt-in seat's hand (and the blind hand kept with a carried pot), and the rest of
+    the pack."""
+    if table.shuffle and not (table.unshuffled and table.started):
+        table.rng.shuffle(table.pack)
+    table.started = True
+    n = len(state.players)
+    held: dict[int, dict[str, tuple[int, ...]]] = {}
+    if table.unshuffled:
+        # Run from the bottom, three at a time: the hands just thrown in come straight back.
+        cut = len(table.pack) - 3 * n
+        deal, stub = table.pack[cut:][::-1], table.pack[:cut]
+    else:
+        deal, stub = table.pack[: 3 * n], table.pack[3 * n :]
+    for k, p in enumerate(state.players):
+        if table.unshuffled:
+            held[p.seat] = {"new": tuple(deal[3 * k : 3 * k + 3])}
+        else:  # one at a time, from the top, as RULES deal
+            held[p.seat] = {"new": (deal[k], deal[k + n], deal[k + 2 * n])}
+        if p.seat == table.carried_seat and table.retained:
+            held[p.seat]["old"] = table.retained
+    return held, stub
 
 
-def _choose(
+def _not_betting(
+    state: HandState, held: dict[int, dict[str, tuple[int, ...]]], rng: random.Random
+) -> Action | None:
+    """The action of a showing, choosing or keeping player (None while betting)."""
+    if state.phase == SHOWING:
+        seat = state.cards_needed[0]
+        return Action("show", seat, cards=cards_str(_cards(held, state.by_seat[seat])))
+    if state.phase == CHOOSING:
+        return Action("discard", state.must_choose[0], hand=rng.choice(("old", "new")))
+    if state.pending is not None:
+        p = state.pending
+        looked = held[p.seat][p.looked or "new"]
+        return Action("keep", p.seat) if keeps(looked) else Action("discard", p.seat, hand=p.looked)
+    return None
+
+
+def _gather(
+    table: _Table,
     state: HandState,
-    p: Any,
-    style: Style,
-    rng: random.Random,
-    cards: tuple[int, ...],
-    steps: int,
-    setter: int | None,
-    plot: dict[str, Any],
-) -> Action:
-    """An action for the player to act, in their style (and their plot, if any)."""
-    o = _Options(state, p)
-    stake = o.stake
-    # Plots first (they name seats).
-    partner = plot.get("folds_to")
-    if partner is not None and stake and setter == partner:
-        return o.fold()
-    # A dumper and the partner who receives play as usual, until only the two of them are
-    # left: then the dumper raises to the limit a few times and folds to the partner's bet;
-    # the partner always calls the dumper.
-    heads_up_with = o.two and any(
-        q.seat in (plot.get("dumps_to"), plot.get("receives_from")) for q in o.active
-    )
-    if plot.get("dumps_to") is not None and heads_up_with:
-        if p.blind and p.hands == 1:
-            return o.look()
-        if stake >= 3 * state.rules.max_bet:
-            return o.fold()
-        return o.top()
-    if plot.get("receives_from") is not None and heads_up_with and stake:
-        return o.bet()
-
-    if steps > 24:  # a long hand: end it
-        see = o.see()
-        if see is not None:
-            return see
-        if len(o.active) >= 3:
-            return Action("showdown")
-        if not p.blind and rng.random() < 0.3:
-            return o.fold()
-    if len(o.active) >= 3 and steps > 14 and rng.random() < 0.3:
-        return Action("showdown")
-    if p.blind:
-        looks = style.look + stake / (4 * state.rules.max_bet)
-        if rng.random() < looks:
-            return o.look(rng.choice(("old", "new")) if p.hands == 2 else None)
-        see = o.see()
-        if see is not None and rng.random() < style.blind_see + steps / 20:
-            return see
-        if rng.random() < 0.03:
-            return o.fold()
-        if rng.random() < style.aggression * 0.3:
-            return o.some(rng)
-        return o.bet()
-    u = PERCENTILE[strength3(cards[0], cards[1], cards[2])]
-    if not stake:
-        if u < style.tight * 0.6:
-            return o.fold()
-        if u > 0.8 and rng.random() < style.aggression:
-            return o.some(rng)
-        return o.bet()
-    pressure = stake / (stake + 2 * state.rules.max_bet)
-    if u < style.tight + (1 - style.tight) * pressure:
-        return o.fold()
-    see = o.see()
-    if see is not None and rng.random() < 0.5 + steps / 20:
-        return see
-    if u > 0.85 and rng.random() < style.aggression:
-        return o.some(rng)
-    return o.bet()
-
-
-def _fallback(state: HandState, p: Any) -> Action:
-    """When the chosen action is refused: stay in if possible, else fold."""
-    legal = {a.action: a for a in state.legal_actions() if a.allowed and a.seat == p.seat}
-    for kind in ("bet", "see", "cover"):
-        la = legal.get(kind)
-        if la is not None:
-            return Action(kind, p.seat, la.min_amount if kind == "bet" else la.cost)
-    return Action("fold", p.seat)
+    held: dict[int, dict[str, tuple[int, ...]]],
+    stub: list[int],
+    folded_order: list[int],
+) -> None:
+    """The cards go back to the bottom: folded hands as they were thrown in, then the others;
+    the table's carried pot, button and shuffle move on."""
+    outcome = state.outcome
+    assert outcome is not None
+    keep: tuple[int, ...] = ()
+    if outcome.carried_seat is not None:
+        keep = _cards(held, state.by_seat[outcome.carried_seat])
+    order = folded_order + [p.seat for p in state.players if p.seat not in folded_order]
+    gathered = [
+        c for seat in order for cards in held[seat].values() if cards != keep for c in cards
+    ]
+    table.pack = stub + gathered
+    table.retained = keep
+    table.carried_pot = outcome.carried_pot
+    table.carried_seat = outcome.carried_seat
+    table.dealer = outcome.next_dealer
+    table.shuffle = outcome.shuffle
+    assert len(table.pack) + len(keep) == 52, (len(table.pack), len(keep))
 
 
 def _play(
@@ -295,77 +209,32 @@ def _play(
         first_deal=table.shuffle,
     )
     recorder = Recorder(state, hand=hand_id, players=seat_player, **keys)
-    if table.shuffle and not (table.unshuffled and table.started):
-        table.rng.shuffle(table.pack)
-    table.started = True
-    n = len(state.players)
-    held: dict[int, dict[str, tuple[int, ...]]] = {}
-    if table.unshuffled:
-        # Run from the bottom, three at a time: the hands just thrown in come straight back.
-        cut = len(table.pack) - 3 * n
-        deal, stub = table.pack[cut:][::-1], table.pack[:cut]
-    else:
-        deal, stub = table.pack[: 3 * n], table.pack[3 * n :]
-    for k, p in enumerate(state.players):
-        if table.unshuffled:
-            held[p.seat] = {"new": tuple(deal[3 * k : 3 * k + 3])}
-        else:  # one at a time, from the top, as RULES deal
-            held[p.seat] = {"new": (deal[k], deal[k + n], deal[k + 2 * n])}
-        if p.seat == table.carried_seat and table.retained:
-            held[p.seat]["old"] = table.retained
+    held, stub = _deal(table, state)
     folded_order: list[int] = []
     steps = 0
     while state.phase != SETTLED:
         steps += 1
         if steps > 400:
             return None
-        if state.phase == SHOWING:
-            seat = state.cards_needed[0]
-            text = cards_str(_cards(held, state.by_seat[seat]))
-            recorder.apply(Action("show", seat, cards=text))
-            continue
-        if state.phase == CHOOSING:
-            seat = state.must_choose[0]
-            recorder.apply(Action("discard", seat, hand=rng.choice(("old", "new"))))
-            continue
-        if state.pending is not None:
-            p = state.pending
-            looked = held[p.seat][p.looked or "new"]
-            good = PERCENTILE[strength3(*looked)] > 0.5
-            recorder.apply(
-                Action("keep", p.seat) if good else Action("discard", p.seat, hand=p.looked)
-            )
+        step = _not_betting(state, held, rng)
+        if step is not None:
+            recorder.apply(step)
             continue
         assert state.phase == BETTING
         p = state.players[state.turn]
         pid = seat_player[p.seat]
-        cards = _cards(held, p)
         plot = {role: seat_of.get(other) for role, other in plots.get(pid, {}).items()}
-        action = _choose(state, p, styles[pid], rng, cards, steps, recorder.setter, plot)
+        action = styled_action(
+            state, p, styles[pid], rng, _cards(held, p), steps, recorder.setter, plot
+        )
         try:
             recorder.apply(action)
         except IllegalAction:
-            action = _fallback(state, p)
+            action = fallback(state, p.seat)
             recorder.apply(action)
         if action.action == "fold":
             folded_order.append(p.seat)
-    outcome = state.outcome
-    assert outcome is not None
-    # The cards go back to the bottom: folded hands as they were thrown in, then the others.
-    keep: tuple[int, ...] = ()
-    if outcome.carried_seat is not None:
-        keep = _cards(held, state.by_seat[outcome.carried_seat])
-    order = folded_order + [p.seat for p in state.players if p.seat not in folded_order]
-    gathered = [
-        c for seat in order for cards in held[seat].values() if cards != keep for c in cards
-    ]
-    table.pack = stub + gathered
-    table.retained = keep
-    table.carried_pot = outcome.carried_pot
-    table.carried_seat = outcome.carried_seat
-    table.dealer = outcome.next_dealer
-    table.shuffle = outcome.shuffle
-    assert len(table.pack) + len(keep) == 52, (len(table.pack), len(keep))
+    _gather(table, state, held, stub, folded_order)
     return recorder.finish()
 
 

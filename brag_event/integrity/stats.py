@@ -261,9 +261,27 @@ def cards_check(
     )
     tables = [k for k in testable if k[0] == "table"]
     threshold = alpha / max(len(testable), 1)
-    # The dispersion is first guessed without the most scattered tenth of the tables, then
-    # measured on the tables not flagged (so a bad table cannot make itself or others look
-    # normal), until the flags settle.
+    findings, used = _tables_findings(groups, tables, threshold, allow_dispersion)
+    bad_tables = {f.subject[1] for f in findings if f.flagged}
+    rest = _groups((s for s in blind if facts_of[s.hand].table not in bad_tables), facts_of)
+    for subject in (k for k in testable if k[0] != "table"):
+        finding = _cards_finding(subject, rest.get(subject, []), used, threshold)
+        if finding is not None:
+            if bad_tables:
+                finding.numbers["left_out_tables"] = len(bad_tables)
+            findings.append(finding)
+    return findings
+
+
+def _tables_findings(
+    groups: dict[tuple[Any, ...], list[Shown]],
+    tables: list[tuple[Any, ...]],
+    threshold: float,
+    allow_dispersion: bool,
+) -> tuple[list[Finding], float]:
+    """The tables' findings and the dispersion they were judged with. The dispersion is first
+    guessed without the most scattered tenth of the tables, then measured on the tables not
+    flagged (so a bad table cannot make itself or others look normal), until the flags settle."""
     categories = {k: [s.category for s in groups[k]] for k in tables}
     dispersion = dispersion_of(list(categories.values()), trim=True) if allow_dispersion else 1.0
     bad: set[tuple[Any, ...]] = set()
@@ -285,15 +303,7 @@ def cards_check(
         if flagged == bad and measured == dispersion:
             break
         bad, dispersion = flagged, measured
-    bad_tables = {f.subject[1] for f in findings if f.flagged}
-    rest = _groups((s for s in blind if facts_of[s.hand].table not in bad_tables), facts_of)
-    for subject in (k for k in testable if k[0] != "table"):
-        finding = _cards_finding(subject, rest.get(subject, []), used, threshold)
-        if finding is not None:
-            if bad_tables:
-                finding.numbers["left_out_tables"] = len(bad_tables)
-            findings.append(finding)
-    return findings
+    return findings, used
 
 
 def _cards_finding(

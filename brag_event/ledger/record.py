@@ -337,37 +337,28 @@ def _gap(by_seq: dict[int, RecordRow], seq: int) -> str:
     )
 
 
-def recompute(event: Event) -> Recomputed:
-    """Every row of every kind on the record (``register_record_source``: transfers outside
-    hands, seats taken and left, and what the other apps register) against the record: each
-    on it exactly once, each entry's stored hash the hash of its content after the entry before
-    it (a row changed, added behind the services or removed is named), the record's head its
-    last hash, and the money issued on it what the ledger says was issued."""
-    out = Recomputed()
-    record = MoneyRecord.objects.filter(event=event).first()
-    uid = str(event.uid)
-    out.genesis = genesis_of(record, uid)
-    before_t = record.before_transfer if record else 0
+def _rows_by_seq(event: Event, problems: list[str]) -> dict[int, RecordRow]:
+    """Every source's rows by their seq on the record; rows on no record, or two of one seq,
+    are problems."""
     by_seq: dict[int, RecordRow] = {}
     stray: list[str] = []
     for source in RECORD_SOURCES:
-        for row in source.rows(event, out.problems):
+        for row in source.rows(event, problems):
             if row.seq is None:
                 stray.append(
                     row.unrecorded or f"{row.what} is on no record: written behind the services"
                 )
             elif row.seq in by_seq:
-                out.problems.append(f"{row.what} has seq {row.seq}, as has {by_seq[row.seq].what}")
+                problems.append(f"{row.what} has seq {row.seq}, as has {by_seq[row.seq].what}")
             else:
                 by_seq[row.seq] = row
-    out.problems += stray
-    last = max(by_seq, default=0)
-    missing = [s for s in range(1, last + 1) if s not in by_seq]
-    if missing:
-        out.problems.append(
-            f"entries {missing[:10]} of the record are missing: rows on it were deleted"
-        )
-        out.problems += [_gap(by_seq, seq) for seq in missing[:3]]
+    problems += stray
+    return by_seq
+
+
+def _chain(out: Recomputed, by_seq: dict[int, RecordRow]) -> None:
+    """Each entry's hash recomputed after the one before, and checked against its stored
+    hash."""
     previous_stored = current = out.genesis
     for seq in sorted(by_seq):
         row = by_seq[seq]
@@ -392,6 +383,47 @@ def recompute(event: Event) -> Recomputed:
                 )
             )
         previous_stored = row.digest
+
+
+def _issued_on_record(event: Event, by_seq: dict[int, RecordRow], before_t: int) -> int:
+    """The money issued on the record, and by the transfers from before it was kept."""
+    issued = 0
+    issuer = Q(kind="issuer")
+    for row in by_seq.values():
+        content = row.content
+        if content["kind"] == "transfer":
+            if content["from"][0] == "issuer":
+                issued += int(content["amount"])
+            if content["to"][0] == "issuer":
+                issued -= int(content["amount"])
+    legacy = Transfer.objects.filter(event=event, pk__lte=before_t)
+    issuers = Account.objects.filter(issuer, event=event)
+    for sign, side in ((1, "source"), (-1, "target")):
+        amounts = legacy.filter(**{f"{side}__in": issuers}).values_list("amount", flat=True)
+        issued += sign * sum(int(a) for a in amounts)
+    return issued
+
+
+def recompute(event: Event) -> Recomputed:
+    """Every row of every kind on the record (``register_record_source``: transfers outside
+    hands, seats taken and left, and what the other apps register) against the record: each
+    on it exactly once, each entry's stored hash the hash of its content after the entry before
+    it (a row changed, added behind the services or removed is named), the record's head its
+    last hash, and the money issued on it what the ledger says was issued."""
+    out = Recomputed()
+    record = MoneyRecord.objects.filter(event=event).first()
+    uid = str(event.uid)
+    out.genesis = genesis_of(record, uid)
+    before_t = record.before_transfer if record else 0
+    by_seq = _rows_by_seq(event, out.problems)
+    last = max(by_seq, default=0)
+    missing = [s for s in range(1, last + 1) if s not in by_seq]
+    if missing:
+        out.problems.append(
+            f"entries {missing[:10]} of the record are missing: rows on it were deleted"
+        )
+        out.problems += [_gap(by_seq, seq) for seq in missing[:3]]
+    _chain(out, by_seq)
     out.entries = len(by_seq)
     head = out.hashes[last] if last else out.genesis
     out.head = chain.MoneyHead(last, head)
@@ -406,17 +438,5 @@ def recompute(event: Event) -> Recomputed:
             out.problems.append(_gap(by_seq, last + 1))
     if record is None and by_seq:
         out.problems.append("the event's record row is missing")
-    issuer = Q(kind="issuer")
-    for row in by_seq.values():
-        content = row.content
-        if content["kind"] == "transfer":
-            if content["from"][0] == "issuer":
-                out.issued_on_record += int(content["amount"])
-            if content["to"][0] == "issuer":
-                out.issued_on_record -= int(content["amount"])
-    legacy = Transfer.objects.filter(event=event, pk__lte=before_t)
-    issuers = Account.objects.filter(issuer, event=event)
-    for sign, side in ((1, "source"), (-1, "target")):
-        amounts = legacy.filter(**{f"{side}__in": issuers}).values_list("amount", flat=True)
-        out.issued_on_record += sign * sum(int(a) for a in amounts)
+    out.issued_on_record = _issued_on_record(event, by_seq, before_t)
     return out

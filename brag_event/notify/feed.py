@@ -12,7 +12,7 @@ may take an entry down (audited). ``feed_refresh`` writes what is new since its 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -82,44 +82,74 @@ def feed_entry_remove(*, entry: FeedEntry, by: Actor | None) -> FeedEntry:
     return found
 
 
+class _Entry:
+    """Makes the feed's entries of ``event``: an entry of play is shown after the delay."""
+
+    def __init__(self, event: Event, conf: FeedSettings) -> None:
+        self.event = event
+        self.delay = datetime.timedelta(minutes=conf.delay_minutes)
+
+    def __call__(
+        self, key: str, kind: str, text: str, at: datetime.datetime, *, play: bool
+    ) -> FeedEntry:
+        shown = at + self.delay if play else at
+        return FeedEntry(event=self.event, key=key, kind=kind, text=text, at=at, shown_from=shown)
+
+
 def _entries(
     event: Event, conf: FeedSettings, cursor: dict[str, int], removed: list[str]
 ) -> Iterator[FeedEntry]:
-    delay = datetime.timedelta(minutes=conf.delay_minutes)
+    entry = _Entry(event, conf)
+    yield from _logged_entries(entry, cursor, removed)
+    yield from _pot_entries(entry, conf, cursor)
+    yield from _close_entries(entry, cursor)
 
-    def entry(key: str, kind: str, text: str, at: datetime.datetime, *, play: bool) -> FeedEntry:
-        shown = at + delay if play else at
-        return FeedEntry(event=event, key=key, kind=kind, text=text, at=at, shown_from=shown)
 
-    # The audit log: days opened, announcements, players leaving a table with nothing.
+def _logged_entries(
+    entry: _Entry, cursor: dict[str, int], removed: list[str]
+) -> Iterator[FeedEntry]:
+    """The audit log: days opened, announcements, players leaving a table with nothing."""
     verbs = [Verb.DAY_OPEN, Verb.ANNOUNCEMENT_POST, Verb.ANNOUNCEMENT_REMOVE, Verb.SEAT_LEAVE]
     logged = AuditEntry.objects.filter(
-        event_id=event.pk, verb__in=verbs, pk__gt=cursor.get("audit", 0)
+        event_id=entry.event.pk, verb__in=verbs, pk__gt=cursor.get("audit", 0)
     ).order_by("pk")
     for row in logged.values("pk", "verb", "at", "data", "day_id", "seat_id"):
         cursor["audit"] = row["pk"]
-        if row["verb"] == Verb.DAY_OPEN and row["day_id"]:
-            number = Day.objects.filter(pk=row["day_id"]).values_list("number", flat=True).first()
-            yield entry(
-                f"open-{row['pk']}", "day", f"Day {number} is under way.", row["at"], play=False
-            )
-        elif row["verb"] == Verb.ANNOUNCEMENT_POST:
-            data = row["data"] or {}
-            if data.get("text"):
-                key = f"announce-{data.get('announcement')}"
-                yield entry(key, "announcement", str(data["text"]), row["at"], play=False)
-        elif row["verb"] == Verb.ANNOUNCEMENT_REMOVE:
+        if row["verb"] == Verb.ANNOUNCEMENT_REMOVE:
             # An announcement taken down from the hall leaves the feed too.
             removed.append(f"announce-{(row['data'] or {}).get('announcement')}")
-        elif row["verb"] == Verb.SEAT_LEAVE and row["seat_id"]:
-            if (row["data"] or {}).get("stack") != 0:
-                continue
-            seat = Seat.objects.select_related("player", "table").filter(pk=row["seat_id"]).first()
-            if seat is None or seat.player.balance >= seat.table.day.table_min:
-                continue  # a player who can buy in again is not out
-            words = f"{seat.player.name} is out, leaving table {seat.table.number}."
-            yield entry(f"out-{row['pk']}", "out", words, row["at"], play=True)
-    # Settled hands: the pots over the organiser's amount, who won them and how much.
+            continue
+        made = _logged_entry(entry, row)
+        if made is not None:
+            yield made
+
+
+def _logged_entry(entry: _Entry, row: Mapping[str, Any]) -> FeedEntry | None:
+    if row["verb"] == Verb.DAY_OPEN and row["day_id"]:
+        number = Day.objects.filter(pk=row["day_id"]).values_list("number", flat=True).first()
+        return entry(
+            f"open-{row['pk']}", "day", f"Day {number} is under way.", row["at"], play=False
+        )
+    if row["verb"] == Verb.ANNOUNCEMENT_POST:
+        data = row["data"] or {}
+        if not data.get("text"):
+            return None
+        key = f"announce-{data.get('announcement')}"
+        return entry(key, "announcement", str(data["text"]), row["at"], play=False)
+    if row["verb"] == Verb.SEAT_LEAVE and row["seat_id"]:
+        if (row["data"] or {}).get("stack") != 0:
+            return None
+        seat = Seat.objects.select_related("player", "table").filter(pk=row["seat_id"]).first()
+        if seat is None or seat.player.balance >= seat.table.day.table_min:
+            return None  # a player who can buy in again is not out
+        words = f"{seat.player.name} is out, leaving table {seat.table.number}."
+        return entry(f"out-{row['pk']}", "out", words, row["at"], play=True)
+    return None
+
+
+def _pot_entries(entry: _Entry, conf: FeedSettings, cursor: dict[str, int]) -> Iterator[FeedEntry]:
+    """Settled hands: the pots over the organiser's amount, who won them and how much."""
+    event = entry.event
     hands = Hand.objects.filter(
         table__day__event=event, status=Hand.Status.SETTLED, pk__gt=cursor.get("hand", 0)
     ).order_by("pk")
@@ -142,9 +172,12 @@ def _entries(
             )
             at = hand.settled_at or timezone.now()
             yield entry(f"pot-{hand.pk}-{i}", "pot", words, at, play=True)
-    # Closes: the top and the cut, and a new leader.
+
+
+def _close_entries(entry: _Entry, cursor: dict[str, int]) -> Iterator[FeedEntry]:
+    """Closes: the top and the cut, and a new leader."""
     closes = DayClose.objects.filter(
-        day__event=event, status=DayClose.Status.DONE, pk__gt=cursor.get("close", 0)
+        day__event=entry.event, status=DayClose.Status.DONE, pk__gt=cursor.get("close", 0)
     ).order_by("pk")
     for close in closes.select_related("day"):
         cursor["close"] = close.pk

@@ -287,20 +287,23 @@ def _quote_problem(err: str) -> str:
     return 'a quote (") on this line is not where a spreadsheet puts one: check this line'
 
 
-def file_read(data: bytes, *, currency: str = "MB") -> File:
-    """Read a file of players (raises ``FileRefused`` for a file that cannot be read as a
-    whole: no column of names, more than ``MAX_ROWS`` rows, nothing after the header)."""
-    text, encoding = text_of(data)
-    if "\x00" in text[:2000] and encoding != "UTF-16":
-        raise FileRefused(
-            "invalid_csv", "This is not a text file: save the spreadsheet as CSV first."
-        )
-    lines = text.splitlines()
-    first = next((i for i, line in enumerate(lines) if line.strip()), None)
-    if first is None:
-        raise FileRefused("invalid_csv", "The file is empty.")
-    separator = separator_of(lines[first])
-    header_fields = next(csv.reader([lines[first]], delimiter=separator))
+@dataclass(frozen=True)
+class _Layout:
+    """Where the columns are, from the header line."""
+
+    name_at: int | None
+    first_at: int | None
+    last_at: int | None
+    money_at: list[int]
+    group_at: int | None
+    number_at: int | None
+    width: int
+    currency: str
+
+
+def _layout(header_fields: list[str], currency: str) -> tuple[_Layout, list[dict[str, str]]]:
+    """The header's columns (raises ``FileRefused`` without a column of names, or with two of
+    money)."""
     columns, name_at, first_at, last_at, money_at, group_at = _columns(header_fields, currency)
     number_at = next(
         (i for i, c in enumerate(columns) if c["read_as"] == "membership number"), None
@@ -318,17 +321,92 @@ def file_read(data: bytes, *, currency: str = "MB") -> File:
         raise FileRefused(
             "invalid_csv", f"Two columns could be the starting money: {both}. Keep one."
         )
+    layout = _Layout(
+        name_at, first_at, last_at, money_at, group_at, number_at, len(header_fields), currency
+    )
+    return layout, columns
+
+
+def _money_cell(fields: list[str], at: _Layout) -> tuple[int | None, str]:
+    if not at.money_at:
+        return None, ""
+    raw = _cell(fields, at.money_at[0]).strip()
+    if not raw:
+        return None, "no starting money on this row"
+    return money_of(raw, at.currency)
+
+
+def _number_cell(fields: list[str], at: _Layout, why: str) -> tuple[int | None, str]:
+    raw_number = _cell(fields, at.number_at).strip()
+    if not raw_number or why:
+        return None, why
+    if raw_number.isascii() and raw_number.isdigit() and 1 <= int(raw_number) <= NUMBER_MAX:
+        return int(raw_number), why
+    return None, f"the membership number “{raw_number[:20]}” is not a whole number"
+
+
+def _row(fields: list[str], line: int, at: _Layout, seen: dict[str, int]) -> Row:
+    """One row of players read (``seen``: the first line of each name or number so far)."""
+    if at.name_at is not None:
+        raw_name = _cell(fields, at.name_at)
+    else:
+        raw_name = f"{_cell(fields, at.first_at)} {_cell(fields, at.last_at)}"
+    name = player_name_clean(raw_name)
+    extra = [v for v in fields[at.width :] if v.strip()]
+    note = f"{len(extra)} value(s) past the last column left out" if extra else ""
+    money, why = _money_cell(fields, at)
+    group = player_group_clean(_cell(fields, at.group_at))
+    number, why = _number_cell(fields, at, why)
+    if not name:
+        why = "no name on this row" + (f", and {why}" if why else "")
+    elif len(name) > NAME_MAX:
+        why = NAME_TOO_LONG.rstrip(".").lower()
+    elif len(group) > GROUP_MAX:
+        why = GROUP_TOO_LONG.rstrip(".").lower()
+    if not why:
+        # Two rows of one name are one person twice, unless their numbers say otherwise.
+        key = name_key(name) if number is None else f"#{number}"
+        if key in seen:
+            what = "name" if number is None else "membership number"
+            why = f"the same {what} as line {seen[key]}"
+        else:
+            seen[key] = line
+    return Row(
+        line=line,
+        name=name[:200],
+        money=money,
+        refused=why,
+        note=note,
+        group=group[:GROUP_MAX],
+        number=number,
+    )
+
+
+def file_read(data: bytes, *, currency: str = "MB") -> File:
+    """Read a file of players (raises ``FileRefused`` for a file that cannot be read as a
+    whole: no column of names, more than ``MAX_ROWS`` rows, nothing after the header)."""
+    text, encoding = text_of(data)
+    if "\x00" in text[:2000] and encoding != "UTF-16":
+        raise FileRefused(
+            "invalid_csv", "This is not a text file: save the spreadsheet as CSV first."
+        )
+    lines = text.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        raise FileRefused("invalid_csv", "The file is empty.")
+    separator = separator_of(lines[first])
+    header_fields = next(csv.reader([lines[first]], delimiter=separator))
+    at, columns = _layout(header_fields, currency)
     read = File(
         encoding=encoding,
         separator=SEPARATORS[separator],
         columns=columns,
-        has_money=bool(money_at),
+        has_money=bool(at.money_at),
     )
-    name_cols = {i for i in (name_at, first_at, last_at) if i is not None}
+    name_cols = {i for i in (at.name_at, at.first_at, at.last_at) if i is not None}
     body = _Lines("".join(text.splitlines(keepends=True)[first + 1 :]), separator)
     seen: dict[str, int] = {}
-    width = len(header_fields)
-    records = body.records(single_line=name_cols | set(money_at), first_line=first + 2)
+    records = body.records(single_line=name_cols | set(at.money_at), first_line=first + 2)
     for line, fields, problem in records:
         if fields is None:
             shown = player_name_clean(lines[line - 1])[:60]  # the line as written
@@ -337,54 +415,7 @@ def file_read(data: bytes, *, currency: str = "MB") -> File:
         if not any(v.strip() for v in fields):
             read.empty_lines += 1
             continue
-        if name_at is not None:
-            raw_name = _cell(fields, name_at)
-        else:
-            raw_name = f"{_cell(fields, first_at)} {_cell(fields, last_at)}"
-        name = player_name_clean(raw_name)
-        extra = [v for v in fields[width:] if v.strip()]
-        note = f"{len(extra)} value(s) past the last column left out" if extra else ""
-        money: int | None = None
-        why = ""
-        if money_at:
-            raw = _cell(fields, money_at[0]).strip()
-            if raw:
-                money, why = money_of(raw, currency)
-            else:
-                why = "no starting money on this row"
-        group = player_group_clean(_cell(fields, group_at))
-        number: int | None = None
-        raw_number = _cell(fields, number_at).strip()
-        if raw_number and not why:
-            if raw_number.isascii() and raw_number.isdigit() and 1 <= int(raw_number) <= NUMBER_MAX:
-                number = int(raw_number)
-            else:
-                why = f"the membership number “{raw_number[:20]}” is not a whole number"
-        if not name:
-            why = "no name on this row" + (f", and {why}" if why else "")
-        elif len(name) > NAME_MAX:
-            why = NAME_TOO_LONG.rstrip(".").lower()
-        elif len(group) > GROUP_MAX:
-            why = GROUP_TOO_LONG.rstrip(".").lower()
-        if not why:
-            # Two rows of one name are one person twice, unless their numbers say otherwise.
-            key = name_key(name) if number is None else f"#{number}"
-            if key in seen:
-                what = "name" if number is None else "membership number"
-                why = f"the same {what} as line {seen[key]}"
-            else:
-                seen[key] = line
-        read.rows.append(
-            Row(
-                line=line,
-                name=name[:200],
-                money=money,
-                refused=why,
-                note=note,
-                group=group[:GROUP_MAX],
-                number=number,
-            )
-        )
+        read.rows.append(_row(fields, line, at, seen))
         if len(read.rows) > MAX_ROWS:
             raise FileRefused(
                 "too_many_rows",

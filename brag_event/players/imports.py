@@ -134,76 +134,8 @@ def players_import_preview(
         read = file_read(data, currency=event.currency)
     except FileRefused as err:
         raise ServiceError(err.code, err.message, details={"field": "csv"}) from None
-    default = None
-    if not read.has_money:
-        if event.starting_money is None:
-            raise ServiceError(
-                "no_starting_money",
-                "The file has no starting-money column and this event has no starting money "
-                "set: add a “Starting money” column, or set the event's starting money first.",
-                details={"field": "csv"},
-            )
-        default = int(event.starting_money)
-    taken = _registered(event, [name_key(r.name) for r in read.rows if not r.refused])
-    entered = set(
-        Player.objects.filter(event=event, removed_at__isnull=True).values_list(
-            "person_id", flat=True
-        )
-    )
-    # Returning people, found for the whole file in two queries (not two a row).
-    numbered = _by_number([r.number for r in read.rows if r.number is not None and not r.refused])
-    alike = _people_alike(event, [name_key(r.name) for r in read.rows if not r.refused])
-    # The file's own rows of one name key, the first of each: a later row of the same name is
-    # another person told apart by its membership number when both rows give one (two John
-    # Smiths, 6001 and 6002), and asked about otherwise (a look-alike spelling, "Jоhn Smith"
-    # with a Cyrillic "о", or a row without its number).
-    first_of: dict[str, Any] = {}
-    rows: list[dict[str, Any]] = []
-    for row in read.rows:
-        money = row.money if read.has_money else default
-        refused = row.refused
-        person: Person | None = None
-        matches: list[dict[str, Any]] = []
-        looks_like = None
-        if not refused and row.number is not None:
-            person = numbered.get(row.number)
-            if person is not None and person.name_key != name_key(row.name):
-                refused = f"membership number {row.number} is {person_described(person)}"
-            elif person is not None and person.pk in entered:
-                refused = f"{person_described(person)} is entered in this event already"
-        apart = None
-        if not refused:
-            key = name_key(row.name)
-            existing = taken.get(key)
-            earlier = first_of.setdefault(key, row)
-            if existing is not None:
-                looks_like = {"player": existing[0], "name": existing[1]}
-            elif earlier is not row:
-                if _told_apart(earlier, row):
-                    apart = {"line": earlier.line, "name": earlier.name, "number": earlier.number}
-                else:
-                    looks_like = {"line": earlier.line, "name": earlier.name}
-            if person is None:
-                matches = [
-                    {"person": p.pk, "text": person_described(p)}
-                    for p in alike.get(name_key(row.name), [])[:5]
-                ]
-        rows.append(
-            {
-                "line": row.line,
-                "name": row.name,
-                "money": money if not refused else None,
-                "refused": refused,
-                "note": row.note,
-                "group": row.group,
-                "number": row.number,
-                "person": person.pk if person is not None else None,
-                "person_text": person_described(person) if person is not None else "",
-                "matches": matches,
-                "looks_like": looks_like,
-                "apart": apart,
-            }
-        )
+    default = _default_money(event, read)
+    rows = _Preview(event, read).rows(default)
     return ImportBatch.objects.create(
         event=event,
         file_name=str(file_name)[:200],
@@ -214,6 +146,99 @@ def players_import_preview(
         rows=rows,
         created_by=by.user if by is not None and getattr(by.user, "pk", None) else None,
     )
+
+
+def _default_money(event: Event, read: Any) -> int | None:
+    """The money of every row of a file without a money column: the event's starting money
+    (refused when the event has none)."""
+    if read.has_money:
+        return None
+    if event.starting_money is None:
+        raise ServiceError(
+            "no_starting_money",
+            "The file has no starting-money column and this event has no starting money "
+            "set: add a “Starting money” column, or set the event's starting money first.",
+            details={"field": "csv"},
+        )
+    return int(event.starting_money)
+
+
+class _Preview:
+    """What a file's rows would do: the whole file's lookups made once (two queries for the
+    returning people, not two a row), then row by row."""
+
+    def __init__(self, event: Event, read: Any) -> None:
+        self.read = read
+        kept = [r for r in read.rows if not r.refused]
+        self.taken = _registered(event, [name_key(r.name) for r in kept])
+        self.entered = set(
+            Player.objects.filter(event=event, removed_at__isnull=True).values_list(
+                "person_id", flat=True
+            )
+        )
+        self.numbered = _by_number([r.number for r in kept if r.number is not None])
+        self.alike = _people_alike(event, [name_key(r.name) for r in kept])
+        # The file's own rows of one name key, the first of each: a later row of the same name
+        # is another person told apart by its membership number when both rows give one (two
+        # John Smiths, 6001 and 6002), and asked about otherwise (a look-alike spelling, "Jоhn
+        # Smith" with a Cyrillic "о", or a row without its number).
+        self.first_of: dict[str, Any] = {}
+
+    def rows(self, default: int | None) -> list[dict[str, Any]]:
+        return [self._row(row, default) for row in self.read.rows]
+
+    def _returning(self, row: Any) -> tuple[Person | None, str]:
+        """The person a row's membership number names, and the row's refusal."""
+        refused = row.refused
+        if refused or row.number is None:
+            return None, refused
+        person = self.numbered.get(row.number)
+        if person is not None and person.name_key != name_key(row.name):
+            refused = f"membership number {row.number} is {person_described(person)}"
+        elif person is not None and person.pk in self.entered:
+            refused = f"{person_described(person)} is entered in this event already"
+        return person, refused
+
+    def _row(self, row: Any, default: int | None) -> dict[str, Any]:
+        money = row.money if self.read.has_money else default
+        person, refused = self._returning(row)
+        matches: list[dict[str, Any]] = []
+        looks_like = apart = None
+        if not refused:
+            looks_like, apart = self._alike(row)
+            if person is None:
+                matches = [
+                    {"person": p.pk, "text": person_described(p)}
+                    for p in self.alike.get(name_key(row.name), [])[:5]
+                ]
+        return {
+            "line": row.line,
+            "name": row.name,
+            "money": money if not refused else None,
+            "refused": refused,
+            "note": row.note,
+            "group": row.group,
+            "number": row.number,
+            "person": person.pk if person is not None else None,
+            "person_text": person_described(person) if person is not None else "",
+            "matches": matches,
+            "looks_like": looks_like,
+            "apart": apart,
+        }
+
+    def _alike(self, row: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """(looks like: a player of the event or an earlier row; told apart from an earlier
+        row by the membership numbers)."""
+        key = name_key(row.name)
+        existing = self.taken.get(key)
+        earlier = self.first_of.setdefault(key, row)
+        if existing is not None:
+            return {"player": existing[0], "name": existing[1]}, None
+        if earlier is row:
+            return None, None
+        if _told_apart(earlier, row):
+            return None, {"line": earlier.line, "name": earlier.name, "number": earlier.number}
+        return {"line": earlier.line, "name": earlier.name}, None
 
 
 def _told_apart(first: Any, later: Any) -> bool:
@@ -285,35 +310,10 @@ def _group(row: dict[str, Any], club: str) -> str:
     return player_group_clean(str(row.get("group") or row.get("club") or club))[:GROUP_MAX]
 
 
-@service_transaction
-def players_import_confirm(
-    *, batch: ImportBatch, decisions: dict[int, str] | None = None, by: Actor | None
-) -> list[Player]:
-    """Register exactly the rows the preview said it would, with the money it showed — all of
-    them or, if any has become impossible since (a name registered meanwhile), none.
-
-    ``decisions`` (line → ``person:<id>``, ``new``, ``different`` or ``skip``) answers every
-    row the preview asked about (``row_question``): a returning person chosen or someone new;
-    a name that looks the same as a player's of the event confirmed as a different person
-    (the audit log records it) or left out."""
-    batch = _locked(batch)
-    if batch.status != ImportBatch.Status.PREVIEWED:
-        raise Conflict(
-            "import_done",
-            "This file was imported already: its players are on the list."
-            if batch.status == ImportBatch.Status.CONFIRMED
-            else "This import was undone.",
-        )
-    event = Event.objects.get(pk=batch.event_id)
-    chosen = _decided(batch, decisions or {})
-    if not chosen:
-        raise ServiceError("nothing_to_import", "No row of this file can be registered.")
-    # Same order as registering one by one takes the unique index's entries (by name key): two
-    # imports that share names take them in one order and never deadlock.
-    chosen.sort(key=lambda c: (name_key(c[0]["name"]), c[0]["line"]))
-    wanted = [row for row, _person, _different in chosen]
-    keys = [name_key(r["name"]) for r in wanted]
-    plain_keys = [key for key, c in zip(keys, chosen, strict=True) if not c[2]]
+def _refuse_taken(
+    event: Event, plain_keys: list[str], chosen: list[tuple[dict[str, Any], int | None, bool]]
+) -> None:
+    """Refuse names registered since the preview and a person chosen for two rows."""
     clash = _registered(event, plain_keys)
     if clash:
         names = ", ".join(f"“{n}”" for _pk, n in sorted(clash.values(), key=lambda v: v[1])[:3])
@@ -333,16 +333,16 @@ def players_import_confirm(
             + ", ".join(person_described(p) for p in people)
             + ". Choose someone new for one of them, or leave one out.",
         )
-    total = sum(int(r["money"]) for r in wanted)
-    # The issuer's row is locked so two issues at once cannot both pass the bound.
-    issuer = Account.objects.select_for_update().get(pk=account_issuer(event).pk)
-    issued = event_money_issued(event)
-    if issued + total > MONEY_MAX:
-        raise ServiceError(
-            "amount_too_large",
-            f"{event} has issued {issued:,} in all; this file's {total:,} more would pass the "
-            f"limit of {MONEY_MAX:,} an event may issue.",
-        )
+
+
+def _register(
+    event: Event,
+    batch: ImportBatch,
+    chosen: list[tuple[dict[str, Any], int | None, bool]],
+    wanted: list[dict[str, Any]],
+    keys: list[str],
+) -> tuple[list[Player], list[int]]:
+    """The new people and every row's player (with its id), and each row's person's id."""
     try:
         with transaction.atomic():
             # Someone new gets the number the file gives, else the next free ones in turn.
@@ -390,6 +390,11 @@ def players_import_confirm(
         by_person = dict(Player.objects.filter(import_batch=batch).values_list("person_id", "pk"))
         for p in players:
             p.pk = by_person[p.person_id]
+    return players, person_ids
+
+
+def _accounts(event: Event, batch: ImportBatch, players: list[Player]) -> list[Account]:
+    """Every player's account, with its id."""
     accounts = Account.objects.bulk_create(
         [Account(event=event, kind=Account.Kind.PLAYER, player=p) for p in players],
         batch_size=500,
@@ -400,37 +405,18 @@ def players_import_confirm(
         )
         for a, p in zip(accounts, players, strict=True):
             a.pk = by_player[p.pk]
-    legs = [
-        (str(Transfer.Kind.ISSUE), issuer, account, int(r["money"]))
-        for r, account in zip(wanted, accounts, strict=True)
-        if int(r["money"]) > 0
-    ]
-    for at in range(0, len(legs), LEGS_PER_STATEMENT):
-        transfers_post(legs=legs[at : at + LEGS_PER_STATEMENT], by=by, memo="starting money")
-    players_record(players, event.pk)  # who each is, on the money record (locked above)
-    batch.status = ImportBatch.Status.CONFIRMED
-    batch.confirmed_at = timezone.now()
-    batch.save(update_fields=["status", "confirmed_at"])
-    versions.event_changed(event.pk)
-    numbers = dict(Person.objects.filter(pk__in=person_ids).values_list("pk", "number"))
-    audit_record_each(
-        by=by,
-        verb=Verb.PLAYER_REGISTER,
-        subjects=[
-            (
-                p,
-                {
-                    "money": int(r["money"]),
-                    "import": batch.pk,
-                    "person": p.person_id,
-                    "number": numbers[p.person_id],
-                    **({"returning": True} if pk is not None else {}),
-                },
-            )
-            for p, r, (_row, pk, _d) in zip(players, wanted, chosen, strict=True)
-        ],
-        event_id=event.pk,
-    )
+    return accounts
+
+
+def _record_look_alikes(
+    batch: ImportBatch,
+    event: Event,
+    players: list[Player],
+    wanted: list[dict[str, Any]],
+    chosen: list[tuple[dict[str, Any], int | None, bool]],
+    numbers: dict[int, int],
+    by: Actor | None,
+) -> None:
     # Each player registered as another person than a look-alike: the event's player it looks
     # like, or the player of the file's earlier line (asked, or told apart by their numbers).
     by_line = {int(r["line"]): p for p, r in zip(players, wanted, strict=True)}
@@ -470,6 +456,82 @@ def players_import_confirm(
             ],
             event_id=event.pk,
         )
+
+
+@service_transaction
+def players_import_confirm(
+    *, batch: ImportBatch, decisions: dict[int, str] | None = None, by: Actor | None
+) -> list[Player]:
+    """Register exactly the rows the preview said it would, with the money it showed — all of
+    them or, if any has become impossible since (a name registered meanwhile), none.
+
+    ``decisions`` (line → ``person:<id>``, ``new``, ``different`` or ``skip``) answers every
+    row the preview asked about (``row_question``): a returning person chosen or someone new;
+    a name that looks the same as a player's of the event confirmed as a different person
+    (the audit log records it) or left out."""
+    batch = _locked(batch)
+    if batch.status != ImportBatch.Status.PREVIEWED:
+        raise Conflict(
+            "import_done",
+            "This file was imported already: its players are on the list."
+            if batch.status == ImportBatch.Status.CONFIRMED
+            else "This import was undone.",
+        )
+    event = Event.objects.get(pk=batch.event_id)
+    chosen = _decided(batch, decisions or {})
+    if not chosen:
+        raise ServiceError("nothing_to_import", "No row of this file can be registered.")
+    # Same order as registering one by one takes the unique index's entries (by name key): two
+    # imports that share names take them in one order and never deadlock.
+    chosen.sort(key=lambda c: (name_key(c[0]["name"]), c[0]["line"]))
+    wanted = [row for row, _person, _different in chosen]
+    keys = [name_key(r["name"]) for r in wanted]
+    plain_keys = [key for key, c in zip(keys, chosen, strict=True) if not c[2]]
+    _refuse_taken(event, plain_keys, chosen)
+    total = sum(int(r["money"]) for r in wanted)
+    # The issuer's row is locked so two issues at once cannot both pass the bound.
+    issuer = Account.objects.select_for_update().get(pk=account_issuer(event).pk)
+    issued = event_money_issued(event)
+    if issued + total > MONEY_MAX:
+        raise ServiceError(
+            "amount_too_large",
+            f"{event} has issued {issued:,} in all; this file's {total:,} more would pass the "
+            f"limit of {MONEY_MAX:,} an event may issue.",
+        )
+    players, person_ids = _register(event, batch, chosen, wanted, keys)
+    accounts = _accounts(event, batch, players)
+    legs = [
+        (str(Transfer.Kind.ISSUE), issuer, account, int(r["money"]))
+        for r, account in zip(wanted, accounts, strict=True)
+        if int(r["money"]) > 0
+    ]
+    for at in range(0, len(legs), LEGS_PER_STATEMENT):
+        transfers_post(legs=legs[at : at + LEGS_PER_STATEMENT], by=by, memo="starting money")
+    players_record(players, event.pk)  # who each is, on the money record (locked above)
+    batch.status = ImportBatch.Status.CONFIRMED
+    batch.confirmed_at = timezone.now()
+    batch.save(update_fields=["status", "confirmed_at"])
+    versions.event_changed(event.pk)
+    numbers = dict(Person.objects.filter(pk__in=person_ids).values_list("pk", "number"))
+    audit_record_each(
+        by=by,
+        verb=Verb.PLAYER_REGISTER,
+        subjects=[
+            (
+                p,
+                {
+                    "money": int(r["money"]),
+                    "import": batch.pk,
+                    "person": p.person_id,
+                    "number": numbers[p.person_id],
+                    **({"returning": True} if pk is not None else {}),
+                },
+            )
+            for p, r, (_row, pk, _d) in zip(players, wanted, chosen, strict=True)
+        ],
+        event_id=event.pk,
+    )
+    _record_look_alikes(batch, event, players, wanted, chosen, numbers, by)
     audit_record(
         by=by,
         verb=Verb.PLAYER_IMPORT,

@@ -208,6 +208,22 @@ def _followed(
             found.append(("marked", (pk, name, recorded, marked)))
     if not found and not leads:
         return []
+    found += _merged_ends(leads)
+    wanted: set[int] = set()
+    for what, args in found:
+        if what == "moves":
+            wanted |= {args[0]["removed_id"], args[2] or 0}
+        elif what == "merged":
+            wanted |= {args[0], args[1], args[2] or 0}
+        else:
+            wanted |= {args[2], args[3] or 0}
+    numbers = dict(Person.objects.filter(pk__in=wanted).values_list("pk", "number"))
+    return [_followed_words(what, args, names, numbers) for what, args in found]
+
+
+def _merged_ends(leads: dict[int, int]) -> list[tuple[str, Any]]:
+    """Each person merged away whose mark is not where the record's merges end."""
+    found: list[tuple[str, Any]] = []
     marked_into = dict(
         Person.objects.filter(pk__in=list(leads)).values_list("pk", "merged_into_id")
     )
@@ -218,46 +234,39 @@ def _followed(
             end = leads[end]
         if marked_into.get(removed) != end:
             found.append(("merged", (removed, end, marked_into.get(removed))))
-    wanted: set[int] = set()
-    for what, args in found:
-        if what == "moves":
-            wanted |= {args[0]["removed_id"], args[2] or 0}
-        elif what == "merged":
-            wanted |= {args[0], args[1], args[2] or 0}
-        else:
-            wanted |= {args[2], args[3] or 0}
-    numbers = dict(Person.objects.filter(pk__in=wanted).values_list("pk", "number"))
-    out = []
-    for what, args in found:
-        if what == "moves":
-            m, player, had = args
-            out.append(
-                f"merge {m['id']} (entry {m['seq']}) moves player {player} "
-                f"({names.get(player, 'not of this event')}) from "
-                f"{_person(numbers, m['removed_id'])}, but the record had them as "
-                f"{_person(numbers, had)}"
-            )
-        elif what == "person":
-            pk, name, person, recorded = args
-            out.append(
-                f"player {pk} ({name}) belongs to {_person(numbers, person)}, but the record "
-                f"has them as {_person(numbers, recorded)}: moved to another person behind the "
-                "services"
-            )
-        elif what == "marked":
-            pk, name, person, merged_into = args
-            out.append(
-                f"{_person(numbers, person)}, who the record has as player {pk} ({name}), is "
-                f"marked merged into {_person(numbers, merged_into)} on no record: written "
-                "behind the services"
-            )
-        else:
-            removed, end, marked_into = args
-            out.append(
-                f"{_person(numbers, removed)} was merged into {_person(numbers, end)} on the "
-                f"record, but is marked merged into {_person(numbers, marked_into)}"
-            )
-    return out
+    return found
+
+
+def _followed_words(what: str, args: Any, names: dict[int, str], numbers: dict[int, int]) -> str:
+    """One problem ``_followed`` found, in words."""
+    if what == "moves":
+        m, player, had = args
+        return (
+            f"merge {m['id']} (entry {m['seq']}) moves player {player} "
+            f"({names.get(player, 'not of this event')}) from "
+            f"{_person(numbers, m['removed_id'])}, but the record had them as "
+            f"{_person(numbers, had)}"
+        )
+    elif what == "person":
+        pk, name, person, recorded = args
+        return (
+            f"player {pk} ({name}) belongs to {_person(numbers, person)}, but the record "
+            f"has them as {_person(numbers, recorded)}: moved to another person behind the "
+            "services"
+        )
+    elif what == "marked":
+        pk, name, person, merged_into = args
+        return (
+            f"{_person(numbers, person)}, who the record has as player {pk} ({name}), is "
+            f"marked merged into {_person(numbers, merged_into)} on no record: written "
+            "behind the services"
+        )
+    else:
+        removed, end, marked_into = args
+        return (
+            f"{_person(numbers, removed)} was merged into {_person(numbers, end)} on the "
+            f"record, but is marked merged into {_person(numbers, marked_into)}"
+        )
 
 
 def identities_source() -> RecordSource:

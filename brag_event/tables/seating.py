@@ -172,32 +172,12 @@ def seat_numbers(count: int, seats: int) -> list[int]:
     return [1 + (i * seats) // count for i in range(count)]
 
 
-@service_transaction
-def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> SeatingDraw:
-    """Draw the day's tables for every eligible player (qualified, not seated, able to afford
-    ``table_min`` plus the house fee; each brings ``min(balance - fee, table_max)``; checked in,
-    when the day's check-in window says so: ``players.checkin``); everyone else is listed with
-    the reason (a qualifier not checked in: a no-show). Nothing is seated until the draw is
-    applied. A day is drawn while it is scheduled or open, once the day before it has closed:
-    from that close's qualifiers and nobody else."""
-    day = day_for_play(day.pk)
-    if day.status not in (Day.Status.SCHEDULED, Day.Status.OPEN):
-        refuse_unless_open(day, "seating draws")
-    refuse_until_day_before_closed(day, "the seating draw")
-    seed = (seed or "").strip() or secrets.token_hex(8)
-    if len(seed) > 64:
-        raise ServiceError(
-            "invalid_seed", "A seed is at most 64 characters.", details={"field": "seed"}
-        )
-    qualified: set[int] | None = None
-    # A player removed as registered by mistake is on no list (their name is free again): a
-    # draw lists them neither as drawn nor as "withdrawn" beside someone of their name.
-    players = list(
-        Player.objects.filter(event=day.event, removed_at__isnull=True).order_by("name", "pk")
-    )
+def _eligible(day: Day, players: list[Player]) -> tuple[list[PlanEntry], list[dict[str, Any]]]:
+    """The players to draw (id, name shown, what each brings) and the others with the reason."""
     shown = event_names_shown(day.event_id)
-    if only_qualifiers(day):
-        qualified = set(day.qualified.values_list("player_id", flat=True))
+    qualified = (
+        set(day.qualified.values_list("player_id", flat=True)) if only_qualifiers(day) else None
+    )
     checked_in = checked_in_ids(day)
     seated = {
         player_id: number
@@ -208,7 +188,6 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
     fee = day.house_fee
     needed = day.table_min + fee
     eligible: list[PlanEntry] = []
-    groups = {player.pk: player.group for player in players if player.group}
     excluded: list[dict[str, Any]] = []
     for player in players:
         reason = ""
@@ -226,12 +205,16 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
             excluded.append({"player": player.pk, "name": shown[player.pk], "reason": reason})
         else:
             eligible.append((player.pk, shown[player.pk], min(player.balance - fee, day.table_max)))
-    last = day.tables.order_by("-number").values_list("number", flat=True).first() or 0
+    return eligible, excluded
+
+
+def _plan(
+    tables: list[list[PlanEntry]], last: int, seats: int, groups: dict[int, str]
+) -> list[dict[str, Any]]:
+    """The drawn tables, numbered after the day's ``last``, each player at their seat."""
     plan: list[dict[str, Any]] = []
-    tables, shared = seating_plan_apart(players=eligible, seats=day.seats, seed=seed, groups=groups)
-    names = {pk: name for pk, name, _amount in eligible}
     for k, at_table in enumerate(tables, 1):
-        numbers = seat_numbers(len(at_table), day.seats)
+        numbers = seat_numbers(len(at_table), seats)
         plan.append(
             {
                 "table": last + k,
@@ -247,8 +230,20 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
                 ],
             }
         )
+    return plan
+
+
+def _apart(
+    eligible: list[PlanEntry],
+    groups: dict[int, str],
+    tables: list[list[PlanEntry]],
+    shared: Any,
+    last: int,
+) -> dict[str, Any]:
+    """The groups kept apart, and those that had to share a table (and where)."""
+    names = {pk: name for pk, name, _amount in eligible}
     drawn = Counter(player_group_key(groups[pk]) for pk, _n, _a in eligible if pk in groups)
-    apart = {
+    return {
         # The groups with two or more players in this draw, kept apart unless listed as shared.
         "groups": sum(1 for count in drawn.values() if count > 1),
         "shared": [
@@ -264,6 +259,36 @@ def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> Seat
             for s in shared
         ],
     }
+
+
+@service_transaction
+def seating_draw(*, day: Day, seed: str | None = None, by: Actor | None) -> SeatingDraw:
+    """Draw the day's tables for every eligible player (qualified, not seated, able to afford
+    ``table_min`` plus the house fee; each brings ``min(balance - fee, table_max)``; checked in,
+    when the day's check-in window says so: ``players.checkin``); everyone else is listed with
+    the reason (a qualifier not checked in: a no-show). Nothing is seated until the draw is
+    applied. A day is drawn while it is scheduled or open, once the day before it has closed:
+    from that close's qualifiers and nobody else."""
+    day = day_for_play(day.pk)
+    if day.status not in (Day.Status.SCHEDULED, Day.Status.OPEN):
+        refuse_unless_open(day, "seating draws")
+    refuse_until_day_before_closed(day, "the seating draw")
+    seed = (seed or "").strip() or secrets.token_hex(8)
+    if len(seed) > 64:
+        raise ServiceError(
+            "invalid_seed", "A seed is at most 64 characters.", details={"field": "seed"}
+        )
+    # A player removed as registered by mistake is on no list (their name is free again): a
+    # draw lists them neither as drawn nor as "withdrawn" beside someone of their name.
+    players = list(
+        Player.objects.filter(event=day.event, removed_at__isnull=True).order_by("name", "pk")
+    )
+    groups = {player.pk: player.group for player in players if player.group}
+    eligible, excluded = _eligible(day, players)
+    last = day.tables.order_by("-number").values_list("number", flat=True).first() or 0
+    tables, shared = seating_plan_apart(players=eligible, seats=day.seats, seed=seed, groups=groups)
+    plan = _plan(tables, last, day.seats, groups)
+    apart = _apart(eligible, groups, tables, shared, last)
     draw = SeatingDraw.objects.create(
         day=day,
         seed=seed,

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from hypothesis import assume
 from hypothesis import strategies as st
 
+from brag_event import bots
 from brag_event.engine import (
     ACTIONS,
     FLOOR_ACTIONS,
@@ -31,10 +32,12 @@ from brag_event.engine import (
 )
 from brag_event.engine.history import start_of
 
+T = TypeVar("T")
+
 MAX_STEPS = 400
 """Every random hand must settle within this many actions."""
 
-ENDING = frozenset({"fold", "see", "cover", "showdown", "keep", "discard", "show", "concede"})
+ENDING = bots.ENDING
 """Actions that move a hand towards its end (no new money at stake, no new look)."""
 
 WEIGHTS = {"bet": 10, "cover": 4, "look": 3, "see": 2}
@@ -176,28 +179,28 @@ def card_text(cards: Sequence[int], style: int = 0) -> str:
 # ---------------------------------------------------------------------------- the driver
 
 
+class Draws:
+    """Hypothesis's draws as the bots' source of randomness (``brag_event.bots.Rng``): each
+    choice is a draw, so a failing hand shrinks."""
+
+    def __init__(self, data: st.DataObject) -> None:
+        self.data = data
+
+    def random(self) -> float:
+        return self.data.draw(st.floats(0, 1, exclude_max=True))
+
+    def randint(self, a: int, b: int) -> int:
+        return self.data.draw(st.integers(a, b))
+
+    def choice(self, seq: Sequence[T]) -> T:
+        return self.data.draw(st.sampled_from(seq))
+
+
 def concrete(
     choice: LegalAction, state: HandState, data: st.DataObject, cards: dict[int, str]
 ) -> Action:
-    """A concrete action for an allowed :class:`LegalAction`."""
-    kind, seat = choice.action, choice.seat
-    if kind == "bet":
-        assert choice.min_amount is not None and choice.max_amount is not None
-        return Action("bet", seat, data.draw(st.integers(choice.min_amount, choice.max_amount)))
-    if kind in ("see", "cover"):
-        return Action(kind, seat, choice.cost)
-    if kind == "look":
-        hand = data.draw(st.sampled_from(choice.hands)) if choice.hands else None
-        return Action("look", seat, hand=hand)
-    if kind == "discard":
-        options: list[str | None] = list(choice.hands)
-        if state.phase == "betting":
-            options.append(None)  # defaults to the hand looked at
-        return Action("discard", seat, hand=data.draw(st.sampled_from(options)))
-    if kind == "show":
-        assert seat is not None
-        return Action("show", seat, cards=cards[seat])
-    return Action(kind, seat)
+    """A concrete action for an allowed :class:`LegalAction` (``brag_event.bots.concrete``)."""
+    return bots.concrete(choice, state, Draws(data), cards)
 
 
 def play_random(
@@ -208,7 +211,8 @@ def play_random(
     before_each: Callable[[HandState], None] | None = None,
     after_each: Callable[[HandState], None] | None = None,
 ) -> int:
-    """Play ``state`` to the end with random allowed actions; returns the number of actions.
+    """Play ``state`` to the end with random allowed actions (``brag_event.bots.Sampler``);
+    returns the number of actions.
 
     ``before_each`` runs before every chosen action (it may itself move the hand on);
     ``after_each`` after every action. After ``patience`` actions only actions that move the hand
@@ -220,6 +224,7 @@ def play_random(
     weights = dict(WEIGHTS)
     if data.draw(st.booleans(), label="nobody folds early"):
         weights.update(fold=0, showdown=0)
+    sampler, rng = bots.Sampler(weights, patience), Draws(data)
     steps = 0
     while True:
         assert steps <= MAX_STEPS, f"the hand did not settle within {MAX_STEPS} actions"
@@ -229,15 +234,8 @@ def play_random(
             before_each(state)
             if state.phase == SETTLED:
                 return steps
-        allowed = [a for a in state.legal_actions() if a.allowed]
-        assert allowed, f"nothing is allowed in phase {state.phase}"
-        if steps >= patience:
-            allowed = [a for a in allowed if a.action in ENDING] or allowed
-            pool = allowed
-        else:
-            pool = [a for a in allowed for _ in range(weights.get(a.action, 1))] or allowed
-        choice = data.draw(st.sampled_from(pool))
-        state.apply(concrete(choice, state, data, cards))
+        choice = sampler.pick(state, rng, steps)
+        state.apply(bots.concrete(choice, state, rng, cards))
         steps += 1
         if after_each is not None:
             after_each(state)

@@ -176,7 +176,8 @@ def test_check_in_from_the_phone_and_the_desk_then_the_draw_and_a_late_arrival(
         expect(sue.get_by_text("Hal Reed checked in.")).to_be_visible()
         fits(sue)
         sue.screenshot(path=str(DOCS_SHOTS / "supervisor-check-in-390.png"), full_page=True)
-        assert CheckIn.objects.get(player=players["Hal Reed"]).by.username == "sue"
+        by = CheckIn.objects.get(player=players["Hal Reed"]).by
+        assert by is not None and by.username == "sue"
     finally:
         console.close()
         phone.close()

@@ -232,18 +232,11 @@ class PeopleFound:
     renumbered: dict[int, int]
 
 
-def _people_for(listed: list[PersonIn]) -> PeopleFound:
-    """Who each of the file's people is here (docs/people.md, "Across installations"):
-
-    * a person with a ``uid`` is the person here of that uid (the one a merged duplicate went
-      into) whatever their number, or someone new — numbers are labels of the installation
-      that wrote the file, so a new person whose number is someone else's here is given the
-      next free number;
-    * a person without one (a file written before uids) is found by membership number under a
-      name that looks the same; a number held here by someone of another name is refused,
-      saying both ways out.
-
-    In a few statements however many people there are (a file of 30,000 imports in seconds)."""
+def _held_here(
+    listed: list[PersonIn],
+) -> tuple[dict[Any, Person], dict[int, Person | None], dict[int, Person]]:
+    """The people here of the file's uids (as kept after a merge); the numbers held here, with
+    their person for a file's person without a uid; and each of those as kept after a merge."""
     uids = [p.uid for p in listed if p.uid is not None]
     by_uid_found = [x for ids in _chunks(uids) for x in Person.objects.filter(uid__in=ids)]
     kept = _kept(by_uid_found)
@@ -258,21 +251,51 @@ def _people_for(listed: list[PersonIn]) -> PeopleFound:
     for ids in _chunks(with_uid):
         for n in Person.objects.filter(number__in=ids).values_list("number", flat=True):
             by_number.setdefault(n, None)
+    return by_uid, by_number, kept_n
+
+
+def _found(
+    listed_person: PersonIn,
+    by_uid: dict[Any, Person],
+    by_number: dict[int, Person | None],
+    kept_n: dict[int, Person],
+    renumbered: dict[int, int],
+    unmatched: list[tuple[PersonIn, Person]],
+) -> Person | None:
+    """The person here of one of the file's people (by uid, else by number); a new person
+    whose number is taken here goes in ``renumbered``, one found by number in ``unmatched``
+    (their names are compared after)."""
+    if listed_person.uid is not None:
+        person = by_uid.get(listed_person.uid)
+        if person is None and listed_person.number in by_number:
+            renumbered[listed_person.number] = 0  # given below
+        return person
+    holder = by_number.get(listed_person.number)
+    if holder is None:
+        return None
+    unmatched.append((listed_person, holder))
+    return kept_n[holder.pk]
+
+
+def _people_for(listed: list[PersonIn]) -> PeopleFound:
+    """Who each of the file's people is here (docs/people.md, "Across installations"):
+
+    * a person with a ``uid`` is the person here of that uid (the one a merged duplicate went
+      into) whatever their number, or someone new — numbers are labels of the installation
+      that wrote the file, so a new person whose number is someone else's here is given the
+      next free number;
+    * a person without one (a file written before uids) is found by membership number under a
+      name that looks the same; a number held here by someone of another name is refused,
+      saying both ways out.
+
+    In a few statements however many people there are (a file of 30,000 imports in seconds)."""
+    by_uid, by_number, kept_n = _held_here(listed)
     out: dict[int, Person | None] = {}
     renumbered: dict[int, int] = {}
     whose: dict[int, int] = {}  # person id → the number of the file's that found them
     unmatched: list[tuple[PersonIn, Person]] = []
     for listed_person in listed:
-        person: Person | None
-        if listed_person.uid is not None:
-            person = by_uid.get(listed_person.uid)
-            if person is None and listed_person.number in by_number:
-                renumbered[listed_person.number] = 0  # given below
-        else:
-            holder = by_number.get(listed_person.number)
-            person = kept_n[holder.pk] if holder is not None else None
-            if person is not None and holder is not None:
-                unmatched.append((listed_person, holder))
+        person = _found(listed_person, by_uid, by_number, kept_n, renumbered, unmatched)
         out[listed_person.number] = person
         if person is None:
             continue
@@ -288,12 +311,17 @@ def _people_for(listed: list[PersonIn]) -> PeopleFound:
     if unmatched:
         _refuse_other_names(unmatched, kept_n)
     if renumbered:
-        kept_numbers = {n for n, p in out.items() if p is None and n not in renumbered}
-        first = person_number_next()
-        fresh = (n for n in range(first, first + 2 * len(listed) + 1) if n not in kept_numbers)
-        for number in sorted(renumbered):
-            renumbered[number] = next(fresh)
+        _renumber(renumbered, out, len(listed))
     return PeopleFound(out, renumbered)
+
+
+def _renumber(renumbered: dict[int, int], out: dict[int, Person | None], count: int) -> None:
+    """The next free numbers for the new people whose number is someone else's here."""
+    kept_numbers = {n for n, p in out.items() if p is None and n not in renumbered}
+    first = person_number_next()
+    fresh = (n for n in range(first, first + 2 * count + 1) if n not in kept_numbers)
+    for number in sorted(renumbered):
+        renumbered[number] = next(fresh)
 
 
 def _refuse_other_names(pairs: list[tuple[PersonIn, Person]], kept: dict[int, Person]) -> None:
