@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 
 from brag_event.players.models import Player
+from brag_event.tables.in_play import IN_PROGRESS as HAND_IN_PLAY
 from brag_event.tables.models import Table
 
 ACTION_SEQ_UNIQUE = "action_seq_unique"  # violated by a second action with one (hand, seq)
@@ -16,7 +17,8 @@ ACTION_SEQ_UNIQUE = "action_seq_unique"  # violated by a second action with one 
 
 class Hand(models.Model):
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
+        # The stored value is the tables' (tables.in_play asks whether a hand is in play).
+        IN_PROGRESS = HAND_IN_PLAY, "In progress"
         SETTLED = "settled", "Settled"
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")

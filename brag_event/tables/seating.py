@@ -38,7 +38,6 @@ from brag_event.events.states import (
     refuse_unless_open,
     refuse_until_day_before_closed,
 )
-from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
 from brag_event.ledger.record import seat_record_sit
 from brag_event.ledger.services import account_player, account_stack, transfer_post
@@ -49,6 +48,7 @@ from brag_event.players.names import player_group_key
 from brag_event.players.selectors import event_names_shown
 
 from . import versions
+from .in_play import table_in_play
 from .models import Seat, SeatingDraw, Table
 from .services import only_qualifiers, seat_buy_in, seat_vacate, table_create
 
@@ -481,10 +481,6 @@ def balance_proposals(*, day: Day) -> list[dict[str, Any]]:
     return proposals
 
 
-def _live_hand(table: Table) -> bool:
-    return table.hands.filter(status=Hand.Status.IN_PROGRESS).exists()
-
-
 @service_transaction
 def seat_move(*, seat: Seat, to_table: Table, to_seat: int, by: Actor | None) -> Seat:
     """Move a seated player to a free seat at another table of the same day, between hands at
@@ -513,7 +509,7 @@ def seat_move(*, seat: Seat, to_table: Table, to_seat: int, by: Actor | None) ->
         raise ServiceError("same_table", f"{player} is already at table {source.number}.")
     refuse_unless_open(day, "moves")
     for table in (source, target):
-        if _live_hand(table):
+        if table_in_play(table):
             raise Conflict(
                 "hand_in_progress",
                 f"A hand is being played at table {table.number}; move the player between hands.",

@@ -16,7 +16,6 @@ from brag_event.core.transactions import service_transaction
 from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day
 from brag_event.events.states import day_for_change, day_for_play, refuse_unless_open
-from brag_event.hands.models import Hand
 from brag_event.ledger.models import Transfer
 from brag_event.ledger.record import seat_record_leave, seat_record_sit
 from brag_event.ledger.services import (
@@ -32,18 +31,8 @@ from brag_event.players.standings import ensure_started
 
 from . import versions
 from .floor_rules import floor_rules
+from .in_play import dealt_in_play, table_in_play
 from .models import RebuyConsent, Seat, Table
-
-
-def _live_hand(table: Table) -> Hand | None:
-    return table.hands.filter(status=Hand.Status.IN_PROGRESS).first()
-
-
-def _in_live_hand(seat: Seat) -> bool:
-    hand = _live_hand(seat.table)
-    if hand is None:
-        return False
-    return any(s.get("seat_id") == seat.pk and s.get("dealt") for s in hand.seats)
 
 
 def qualifies(day: Day, player_id: int) -> bool:
@@ -194,7 +183,7 @@ def seat_rebuy(*, seat: Seat, consenting: Iterable[int], by: Actor | None) -> Se
     if seat.left_at is not None:
         raise ServiceError("not_seated", f"{player} has left the table.")
     refuse_unless_open(day, "re-buys")
-    if _live_hand(table) is not None:
+    if table_in_play(table):
         raise Conflict("hand_in_progress", "A re-buy is only allowed between hands.")
     if seat.stack >= max(day.ante, 1):
         raise ServiceError(
@@ -317,7 +306,7 @@ def seat_leave(
     )
     if seat.left_at is not None:
         raise ServiceError("not_seated", f"{seat.player} has already left.")
-    if not folded_out and _in_live_hand(seat):
+    if not folded_out and dealt_in_play(seat):
         raise Conflict(
             "player_in_hand", f"{seat.player} is in the hand being played; leave after it."
         )

@@ -17,23 +17,16 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict
 from brag_event.core.transactions import service_transaction
 from brag_event.events.states import refuse_if_imported
-from brag_event.hands.models import Hand
 from brag_event.players.models import Player
 
 from . import versions
+from .in_play import dealt_in_play
 from .models import Seat
 from .services import seat_leave
 
 
 def _seat_of(player: Player) -> Seat | None:
     return Seat.objects.filter(player=player, left_at__isnull=True).select_related("table").first()
-
-
-def _dealt_in_live_hand(seat: Seat) -> bool:
-    hand = seat.table.hands.filter(status=Hand.Status.IN_PROGRESS).first()
-    return hand is not None and any(
-        s.get("seat_id") == seat.pk and s.get("dealt") for s in hand.seats
-    )
 
 
 @service_transaction
@@ -46,7 +39,7 @@ def player_withdraw(*, player: Player, reason: str = "", by: Actor | None) -> Pl
     seat = _seat_of(player)
     left_table = None
     if seat is not None:
-        if _dealt_in_live_hand(seat):
+        if dealt_in_play(seat):
             raise Conflict(
                 "player_in_hand",
                 f"{player} is in the hand being played at table {seat.table.number}: withdraw "
