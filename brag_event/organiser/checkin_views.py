@@ -12,6 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
+from brag_event.access.rules import can
+from brag_event.access.web import refused, requires
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import Day
@@ -29,7 +31,7 @@ from brag_event.tables.seating import late_arrival_seat, seat_late_arrival
 
 from .checkin_forms import CheckInWindowForm, DeskCheckInForm, DeskQuery, LateSeatForm
 from .forms import service_error_on
-from .views import actor, organiser_only
+from .views import actor
 
 CHECKIN_FORMS: dict[str, type[forms.Form]] = {
     "window": CheckInWindowForm,
@@ -43,10 +45,16 @@ def _back(request: HttpRequest, text: str, anchor: str) -> HttpResponse:
     return redirect(f"{request.path}{query}#{anchor}")
 
 
+# Who may post each of the page's forms (``access.rules``): the desk is the floor's too, the
+# window the organisers' only.
+FORM_PERMISSION = {"window": "event.manage", "desk": "checkin.desk", "late": "checkin.seat_late"}
+
+
 @takes(query=DeskQuery, post=CHECKIN_FORMS)
-@organiser_only
+@requires("checkin.desk", allowed="organisers and supervisors")
 def checkin(request: HttpRequest, day_id: int) -> HttpResponse:
     day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
+    may_manage = can(request.user, "event.manage", day.event_id)
     query = DeskQuery(request.GET)
     if not query.is_valid():
         return bad_request(request, query)
@@ -66,6 +74,8 @@ def checkin(request: HttpRequest, day_id: int) -> HttpResponse:
         which = posted_form(request, CHECKIN_FORMS)
         if which is None:
             return bad_request(request)
+        if not can(request.user, FORM_PERMISSION[which], day.event_id):
+            return refused(request, event_id=day.event_id)
         status = 400
         try:
             if which == "window":
@@ -141,5 +151,7 @@ def checkin(request: HttpRequest, day_id: int) -> HttpResponse:
         "where": where,
         "drawn": drawn,
         "error": error,
+        "may_manage": may_manage,
+        "may_seat": can(request.user, "checkin.seat_late", day.event_id),
     }
     return render(request, "organiser/checkin.html", context, status=status)
