@@ -1,5 +1,5 @@
 """The deployment files are valid: shell scripts parse, systemd units verify, gunicorn accepts
-its configuration and serves /healthz with it, compose.yaml names its six services with health
+its configuration and serves /healthz with it, compose.yaml names its eight services with health
 checks, env.example covers every variable the settings read (and is itself a configuration that
 passes ``check --deploy``), and nginx accepts its configuration when nginx is installed."""
 
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 UNITS = DEPLOY / "systemd"
 SETTINGS = sorted((ROOT / "brag_event").glob("settings*.py"))
-SERVICES = {"web", "worker", "beat", "postgres", "redis", "nginx"}
+SERVICES = {"web", "worker", "beat", "postgres", "standby", "sync-guard", "redis", "nginx"}
 
 # Production settings with values that connect to nothing (nothing here needs a database).
 PRODUCTION = {
@@ -301,7 +301,7 @@ def test_gunicorn_serves_healthz_with_production_settings_and_the_healthcheck_se
 # --------------------------------------------------------------------------- compose, Docker
 
 
-def test_compose_names_the_six_services_with_health_checks() -> None:
+def test_compose_names_the_eight_services_with_health_checks() -> None:
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
     services = compose["services"]
     assert set(services) == SERVICES
@@ -328,6 +328,26 @@ def test_compose_names_the_six_services_with_health_checks() -> None:
     assert any(v.startswith("static:") for v in services["nginx"]["volumes"])
     for path in ("./nginx/compose.conf", "./env.example"):
         assert (DEPLOY / path).is_file()
+    # The standby (issue 46): copied by standby-init.sh on its first start, then streaming; the
+    # sync guard sets synchronous_standby_names (so no -c of the primary's names it); the apps
+    # list both machines and keep the one that takes writes.
+    standby = services["standby"]
+    assert standby["image"].startswith("postgres:15")
+    assert "standby-init.sh 'host=postgres user=brag'" in standby["entrypoint"][-1]
+    assert "./standby-init.sh:/srv/deploy/standby-init.sh:ro" in standby["volumes"]
+    assert "pg_is_in_recovery()" in standby["healthcheck"]["test"][-1]
+    assert standby["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert set(compose["volumes"]) >= {"pgstandby"}
+    guard = services["sync-guard"]
+    assert "sync-guard.sh" in guard["entrypoint"][-1]
+    assert guard["environment"]["BRAG_PG_CONNINFO"].startswith("host=postgres ")
+    primary = " ".join(services["postgres"]["command"])
+    assert "wal_level=replica" in primary and "synchronous_standby_names" not in primary
+    assert any("compose-replication.sh" in v for v in services["postgres"]["volumes"])
+    assert (DEPLOY / "postgres" / "compose-replication.sh").is_file()
+    url = services["web"]["environment"]["DATABASE_URL"]
+    assert "@postgres:5432,standby:5432/" in url and "target_session_attrs=read-write" in url
+    assert services["web"]["environment"]["BRAG_EXPECT_STANDBY"] == "true"
 
 
 def test_dockerfile_runs_as_a_user_collects_static_and_checks_health() -> None:
