@@ -451,7 +451,10 @@ def gunicorn_requests(access_log: Path) -> Counter[str]:
     if not access_log.exists():
         return found
     for line in access_log.read_text(errors="replace").splitlines():
-        if "/standings/" in line or " /p/" in line:
+        if "/feed.json" in line:  # the followers' feed (a public read, counted apart too)
+            found["feed"] += 1
+            found["public"] += 1
+        elif "/standings/" in line or " /p/" in line:
             found["public"] += 1
         elif "/api/v1/tables/" in line and '"GET ' in line:
             found["table_read"] += 1
@@ -872,6 +875,16 @@ def audience_verdict(alone: dict[str, Any], run: dict[str, Any]) -> None:
         f"{after:.2f} with {run['audience']:,} ({change * 100:+.1f} %; target within "
         f"{AUDIENCE_CHANGE_MAX:.0%}) {'✔' if ok else '✘'}; gunicorn's CPU "
         f"{alone['cpu_cores']['gunicorn']:.2f} → {run['cpu_cores']['gunicorn']:.2f} cores"
+    )
+    # The feed: what the followers ask of nginx against what reaches Django (one rendering,
+    # or one 304, per version and cache expiry — not one per follower).
+    asked = run["classes"].get("audience_feed", {}).get("per_s", 0.0)
+    reached = run["gunicorn_per_s"].get("feed", 0.0)
+    run["feed_asked_per_s"], run["feed_reaching_gunicorn_per_s"] = asked, reached
+    print(
+        f"The feed: the followers asked {asked:.1f} a second (p99 "
+        f"{fmt(run['classes'].get('audience_feed', {}).get('p99_ms', math.nan))} ms), "
+        f"{reached:.2f} a second reached gunicorn ({reached / asked if asked else math.nan:.1%})"
     )
 
 
