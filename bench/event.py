@@ -378,7 +378,7 @@ def durable_primary(root: Path) -> Cluster:
             "synchronous_standby_names": "''",
         }
     )
-    primary.pg_ctl("start")
+    primary.start()  # and its database "brag", where the clusters' helpers connect
     return primary
 
 
