@@ -874,7 +874,7 @@ def audience_verdict(alone: dict[str, Any], run: dict[str, Any]) -> None:
     run["audience_public_change"] = change
     run["held"] = run["held"] and ok
     print(
-        f"Public reads but the feed reaching gunicorn a second: {before:.2f} without the followers, "
+        f"Public reads but the feed reaching gunicorn a second: {before:.2f} without followers, "
         f"{after:.2f} with {run['audience']:,} ({change * 100:+.1f} %; target within "
         f"{AUDIENCE_CHANGE_MAX:.0%}) {'✔' if ok else '✘'}; gunicorn's CPU "
         f"{alone['cpu_cores']['gunicorn']:.2f} → {run['cpu_cores']['gunicorn']:.2f} cores"
