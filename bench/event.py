@@ -28,7 +28,14 @@ per-event counter would add to every action.
 Writes ``bench-results/event.json`` (``multiple``, ``tables``, ``phones``, ``action_p99_ms``,
 ``table_read_p99_ms``, ``standings_p99_ms``, ``errors`` of ×1, every run under ``runs``,
 ``capacity_multiple`` with ``--capacity``) and a chart of p99 per class against the multiple
-(``--chart``, PNG). The exit code is 0 whether the targets pass or fail."""
+(``--chart``, PNG). The exit code is 0 whether the targets pass or fail.
+
+``--standby`` (issue 46): ×1 on a private primary with durable settings (``fsync``,
+``synchronous_commit=on``; ``bench.clusters``), first alone, then with a hot standby made by
+``deploy/standby-init.sh`` (``pg_basebackup``, a replication slot) streaming and waited for
+(``synchronous_standby_names``, set by ``deploy/sync-guard.sh``): both runs' p99 and projected
+capacity, measured in the same run. The standby's processes and the primary's WAL sender count
+as PostgreSQL's CPU."""
 
 from __future__ import annotations
 
@@ -63,6 +70,7 @@ from .api import (
     pids_cpu,
     run_checked,
 )
+from .clusters import Cluster, children, standby_of, streaming, sync_guard
 from .nginx import Nginx
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -330,6 +338,112 @@ def probe(server: Server, pg: Postgres, db: str, pids: list[int], nginx: Nginx) 
     }
 
 
+class Replicated(Postgres):
+    """The private primary, whose database's backends are counted with the WAL sender and, once
+    it is made, every process of its standby (what replication costs the machine)."""
+
+    def __init__(self, primary: Cluster) -> None:
+        super().__init__(HOST, primary.port, "postgres")
+        self.standby: Cluster | None = None
+
+    def backends(self, db: str) -> list[int]:
+        pids = super().backends(db)
+        with self.admin() as conn:
+            rows = conn.execute("SELECT pid FROM pg_stat_replication").fetchall()
+        pids += [int(r[0]) for r in rows]
+        if self.standby is not None:
+            postmaster = self.standby.postmaster()
+            pids += [postmaster, *children(postmaster)]
+        return pids
+
+
+def durable_primary(root: Path) -> Cluster:
+    """A private primary as deployed: every commit flushed (``fsync``, ``synchronous_commit``),
+    the replication settings of ``deploy/postgres/primary.conf`` (no WAL archive), waiting for
+    no standby until the sync guard finds one streaming."""
+    primary = Cluster(root, "primary")
+    primary.init()
+    primary.configure(
+        {
+            "fsync": "on",
+            "synchronous_commit": "on",
+            "full_page_writes": "on",
+            "shared_buffers": "128MB",
+            "max_connections": "100",
+            "wal_level": "replica",
+            "max_wal_senders": "10",
+            "max_replication_slots": "10",
+            "hot_standby": "on",
+            "wal_log_hints": "on",
+            "synchronous_standby_names": "''",
+        }
+    )
+    primary.start()  # and its database "brag", where the clusters' helpers connect
+    return primary
+
+
+def attach_standby(primary: Cluster, root: Path, timeout: float = 120) -> Cluster:
+    """The standby made, started, and waited for: the sync guard's run repeated until it names
+    the standby (streaming, caught up)."""
+    standby = standby_of(primary, root)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if streaming(primary) and sync_guard(primary) != "":
+            return standby
+        time.sleep(0.5)
+    raise RuntimeError("the standby did not stream and catch up in time")
+
+
+def standby_runs(
+    args: argparse.Namespace, redis: PrivateRedis
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """×1 on a private durable primary, alone and then with a synchronous standby."""
+    root = Path(tempfile.mkdtemp(prefix="bench-event-standby-"))
+    root.chmod(0o755)  # the postgres user (when run as root) must reach its data directories
+    primary = durable_primary(root)
+    pg = Replicated(primary)
+    standby: Cluster | None = None
+    seeded: dict[str, Any] = {}
+    try:
+        say("bench.event --standby: ×1 on a private primary, no standby")
+        alone = run_multiple(1, args, pg, redis, seeded, args.audience)
+        report(alone)
+        say("bench.event --standby: making the standby (pg_basebackup), waiting for it …")
+        standby = attach_standby(primary, root)
+        pg.standby = standby
+        say("bench.event --standby: ×1 again, every commit waiting for the standby")
+        replicated = run_multiple(1, args, pg, redis, seeded, args.audience)
+        replicated["synchronous_standby_names"] = str(primary.sql("SHOW synchronous_standby_names"))
+        report(replicated)
+        return alone, replicated
+    finally:
+        if standby is not None:
+            standby.stop()
+        primary.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def standby_verdict(alone: dict[str, Any], replicated: dict[str, Any]) -> None:
+    for name, run in (("without the standby", alone), ("with it", replicated)):
+        print(
+            f"  ×1 {name}: p99 action {fmt(run['action_p99_ms'])} ms, table read "
+            f"{fmt(run['table_read_p99_ms'])} ms, standings {fmt(run['standings_p99_ms'])} ms "
+            f"(target < {TARGET_MS:.0f}); {run['errors']} errors; projected capacity "
+            f"×{run['projected_capacity']:.1f} (target ≥ ×6)"
+        )
+    replicated["without_standby"] = {
+        k: alone[k]
+        for k in (
+            "action_p99_ms",
+            "table_read_p99_ms",
+            "standings_p99_ms",
+            "projected_capacity",
+            "server_cpu_ms_per_request",
+            "errors",
+        )
+    }
+
+
 def gunicorn_requests(access_log: Path) -> Counter[str]:
     """The requests gunicorn has answered so far, by kind (public reads, tablets' reads, the
     rest), from its access log."""
@@ -337,7 +451,10 @@ def gunicorn_requests(access_log: Path) -> Counter[str]:
     if not access_log.exists():
         return found
     for line in access_log.read_text(errors="replace").splitlines():
-        if "/standings/" in line or " /p/" in line:
+        if "/feed.json" in line:  # the followers' feed (a public read, counted apart too)
+            found["feed"] += 1
+            found["public"] += 1
+        elif "/standings/" in line or " /p/" in line:
             found["public"] += 1
         elif "/api/v1/tables/" in line and '"GET ' in line:
             found["table_read"] += 1
@@ -536,6 +653,7 @@ def run_multiple(
         "table_read_p99_ms": p99("table_read"),
         "standings_p99_ms": p99("standings"),
         "audience_p99_ms": p99("audience"),
+        "audience_feed_p99_ms": p99("audience_feed"),
         "errors": errors,
         "held": held,
         "window_seconds": window,
@@ -742,8 +860,10 @@ def report(run: dict[str, Any]) -> None:
 def audience_verdict(alone: dict[str, Any], run: dict[str, Any]) -> None:
     """The public reads reaching gunicorn with the followers against without them (the same
     multiple, the run before), and the verdict; written into ``run``."""
-    before = alone["gunicorn_per_s"].get("public", 0.0)
-    after = run["gunicorn_per_s"].get("public", 0.0)
+    # The reads both runs make (the standings, the players' pages): the followers' feed is
+    # read by them only, and is reported apart below.
+    before = alone["gunicorn_per_s"].get("public", 0.0) - alone["gunicorn_per_s"].get("feed", 0.0)
+    after = run["gunicorn_per_s"].get("public", 0.0) - run["gunicorn_per_s"].get("feed", 0.0)
     change = (after - before) / before if before else math.inf
     ok = abs(change) <= AUDIENCE_CHANGE_MAX
     run["without_audience"] = {
@@ -754,10 +874,20 @@ def audience_verdict(alone: dict[str, Any], run: dict[str, Any]) -> None:
     run["audience_public_change"] = change
     run["held"] = run["held"] and ok
     print(
-        f"Public reads reaching gunicorn a second: {before:.2f} without the followers, "
+        f"Public reads but the feed reaching gunicorn a second: {before:.2f} without followers, "
         f"{after:.2f} with {run['audience']:,} ({change * 100:+.1f} %; target within "
         f"{AUDIENCE_CHANGE_MAX:.0%}) {'✔' if ok else '✘'}; gunicorn's CPU "
         f"{alone['cpu_cores']['gunicorn']:.2f} → {run['cpu_cores']['gunicorn']:.2f} cores"
+    )
+    # The feed: what the followers ask of nginx against what reaches Django (one rendering,
+    # or one 304, per version and cache expiry — not one per follower).
+    asked = run["classes"].get("audience_feed", {}).get("per_s", 0.0)
+    reached = run["gunicorn_per_s"].get("feed", 0.0)
+    run["feed_asked_per_s"], run["feed_reaching_gunicorn_per_s"] = asked, reached
+    print(
+        f"The feed: the followers asked {asked:.1f} a second (p99 "
+        f"{fmt(run['classes'].get('audience_feed', {}).get('p99_ms', math.nan))} ms), "
+        f"{reached:.2f} a second reached gunicorn ({reached / asked if asked else math.nan:.1%})"
     )
 
 
@@ -815,6 +945,11 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="followers outside the hall polling the public standings every 5 s",
     )
+    parser.add_argument(
+        "--standby",
+        action="store_true",
+        help="×1 on a private primary without, then with, a synchronous streaming standby",
+    )
     parser.add_argument("--think", type=float, default=2.0, help="mean think time per entry (s)")
     parser.add_argument("--seconds", type=float, default=60.0, help="timed load per multiple")
     parser.add_argument("--warmup", type=float, default=15.0, help="untimed load first (s)")
@@ -843,6 +978,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.redraw:
         redraw(args.redraw, args.chart)
         return 0
+    if args.standby:  # its PostgreSQL is gone once both runs are done: no reference after them
+        args.no_reference, args.capacity = True, False
     if args.quick:
         args.seconds, args.warmup, args.reference_seconds, args.hot_row_seconds = 15, 8, 5, 3
     pg = Postgres(args.pg_host, args.pg_port, args.pg_user)
@@ -856,7 +993,12 @@ def main(argv: list[str] | None = None) -> int:
         redis.start()
         multiples = range(1, args.max_multiple + 1) if args.capacity else [args.multiple]
         seeded: dict[str, Any] = {}
-        if args.audience and not args.capacity:
+        if args.standby:
+            # Its own PostgreSQL (the reference then runs on it too); no other multiple.
+            alone, replicated = standby_runs(args, redis)
+            runs.append(replicated)
+            multiples = []
+        elif args.audience and not args.capacity:
             # The same multiple without the followers first: what reaches gunicorn of the
             # public reads must not grow with them (within AUDIENCE_CHANGE_MAX).
             say(f"bench.event: ×{args.multiple} without the followers first, then with them")
@@ -868,7 +1010,10 @@ def main(argv: list[str] | None = None) -> int:
             report(run)
             if not run["held"] and not args.all:
                 break
-        if alone is not None:
+        if args.standby:
+            assert alone is not None
+            standby_verdict(alone, runs[0])
+        elif alone is not None:
             audience_verdict(alone, runs[0])
         if not args.no_reference:
             ref = reference(args, pg, redis, runs[0]["answer"])

@@ -63,9 +63,10 @@ PERMISSIONS: dict[str, Permission] = {
     "integrity.view": Permission(SUPERVISOR),
     "integrity.run": Permission(SUPERVISOR),
     "player.penalties": Permission(SUPERVISOR),
-    # The check-in desk of a day: find a player, check them in, seat a late arrival (the
-    # window's times are the organisers': ``event.manage``).
+    # The check-in desk (organiser.checkin_views): find a player of the day, check them in,
+    # seat a late arrival where balancing would. Opening the window stays "event.manage".
     "checkin.desk": Permission(SUPERVISOR),
+    "checkin.seat_late": Permission(SUPERVISOR),
     # A table (its own tables only: ``api.roles.tables_for``).
     "table.operate": Permission(DEALER),
     "hand.entries": Permission(DEALER),

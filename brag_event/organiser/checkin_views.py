@@ -45,13 +45,16 @@ def _back(request: HttpRequest, text: str, anchor: str) -> HttpResponse:
     return redirect(f"{request.path}{query}#{anchor}")
 
 
+# Who may post each of the page's forms (``access.rules``): the desk is the floor's too, the
+# window the organisers' only.
+FORM_PERMISSION = {"window": "event.manage", "desk": "checkin.desk", "late": "checkin.seat_late"}
+
+
 @takes(query=DeskQuery, post=CHECKIN_FORMS)
-@requires("checkin.desk", allowed="organisers and floor supervisors")
+@requires("checkin.desk", allowed="organisers and supervisors")
 def checkin(request: HttpRequest, day_id: int) -> HttpResponse:
-    """The day's check-in: the desk and the late arrivals for the event's organisers and floor
-    supervisors; the window's times for its organisers."""
     day = get_object_or_404(Day.objects.select_related("event"), pk=day_id)
-    organising = can(request.user, "event.manage", day.event_id)
+    may_manage = can(request.user, "event.manage", day.event_id)
     query = DeskQuery(request.GET)
     if not query.is_valid():
         return bad_request(request, query)
@@ -71,8 +74,8 @@ def checkin(request: HttpRequest, day_id: int) -> HttpResponse:
         which = posted_form(request, CHECKIN_FORMS)
         if which is None:
             return bad_request(request)
-        if which == "window" and not organising:
-            return refused(request, allowed="organisers", event_id=day.event_id)
+        if not can(request.user, FORM_PERMISSION[which], day.event_id):
+            return refused(request, event_id=day.event_id)
         status = 400
         try:
             if which == "window":
@@ -136,7 +139,6 @@ def checkin(request: HttpRequest, day_id: int) -> HttpResponse:
     where = late_arrival_seat(day) if late else None
     context = {
         "day": day,
-        "organising": organising,
         "state": state,
         "window_form": window_form,
         "query": query,
@@ -149,5 +151,7 @@ def checkin(request: HttpRequest, day_id: int) -> HttpResponse:
         "where": where,
         "drawn": drawn,
         "error": error,
+        "may_manage": may_manage,
+        "may_seat": can(request.user, "checkin.seat_late", day.event_id),
     }
     return render(request, "organiser/checkin.html", context, status=status)

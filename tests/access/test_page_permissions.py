@@ -98,7 +98,7 @@ NEEDS: dict[str, set[str] | None] = {
     "organiser:results_exchange": EVENT,
     "organiser:results_import": SITE,
     "organiser:seating": EVENT,
-    "organiser:checkin": FLOOR,  # the desk; its window's times are the organisers' (below)
+    "organiser:checkin": FLOOR,  # the desk (checkin.desk); its window form stays EVENT's
     "organiser:seating_sheets": EVENT,
     "organiser:seating_balance": EVENT,
     "organiser:seating_dealers": EVENT,

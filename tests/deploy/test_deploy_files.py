@@ -1,8 +1,7 @@
 """The deployment files are valid: shell scripts parse, systemd units verify, gunicorn accepts
-its configuration and serves /healthz with it, compose.yaml names its six services (and the
-standby profile's two) with health checks, env.example covers every variable the settings
-read (and is itself a configuration that passes ``check --deploy``), and nginx accepts its
-configuration when nginx is installed."""
+its configuration and serves /healthz with it, compose.yaml names its eight services with health
+checks, env.example covers every variable the settings read (and is itself a configuration that
+passes ``check --deploy``), and nginx accepts its configuration when nginx is installed."""
 
 from __future__ import annotations
 
@@ -26,8 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 UNITS = DEPLOY / "systemd"
 SETTINGS = sorted((ROOT / "brag_event").glob("settings*.py"))
-SERVICES = {"web", "worker", "beat", "postgres", "redis", "nginx"}
-STANDBY = {"postgres-standby", "sync-guard"}  # compose's profile "standby"
+SERVICES = {"web", "worker", "beat", "postgres", "standby", "sync-guard", "redis", "nginx"}
 
 # Production settings with values that connect to nothing (nothing here needs a database).
 PRODUCTION = {
@@ -303,14 +301,11 @@ def test_gunicorn_serves_healthz_with_production_settings_and_the_healthcheck_se
 # --------------------------------------------------------------------------- compose, Docker
 
 
-def test_compose_names_the_six_services_and_the_standbys_two_with_health_checks() -> None:
+def test_compose_names_the_eight_services_with_health_checks() -> None:
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
     services = compose["services"]
-    assert set(services) == SERVICES | STANDBY
-    # Six by default; the standby and its guard only with `--profile standby`.
-    assert {n for n, s in services.items() if "profiles" not in s} == SERVICES
-    assert all(services[n]["profiles"] == ["standby"] for n in STANDBY)
-    for name in (SERVICES | STANDBY) - {"beat"}:
+    assert set(services) == SERVICES
+    for name in SERVICES - {"beat"}:
         assert services[name].get("healthcheck", {}).get("test"), f"{name} has no health check"
     assert services["postgres"]["image"].startswith("postgres:15")
     assert services["redis"]["image"].startswith("redis:7")
@@ -333,27 +328,26 @@ def test_compose_names_the_six_services_and_the_standbys_two_with_health_checks(
     assert any(v.startswith("static:") for v in services["nginx"]["volumes"])
     for path in ("./nginx/compose.conf", "./env.example"):
         assert (DEPLOY / path).is_file()
-    # The standby: made from the primary by standby-init.sh, with its own volume; the primary
-    # lets it replicate and sends WAL; every app process reaches whichever is the primary.
-    standby = services["postgres-standby"]
-    assert standby["image"] == services["postgres"]["image"]
-    assert any(v.startswith("pgstandby:") for v in standby["volumes"])
-    assert "pgstandby" in compose["volumes"]
-    mounted = {v.split(":")[0] for s in services.values() for v in s.get("volumes", [])}
-    for script in (
-        "./standby-init.sh",
-        "./sync-guard.sh",
-        "./postgres/compose-standby.sh",
-        "./postgres/compose-replication.sh",
-    ):
-        assert script in mounted and (DEPLOY / script).is_file(), script
-        assert os.access(DEPLOY / script, os.X_OK), script
+    # The standby (issue 46): copied by standby-init.sh on its first start, then streaming; the
+    # sync guard sets synchronous_standby_names (so no -c of the primary's names it); the apps
+    # list both machines and keep the one that takes writes.
+    standby = services["standby"]
+    assert standby["image"].startswith("postgres:15")
+    assert "standby-init.sh 'host=postgres user=brag'" in standby["entrypoint"][-1]
+    assert "./standby-init.sh:/srv/deploy/standby-init.sh:ro" in standby["volumes"]
+    assert "pg_is_in_recovery()" in standby["healthcheck"]["test"][-1]
+    assert standby["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert set(compose["volumes"]) >= {"pgstandby"}
+    guard = services["sync-guard"]
+    assert "sync-guard.sh" in guard["entrypoint"][-1]
+    assert guard["environment"]["BRAG_PG_CONNINFO"].startswith("host=postgres ")
     primary = " ".join(services["postgres"]["command"])
-    assert "wal_level=replica" in primary and "max_wal_senders=10" in primary
-    assert "synchronous_standby_names" not in primary  # sync-guard's (ALTER SYSTEM)
+    assert "wal_level=replica" in primary and "synchronous_standby_names" not in primary
+    assert any("compose-replication.sh" in v for v in services["postgres"]["volumes"])
+    assert (DEPLOY / "postgres" / "compose-replication.sh").is_file()
     url = services["web"]["environment"]["DATABASE_URL"]
-    assert "@postgres:5432,postgres-standby:5432/" in url
-    assert url.endswith("?target_session_attrs=read-write")
+    assert "@postgres:5432,standby:5432/" in url and "target_session_attrs=read-write" in url
+    assert services["web"]["environment"]["BRAG_EXPECT_STANDBY"] == "true"
 
 
 def test_dockerfile_runs_as_a_user_collects_static_and_checks_health() -> None:

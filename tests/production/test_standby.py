@@ -39,8 +39,7 @@ import psycopg
 import pytest
 
 from bench.api import Server
-from tests.production.client import Browser, ResilientTablet
-from tests.production.replication import (
+from bench.clusters import (
     STANDBY_NAME,
     Cluster,
     owned_dir,
@@ -50,6 +49,7 @@ from tests.production.replication import (
     sync_guard,
     template,
 )
+from tests.production.client import Browser, ResilientTablet
 from tests.production.services import (
     HOST,
     ROOT,

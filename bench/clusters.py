@@ -1,20 +1,144 @@
-"""A primary and its hot standby for the standby drills (issue 46): each a private cluster
-(``services.PrivatePostgres``) in a directory of its own, the primary with the settings of
-``deploy/postgres/primary.conf`` (the WAL archive in a temporary directory), the standby made by
-``deploy/standby-init.sh``. The deploy's scripts run as the server's user, as in production."""
+"""PostgreSQL clusters of their own for the benchmarks and the production tests: a private
+cluster (``PrivatePostgres``: initdb in a temporary directory, its own port), and a primary with
+its hot standby made by the deploy's own scripts (``deploy/standby-init.sh``,
+``deploy/sync-guard.sh``) — used by ``bench.event --standby`` and by the standby drills
+(``tests/production/test_standby.py``). Here, not in tests/, because bench/ imports nothing of
+tests/; the tests import it.
+
+A primary has the settings of ``deploy/postgres/primary.conf`` (the WAL archive in a temporary
+directory); the deploy's scripts run as the server's user, as in production. Also the bit of
+``/proc`` a kill needs: a process's children."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import pwd
 import shutil
 import signal
+import socket
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.production.services import HOST, PG_BIN, ROOT, PrivatePostgres, children, tail
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+PG_BIN = Path(os.environ.get("BRAG_PG_BIN", "/usr/lib/postgresql/15/bin"))
+DB_NAME = "brag"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def tail(path: Path, lines: int = 60) -> str:
+    if not path.exists():
+        return f"({path.name}: no log)"
+    text = path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
+    return f"--- {path.name} (last {len(text)} lines)\n" + "\n".join(text)
+
+
+def children(pid: int) -> set[int]:
+    out: set[int] = set()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            raw = Path(f"/proc/{entry.name}/stat").read_text()
+            if int(raw[raw.rindex(")") + 2 :].split()[1]) == pid:
+                out.add(int(entry.name))
+    return out
+
+
+class PrivatePostgres:
+    """A cluster of its own: initdb in ``root/pg``, trust auth, loopback only, no fsync. As root
+    (CI) every server command runs as the ``postgres`` user."""
+
+    def __init__(self, root: Path) -> None:
+        self.dir = root / "pg"
+        self.data = self.dir / "data"
+        self.log = self.dir / "postgres.log"
+        self.port = free_port()
+        self.user: str | None = "postgres" if os.geteuid() == 0 else None
+
+    def _run(self, *args: str, timeout: float = 90) -> str:
+        done = subprocess.run(
+            [str(PG_BIN / args[0]), *args[1:]],
+            user=self.user,
+            cwd="/",
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            start_new_session=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(
+                f"{args[0]} failed ({done.returncode}):\n{done.stdout}{done.stderr}\n"
+                + tail(self.log)
+            )
+        return done.stdout
+
+    def init(self) -> None:
+        self.dir.mkdir(mode=0o700)
+        if self.user is not None:
+            entry = pwd.getpwnam(self.user)
+            os.chown(self.dir, entry.pw_uid, entry.pw_gid)
+        self._run(
+            "initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
+            "--locale=C", "--no-sync",
+        )  # fmt: skip
+        settings = {
+            "listen_addresses": f"'{HOST}'",
+            "port": str(self.port),
+            "unix_socket_directories": f"'{self.dir}'",
+            "fsync": "off",
+            "synchronous_commit": "off",
+            "full_page_writes": "off",
+            "max_connections": "50",
+            "shared_buffers": "32MB",
+            "logging_collector": "off",
+            "log_min_messages": "warning",
+        }
+        with (self.data / "postgresql.conf").open("a", encoding="utf-8") as conf:
+            conf.write("\n# production run\n")
+            conf.writelines(f"{k} = {v}\n" for k, v in settings.items())
+
+    def pg_ctl(self, *args: str) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", *args)
+
+    def start(self) -> None:
+        self.pg_ctl("start")
+        with self.connect("postgres") as conn:
+            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+
+    def restart(self) -> None:
+        """A fast restart: every connection is cut, in-flight transactions are rolled back."""
+        self.pg_ctl("-m", "fast", "restart")
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self.pg_ctl("-m", "immediate", "stop")
+        pidfile = self.data / "postmaster.pid"
+        if pidfile.exists():  # pg_ctl could not stop it: the postmaster's pid is the first line
+            with contextlib.suppress(ValueError, OSError):
+                os.kill(int(pidfile.read_text().split()[0]), signal.SIGKILL)
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@{HOST}:{self.port}/{DB_NAME}"
+
+    def connect(self, dbname: str = DB_NAME, autocommit: bool = True) -> psycopg.Connection[Any]:
+        return psycopg.connect(
+            host=HOST, port=self.port, user="postgres", dbname=dbname, autocommit=autocommit
+        )
+
 
 DEPLOY = ROOT / "deploy"
 STANDBY_NAME = "brag_standby"
