@@ -10,6 +10,7 @@ cards; :func:`strength3` is the fast path: one table look-up for three card ints
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
@@ -109,22 +110,32 @@ def parse_cards(
     """Parse card text such as ``"As 10d 3c"`` (spaces or commas between cards; suit symbols
     allowed) into card ints. With ``count`` (3 by default) the number of cards is checked; the
     cards must be distinct. Already-parsed sequences of ints or strings are accepted too."""
-    cards: list[Card] = []
     if isinstance(text, str):
-        tokens = text.replace(",", " ").split()
-        cards = [parse_card(t) for t in tokens]
-    else:
-        for item in text:
-            if isinstance(item, bool):
-                raise EngineError("invalid_card", card=repr(item))
-            if isinstance(item, int):
-                if not 0 <= item < 52:
-                    raise EngineError("invalid_card", card=str(item))
-                cards.append(item)
-            elif isinstance(item, str):
-                cards.append(parse_card(item))
-            else:
-                raise EngineError("invalid_card", card=repr(item))
+        return _parse_text(text, count)
+    cards: list[Card] = []
+    for item in text:
+        if isinstance(item, bool):
+            raise EngineError("invalid_card", card=repr(item))
+        if isinstance(item, int):
+            if not 0 <= item < 52:
+                raise EngineError("invalid_card", card=str(item))
+            cards.append(item)
+        elif isinstance(item, str):
+            cards.append(parse_card(item))
+        else:
+            raise EngineError("invalid_card", card=repr(item))
+    return _checked(cards, count)
+
+
+@lru_cache(maxsize=4096)
+def _parse_text(text: str, count: int | None) -> tuple[Card, ...]:
+    """Card text parsed, kept: a hand's text is parsed again at each replay (and twice in one,
+    from ``cards`` and from its ``show``). Errors raise and are not kept."""
+    return _checked([parse_card(t) for t in text.replace(",", " ").split()], count)
+
+
+def _checked(cards: list[Card], count: int | None) -> tuple[Card, ...]:
+    """``cards`` as a tuple, once their number is ``count`` (unless None) and none repeats."""
     if count is not None and len(cards) != count:
         raise EngineError("wrong_card_count", expected=count, got=len(cards))
     if len(set(cards)) != len(cards):

@@ -173,7 +173,31 @@ def _carried(carried: Any) -> tuple[int, int | None]:
     return pot, seat
 
 
+# The action names that need a seat; ``showdown`` and ``misdeal`` have none.
+_SEATED: Final = frozenset(ACTIONS) - {"showdown", "misdeal"}
+
+
 def _action(raw: Any, index: int) -> Action:
+    """The action of ``raw``: a well-formed plain dict passes in one test of all its fields
+    (the replay's hot path); anything else goes through :func:`_action_checked`, which finds
+    the first problem in the order of the fields."""
+    if type(raw) is dict and raw.keys() <= _ACTION_KEYS:
+        get = raw.get
+        kind, seat, amount = get("action"), get("seat"), get("amount")
+        hand, cards, reason = get("hand"), get("cards"), get("reason")
+        if (
+            type(kind) is str
+            and (type(seat) is int if kind in _SEATED else seat is None and kind in ACTIONS)
+            and (type(amount) is int or (amount is None and kind != "bet" and kind != "see"))
+            and (hand is None or type(hand) is str)
+            and (cards is None or type(cards) is str)
+            and (reason is None or type(reason) is str)
+        ):
+            return Action(kind, seat, amount, hand, cards, reason)
+    return _action_checked(raw, index)
+
+
+def _action_checked(raw: Any, index: int) -> Action:
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise _bad("each action must be an object", index)
     if not raw.keys() <= _ACTION_KEYS:
