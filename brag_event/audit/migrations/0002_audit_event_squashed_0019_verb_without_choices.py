@@ -60,6 +60,10 @@ def amend(apps: Any) -> None:
 
 
 class Migration(migrations.Migration):
+    # Not one transaction: on PostgreSQL a data step's writes leave deferred foreign-key checks
+    # pending, and a later ALTER TABLE of the same table in the same transaction is refused (the
+    # replaced files were one transaction each). Each data step is its own transaction.
+    atomic = False
     replaces = [
         ("audit", "0002_audit_event"),
         ("audit", "0003_audit_subjects"),
@@ -236,6 +240,7 @@ class Migration(migrations.Migration):
             index=models.Index(fields=["event", "verb"], name="audit_event_verb"),
         ),
         migrations.RunPython(
+            atomic=True,
             code=forwards,
             reverse_code=django.db.migrations.operations.special.RunPython.noop,
         ),

@@ -128,6 +128,10 @@ def _0015_forwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+    # Not one transaction: on PostgreSQL a data step's writes leave deferred foreign-key checks
+    # pending, and a later ALTER TABLE of the same table in the same transaction is refused (the
+    # replaced files were one transaction each). Each data step is its own transaction.
+    atomic = False
     replaces = [
         ("events", "0003_day_states"),
         ("events", "0004_merge_0003_day_states_0003_read_versions"),
@@ -173,6 +177,7 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(
+            atomic=True,
             code=schedule_days_not_started,
             reverse_code=django.db.migrations.operations.special.RunPython.noop,
         ),
@@ -305,6 +310,7 @@ class Migration(migrations.Migration):
             field=models.UUIDField(editable=False, null=True),
         ),
         migrations.RunPython(
+            atomic=True,
             code=fill,
             reverse_code=django.db.migrations.operations.special.RunPython.noop,
         ),
@@ -314,6 +320,7 @@ class Migration(migrations.Migration):
             field=models.UUIDField(default=uuid.uuid4, editable=False, unique=True),
         ),
         migrations.RunPython(
+            atomic=True,
             code=_0009_forwards,
             reverse_code=_0009_backwards,
         ),
@@ -389,6 +396,7 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(
+            atomic=True,
             code=_0015_forwards,
             reverse_code=django.db.migrations.operations.special.RunPython.noop,
         ),

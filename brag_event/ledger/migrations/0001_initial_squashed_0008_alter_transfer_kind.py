@@ -91,6 +91,10 @@ def start_records(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+    # Not one transaction: on PostgreSQL a data step's writes leave deferred foreign-key checks
+    # pending, and a later ALTER TABLE of the same table in the same transaction is refused (the
+    # replaced files were one transaction each). Each data step is its own transaction.
+    atomic = False
     replaces = [
         ("ledger", "0001_initial"),
         ("ledger", "0002_append_only"),
@@ -391,6 +395,7 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(
+            atomic=True,
             code=forwards,
             reverse_code=backwards,
         ),
@@ -471,10 +476,12 @@ class Migration(migrations.Migration):
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.RunPython(
+            atomic=True,
             code=sqlite_append_only,
             reverse_code=django.db.migrations.operations.special.RunPython.noop,
         ),
         migrations.RunPython(
+            atomic=True,
             code=start_records,
             reverse_code=django.db.migrations.operations.special.RunPython.noop,
         ),

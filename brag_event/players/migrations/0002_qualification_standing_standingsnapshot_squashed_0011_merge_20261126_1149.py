@@ -53,6 +53,10 @@ def fill_people(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
+    # Not one transaction: on PostgreSQL a data step's writes leave deferred foreign-key checks
+    # pending, and a later ALTER TABLE of the same table in the same transaction is refused (the
+    # replaced files were one transaction each). Each data step is its own transaction.
+    atomic = False
     replaces = [
         ("players", "0002_qualification_standing_standingsnapshot"),
         ("players", "0003_player_name_key"),
@@ -213,6 +217,7 @@ class Migration(migrations.Migration):
             name="player_name_unique",
         ),
         migrations.RunPython(
+            atomic=True,
             code=fill_keys,
             reverse_code=django.db.migrations.operations.special.RunPython.noop,
         ),
@@ -424,6 +429,7 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(
+            atomic=True,
             code=fill_people,
             reverse_code=django.db.migrations.operations.special.RunPython.noop,
         ),
