@@ -267,28 +267,23 @@ def test_contact_details_never_reach_public_pages_or_dealers(client: Client) -> 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_data_migration_gives_every_player_a_person() -> None:
-    """Players of a database from before people: migrated back to 0006 (people exist, players
-    have none), filled by 0007, then forward to the end. On PostgreSQL: SQLite cannot drop or
-    add a column in place, so migrating back rebuilds each table from the state of the
-    migration being undone, which across the merged branches of players 0006 lacks a column
-    another branch added ("table players_player has no column named group")."""
+    """Players of a database from before people: migrated back to players 0001 (before the
+    squashed 0002–0011, which carries the people's fill of 0007), then forward to the end. On
+    PostgreSQL: SQLite cannot drop or add a column in place, so migrating back rebuilds each
+    table from the state of the migration being undone."""
     require(connection.vendor == "postgresql", "needs PostgreSQL (DATABASE_URL)")
     executor = MigrationExecutor(connection)
     graph = executor.loader.graph
     leaves = graph.leaf_nodes()
-    # players 0006_player_group and 0006_player_link_generation (merged beside 0006_people)
-    # stay applied.
-    kept = {
-        ("players", "0006_people"),
-        ("players", "0006_player_group"),
-        ("players", "0006_player_link_generation"),
-    }
+    # On a fresh database the squashed migration stands for players 0002–0011: the players of
+    # 0001 are the ones from before people.
+    kept = {("players", "0001_initial")}
     kept_players = {n for k in kept for n in graph.forwards_plan(k)}
 
     def without_later_players(node: tuple[str, str]) -> bool:
         return all(n[0] != "players" or n in kept_players for n in graph.forwards_plan(node))
 
-    # Every other app goes back to its last migration that needs nothing of players after 0006
+    # Every other app goes back to its last migration that needs nothing of players after 0001
     # (a later one, such as the close's standings, needs the people).
     before = sorted(kept)
     for app in sorted({n[0] for n in leaves} - {"players"}):
@@ -302,9 +297,9 @@ def test_the_data_migration_gives_every_player_a_person() -> None:
         name="Old", currency="MB", time_zone="Europe/London", uid=uuid.uuid4()
     )
     OldPlayer = old.get_model("players", "Player")
-    a = OldPlayer.objects.create(event_id=event.pk, name="Andy", name_key="andy")
-    b = OldPlayer.objects.create(event_id=event.pk, name="Аndy", name_key="аndy")
-    c = OldPlayer.objects.create(event_id=event.pk, name="Bill", name_key="bill")
+    a = OldPlayer.objects.create(event_id=event.pk, name="Andy")
+    b = OldPlayer.objects.create(event_id=event.pk, name="Аndy")
+    c = OldPlayer.objects.create(event_id=event.pk, name="Bill")
     executor = MigrationExecutor(connection)
     executor.migrate(leaves)
     rows = {p.pk: p for p in Player.objects.select_related("person")}
