@@ -74,11 +74,13 @@ def test_the_import_asks_about_returning_people_and_look_alikes_then_the_person_
     assert york.look_alike_confirmed and york.person.club == "York"
     assert_audit_ok(autumn)
 
-    # The standings tell the two Harveys apart by their numbers.
+    # The standings tell the two Harveys apart by their numbers, and their clubs where they
+    # have one (the York one plays for York).
+    assert york.group == "York"
     page.goto(f"{live_server.url}/standings/{autumn.pk}/")
     body = page.locator("body").inner_text()
     assert f"Harvey Price (no. {harvey.person.number})" in body
-    assert f"H\u0430rvey Price (no. {york.person.number})" in body
+    assert f"H\u0430rvey Price (no. {york.person.number}, York)" in body
 
     # Priya's page: both events, last year's closed day, her contact for organisers.
     page.goto(f"{live_server.url}/organiser/players/{entered.pk}/")
