@@ -23,7 +23,7 @@ from brag_event.api.models import DeviceToken
 from brag_event.core.errors import ServiceError
 from brag_event.core.forms import bad_request, posted_form, takes
 from brag_event.events.models import Event
-from brag_event.tables.models import DealerShift
+from brag_event.tables.shifts import dealing_tables
 
 from .forms import service_error_on
 from .staff_forms import StaffCreateForm, StaffMemberForm, StaffPasswordForm
@@ -134,11 +134,7 @@ def _context(request: HttpRequest, event: Event, members: Any, users: Any) -> di
     # One line a person signed in, not one a browser session (a dealer who signed in forty
     # times is one dealer): their newest session, how many browsers, and the table they deal
     # at now on this event's open day, if any — the dealers at tables first, by table.
-    dealing = dict(
-        DealerShift.objects.filter(
-            dealer_id__in=ids, ended_at__isnull=True, day__event=event
-        ).values_list("dealer_id", "table__number")
-    )
+    dealing = dealing_tables(event.pk, ids)
     newest: dict[int, Any] = {}
     for s in sessions:  # newest first
         newest.setdefault(s.user_id, s)

@@ -315,6 +315,16 @@ class DayDealing:
     breaks: list[str]  # the rota's dealers on a break now
 
 
+def dealing_tables(event_id: int, dealer_ids: set[int]) -> dict[int, int]:
+    """dealer id → the number of the table of ``event_id`` each of ``dealer_ids`` is signed in
+    to deal at now (those dealing nowhere are left out)."""
+    return dict(
+        DealerShift.objects.filter(
+            dealer_id__in=dealer_ids, ended_at__isnull=True, day__event_id=event_id
+        ).values_list("dealer_id", "table__number")
+    )
+
+
 def dealing_where(event_id: int, now: datetime | None = None) -> list[DayDealing]:
     """Who is signed in to deal where, for each open day of the event: its tables — the dealer
     signed in at each, and the rota's dealer there now — and the rota's dealers on a break.
