@@ -113,7 +113,30 @@ class Watched:
         return found
 
 
-def shot(page: Any, name: str, *, folder: Path = SHOTS) -> None:
-    """A full-page screenshot, ``name``.png in ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+def shots_asked(folder: Path) -> bool:
+    """Whether a person asked for the screenshots of ``folder``: ``BRAG_DOCS_SHOTS=1`` for the
+    README's (``docs/screenshots/``), ``BRAG_SHOTS=1`` (or ``BRAG_DOCS_SHOTS=1``) for what the
+    tests saw (``test-results/screenshots/``). A plain run takes none: they are for people to
+    look at, cost Chromium a third of a second of CPU each (about 200 a run), and a run that
+    wrote the README's would leave the checkout changed."""
+    docs = bool(os.environ.get("BRAG_DOCS_SHOTS"))
+    if folder == DOCS_SHOTS:
+        return docs
+    return docs or bool(os.environ.get("BRAG_SHOTS"))
+
+
+def shot(page: Any, name: str, *, folder: Path = SHOTS, full_page: bool = True) -> None:
+    """A screenshot (the whole page unless ``full_page=False``: the window as it is), ``name``.png
+    in ``folder``, when asked for (``shots_asked``)."""
+    if shots_asked(folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)
+
+
+def capture(page: Any, name: str, *, folder: Path = DOCS_SHOTS) -> bytes:
+    """A full-page screenshot's PNG for a test to read (a QR code on it, say), always taken;
+    also written as ``name``.png in ``folder`` when asked for (``shots_asked``)."""
+    if shots_asked(folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        return bytes(page.screenshot(path=str(folder / f"{name}.png"), full_page=True))
+    return bytes(page.screenshot(full_page=True))

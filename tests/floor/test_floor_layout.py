@@ -28,7 +28,7 @@ from brag_event.players.links import player_path
 from brag_event.players.models import Player
 from brag_event.players.services import player_register
 from brag_event.tables.services import seat_buy_in, table_create
-from tests.browser import SHOTS
+from tests.browser import SHOTS, shot
 from tests.factories import LONG_NAMES, act
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -124,8 +124,7 @@ def busy_floor() -> Floor:
 
 def save(page: Any, name: str) -> None:
     where = DOCS if os.environ.get("BRAG_DOCS_SHOTS") else SHOTS
-    where.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(where / f"{name}.png"), full_page=True)
+    shot(page, name, folder=where)
 
 
 def logged_in(browser: Any, url: str, who: str, width: int, height: int) -> Any:

@@ -18,7 +18,7 @@ from brag_event.integrity.selectors import dealer_figures_of, dealer_paces
 from brag_event.tables.models import DealerShift
 from brag_event.tables.services import table_create
 from brag_event.tables.shifts import shift_sign_in
-from tests.browser import DOCS_SHOTS
+from tests.browser import DOCS_SHOTS, shot
 from tests.factories import act, signed_in, user_in, world
 
 
@@ -128,6 +128,6 @@ def test_the_dealers_page_marks_the_sloppy_and_the_slow(
         expect(table.locator("tbody tr")).to_have_count(4)
         expect(page.get_by_text("Ann Wu: more misdeals than the other dealers")).to_be_visible()
         expect(page.get_by_text("Lee Grant: fewer hands an hour than the other")).to_be_visible()
-        page.screenshot(path=str(DOCS_SHOTS / "integrity-dealers-1366x768.png"), full_page=True)
+        shot(page, "integrity-dealers-1366x768", folder=DOCS_SHOTS)
     finally:
         context.close()

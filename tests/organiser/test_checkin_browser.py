@@ -20,7 +20,7 @@ from brag_event.players.links import player_path
 from brag_event.players.models import CheckIn, Player
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat
-from tests.browser import DOCS_SHOTS
+from tests.browser import DOCS_SHOTS, shot
 
 NAMES = [
     "Ann Lee", "Bob Kay", "Cy Dee", "Di Fox", "Ed Moss", "Flo Hart",
@@ -86,7 +86,7 @@ def test_check_in_from_the_phone_and_the_desk_then_the_draw_and_a_late_arrival(
         mine.get_by_role("button", name="Check in for day 1").click()
         expect(mine.locator("#checkin")).to_contain_text("You are checked in")
         fits(mine)
-        mine.screenshot(path=str(DOCS_SHOTS / "player-checked-in-390.png"), full_page=False)
+        shot(mine, "player-checked-in-390", folder=DOCS_SHOTS, full_page=False)
 
         # The hall says so, with the count.
         screen = hall.new_page()
@@ -94,10 +94,10 @@ def test_check_in_from_the_phone_and_the_desk_then_the_draw_and_a_late_arrival(
         banner = screen.locator(".checkin-banner")
         expect(banner).to_contain_text("Check in now for day 1")
         expect(banner).to_contain_text("1 of 9 checked in")
-        screen.screenshot(path=str(DOCS_SHOTS / "hall-check-in-1920.png"))
+        shot(screen, "hall-check-in-1920", folder=DOCS_SHOTS, full_page=False)
         screen.set_viewport_size({"width": 1280, "height": 720})
         expect(banner).to_be_visible()
-        screen.screenshot(path=str(DOCS_SHOTS / "hall-check-in-1280.png"))
+        shot(screen, "hall-check-in-1280", folder=DOCS_SHOTS, full_page=False)
 
         # Samira at the desk: found as the organiser types part of her name.
         desk.get_by_label("Find a player").press_sequentially("okaf", delay=60)
@@ -140,7 +140,7 @@ def test_check_in_from_the_phone_and_the_desk_then_the_draw_and_a_late_arrival(
         expect(desk.get_by_text("Gus Tan checked in.")).to_be_visible()
         late = desk.locator("#late")
         expect(late).to_contain_text("the table with the fewest players (3)")
-        desk.screenshot(path=str(DOCS_SHOTS / "organiser-check-in-1366.png"), full_page=True)
+        shot(desk, "organiser-check-in-1366", folder=DOCS_SHOTS)
         late.get_by_role("button", name="Seat Gus Tan").click()
         seat = Seat.objects.get(player=players["Gus Tan"], left_at__isnull=True)
         expect(desk.get_by_text(f"Gus Tan seated at table {seat.table.number}")).to_be_visible()
@@ -154,7 +154,7 @@ def test_check_in_from_the_phone_and_the_desk_then_the_draw_and_a_late_arrival(
         small.set_viewport_size({"width": 390, "height": 844})
         small.goto(checkin)
         fits(small)
-        small.screenshot(path=str(DOCS_SHOTS / "organiser-check-in-390.png"), full_page=True)
+        shot(small, "organiser-check-in-390", folder=DOCS_SHOTS)
 
         # The floor supervisor at the desk on a phone: from the floor's page to the desk, Hal
         # checked in there; the window's times are not theirs to change (not shown).
@@ -175,7 +175,7 @@ def test_check_in_from_the_phone_and_the_desk_then_the_draw_and_a_late_arrival(
         sue.get_by_role("button", name="Check in Hal Reed").click()
         expect(sue.get_by_text("Hal Reed checked in.")).to_be_visible()
         fits(sue)
-        sue.screenshot(path=str(DOCS_SHOTS / "supervisor-check-in-390.png"), full_page=True)
+        shot(sue, "supervisor-check-in-390", folder=DOCS_SHOTS)
         by = CheckIn.objects.get(player=players["Hal Reed"]).by
         assert by is not None and by.username == "sue"
     finally:

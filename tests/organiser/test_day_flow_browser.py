@@ -114,7 +114,7 @@ def test_three_days_through_the_console_each_step_asked_once_and_the_cut_shown(
     page.get_by_role("button", name="Log out").wait_for()
     assert page.evaluate("document.querySelector('.account').open"), "the account menu is shut"
     # The window as it is (a full-page capture lays the page out again, the menu shut).
-    page.screenshot(path=str(DOCS_SHOTS / "flow-nav-account-1366x768.png"))
+    screenshot(page, "flow-nav-account-1366x768", folder=DOCS_SHOTS, full_page=False)
     page.set_viewport_size(PHONE)
     # The menu folds on the media query's change event, which follows the resize: wait for it.
     nav.get_by_role("link", name="Audit log").wait_for(state="hidden")

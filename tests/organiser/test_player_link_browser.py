@@ -18,7 +18,7 @@ from PIL import Image
 
 from brag_event.audit.models import AuditEntry, Verb
 from brag_event.players.links import player_link_holder
-from tests.browser import DOCS_SHOTS
+from tests.browser import DOCS_SHOTS, capture, shot
 from tests.factories import world
 
 LAPTOP = {"width": 1366, "height": 768}
@@ -26,9 +26,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 def codes(page: Any, name: str) -> list[str]:
-    """The texts of the QR codes on a full-page screenshot (saved as docs/screenshots/name)."""
-    DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
-    png = page.screenshot(path=str(DOCS_SHOTS / f"{name}.png"), full_page=True)
+    """The texts of the QR codes on a full-page screenshot (kept as docs/screenshots/name when
+    asked for: ``tests/browser.shots_asked``)."""
+    png = capture(page, name)
     image = Image.open(io.BytesIO(png)).convert("L")
     found = zxingcpp.read_barcodes(
         image, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
@@ -72,7 +72,7 @@ def test_an_organiser_replaces_a_players_link_and_the_old_one_says_so(
         page.get_by_role("link", name="Replace this player's link…").click()
         form = page.locator("#replace-form")
         expect(form).to_contain_text("The link above stops working at once")
-        page.screenshot(path=str(DOCS_SHOTS / "console-player-link-replace-1366.png"))
+        shot(page, "console-player-link-replace-1366", folder=DOCS_SHOTS, full_page=False)
         form.get_by_role("button", name="Yes, replace the link").click()
         expect(page.locator(".messages")).to_contain_text("Andy’s link is replaced")
         [new] = codes(page, "console-player-link-replaced-1366")
@@ -85,7 +85,7 @@ def test_an_organiser_replaces_a_players_link_and_the_old_one_says_so(
         assert answer is not None and answer.status == 410
         expect(mobile.get_by_role("heading", name="This link has been replaced")).to_be_visible()
         expect(mobile.locator("main")).to_contain_text("Ask the organisers for your new one.")
-        mobile.screenshot(path=str(DOCS_SHOTS / "player-link-replaced-390.png"), full_page=True)
+        shot(mobile, "player-link-replaced-390", folder=DOCS_SHOTS)
         width = mobile.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"]
         answer = mobile.goto(new)

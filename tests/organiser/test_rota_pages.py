@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group, User
 from brag_event.audit.models import AuditEntry
 from brag_event.tables.models import DealerRota
 from brag_event.tables.services import table_create
-from tests.browser import DOCS_SHOTS
+from tests.browser import DOCS_SHOTS, shot
 from tests.factories import World, signed_in, world
 
 NAMES = (("maria", "Maria", "Lopez"), ("sam", "Sam", "Okafor"), ("ann", "Ann", "Wu"))
@@ -118,7 +118,7 @@ def test_the_rota_page_at_the_console_s_size(
         expect(grid.locator("tbody tr")).to_have_count(8)
         expect(grid.locator("thead th").nth(3)).to_have_text("Table 3")
         expect(grid.locator("tbody tr").first).to_contain_text("Sam Okafor")
-        page.screenshot(path=str(DOCS_SHOTS / "console-rota-1366x768.png"), full_page=False)
+        shot(page, "console-rota-1366x768", folder=DOCS_SHOTS, full_page=False)
         page.emulate_media(media="print")
         expect(page.get_by_role("button", name="Save the rota")).to_be_hidden()
         expect(grid).to_be_visible()

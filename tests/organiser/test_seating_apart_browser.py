@@ -9,7 +9,7 @@ from django.contrib.auth.models import Group, User
 
 from brag_event.events.services import day_open, event_create_flash
 from brag_event.players.services import player_register
-from tests.browser import DOCS_SHOTS
+from tests.browser import DOCS_SHOTS, shot
 
 CLUBS = ["Rovers CC"] * 4 + ["Harriers"] * 2 + [""] * 8
 
@@ -55,6 +55,6 @@ def test_the_draw_page_shows_the_clubs_and_who_shares(
             cards.nth(i).locator("td.seat-group", has_text="Harriers").count() for i in range(3)
         ]
         assert sorted(harriers) == [0, 1, 1]
-        page.screenshot(path=str(DOCS_SHOTS / "organiser-seating-apart.png"), full_page=True)
+        shot(page, "organiser-seating-apart", folder=DOCS_SHOTS)
     finally:
         context.close()

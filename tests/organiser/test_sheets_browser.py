@@ -20,7 +20,7 @@ from brag_event.players.models import Player
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_buy_in, table_create
-from tests.browser import DOCS_SHOTS
+from tests.browser import capture
 from tests.factories import world
 
 PUBLIC = "https://brag-hall.example.org"
@@ -29,9 +29,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 def decoded(page: Any, name: str) -> list[str]:
-    """The texts of every QR code on a full-page screenshot (saved as docs/screenshots/name)."""
-    DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
-    png = page.screenshot(path=str(DOCS_SHOTS / f"{name}.png"), full_page=True)
+    """The texts of every QR code on a full-page screenshot (kept as docs/screenshots/name
+    when asked for: ``tests/browser.shots_asked``)."""
+    png = capture(page, name)
     image = Image.open(io.BytesIO(png)).convert("L")
     codes = zxingcpp.read_barcodes(
         image, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)

@@ -26,7 +26,7 @@ from brag_event.hands.services import hand_start
 from brag_event.players.services import player_register
 from brag_event.tables.models import Table
 from brag_event.tables.services import seat_buy_in, table_create
-from tests.browser import SHOTS
+from tests.browser import SHOTS, shot
 from tests.factories import LONG_NAMES, act, assert_audit_ok
 
 from .test_dealer_corrections import lose_everything
@@ -42,8 +42,7 @@ assert all(len(n) == 20 for n in NAMES)
 
 def save(page: Any, name: str) -> None:
     where = DOCS if os.environ.get("BRAG_DOCS_SHOTS") else SHOTS
-    where.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(where / f"{name}.png"), full_page=True)
+    shot(page, name, folder=where)
 
 
 def six_long_names(players: int = 6) -> Table:

@@ -26,7 +26,7 @@ from brag_event.core.actors import Actor
 from brag_event.hands.models import Hand, HandAction
 from brag_event.hands.services import hand_start
 from brag_event.tables.models import Seat
-from tests.browser import SHOTS, shot
+from tests.browser import shot
 from tests.factories import assert_audit_ok
 
 from .conftest import Hall
@@ -211,8 +211,7 @@ def test_two_hands_offline_with_a_reload_in_a_dead_zone_then_reconnected(
     expect(page.locator("#net")).to_contain_text("Offline")
     expect(page.locator("#queue li")).to_have_count(queued_before)
     assert to_act(page) == third
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "24-offline-reloaded-mid-hand.png"))
+    shot(page, "24-offline-reloaded-mid-hand", full_page=False)
     page.get_by_role("button", name="Fold").click()
     # Everyone folded to a blind player: the pot is carried to the next hand (RULES).
     result = page.locator("#result")
