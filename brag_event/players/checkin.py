@@ -33,8 +33,8 @@ from brag_event.events.zones import zone
 from brag_event.hands import chain
 from brag_event.hands.chain import day_chain_append
 from brag_event.notify.services import notice_checkin
-from brag_event.tables import versions
 
+from . import versions
 from .models import CheckIn, CheckInWindow, Player
 from .qualify import day_field
 

@@ -32,9 +32,9 @@ from brag_event.events.models import Event
 from brag_event.events.states import refuse_if_imported
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import account_issuer, transfers_post
-from brag_event.tables import versions
 from brag_event.tables.models import Seat
 
+from . import versions
 from .csv_file import FileRefused, file_read
 from .models import ImportBatch, Person, Player, person_number_next
 from .names import GROUP_MAX, name_key, player_group_clean

@@ -23,8 +23,8 @@ from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Day
 from brag_event.events.states import day_before, day_for_change
 from brag_event.hands.chain import day_chain_append
-from brag_event.tables import versions
 
+from . import versions
 from .disqualified import disqualified_ids
 from .models import Player, Qualification
 

@@ -39,7 +39,6 @@ from brag_event.events.states import (
     refuse_until_day_before_closed,
 )
 from brag_event.ledger.models import Transfer
-from brag_event.ledger.record import seat_record_sit
 from brag_event.ledger.services import account_player, account_stack, transfer_post
 from brag_event.notify.services import notice_seat
 from brag_event.players.checkin import checked_in_ids
@@ -50,6 +49,7 @@ from brag_event.players.selectors import event_names_shown
 from . import versions
 from .in_play import table_in_play
 from .models import Seat, SeatingDraw, Table
+from .record import seat_record_sit
 from .services import only_qualifiers, seat_buy_in, seat_vacate, table_create
 
 PlanEntry = tuple[int, str, int]  # (player id, name, amount)
