@@ -16,8 +16,8 @@ from brag_event.events.models import Event
 from brag_event.players.models import CLUB_MAX, Person
 from brag_event.players.names import GROUP_TOO_LONG, NAME_MAX, NAME_TOO_LONG
 from brag_event.players.people import NUMBER_MAX, person_by_number
-from brag_event.players.selectors import person_history
 from brag_event.players.services import player_register
+from brag_event.standings.selectors import person_history
 
 from .idempotency import idempotent
 from .permissions import Can

@@ -44,8 +44,8 @@ from brag_event.hands.services import (
     hand_void_last_action,
 )
 from brag_event.ledger.models import Transfer
-from brag_event.players.results import since_close, standings_marked
 from brag_event.players.selectors import current_day
+from brag_event.standings.results import since_close, standings_marked
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.selectors import table_live
 from brag_event.tables.services import seat_buy_in, seat_leave, seat_rebuy, seat_sit_out

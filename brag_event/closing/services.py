@@ -37,7 +37,7 @@ from brag_event.ledger.audit import ledger_audit
 from brag_event.ledger.models import LedgerCheck
 from brag_event.notify.services import notice_result
 from brag_event.players.models import Player, Qualification, StandingSnapshot
-from brag_event.players.results import close_standings
+from brag_event.standings.results import close_standings
 from brag_event.tables import versions
 from brag_event.tables.models import Seat
 from brag_event.tables.services import seat_leave

@@ -74,7 +74,7 @@ class Event(models.Model):
     # A past event brought in from a results exchange file (closing.exchange, issue 32): every
     # day closed, its results as the file gave them. Read-only: nothing is played, registered,
     # ruled or paid on it (``events.states.refuse_if_imported``), and its standings are its
-    # days' results (``players.selectors.standings``), since no money moved here.
+    # days' results (``standings.selectors.standings``), since no money moved here.
     imported_at = models.DateTimeField(
         null=True,
         blank=True,

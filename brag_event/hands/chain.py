@@ -11,7 +11,8 @@ them and the export carries them (docs/integrity.md, "The tamper-evident record"
 A record of a day that belongs to no hand (a ruling at a table with no hand yet, or made while
 the day closes; a disqualification lifted) goes onto the day's own chain the same way:
 :func:`day_chain_append` under the day's row lock (``Day.record_seq``, ``Day.record_head``),
-:func:`register_day_source` for where it is stored; its head enters the day's root.
+:func:`register_day_source` for where it is stored; its head enters the day's root. Those two
+are ``events.day_chain`` (re-exported here), below the apps that write on a day's chain.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ from typing import Any, Generic, TypeVar
 from django.db.models import QuerySet
 
 from brag_event.engine import chain
+from brag_event.events.day_chain import DAY_SOURCES as DAY_SOURCES
+from brag_event.events.day_chain import DayEntry as DayEntry
+from brag_event.events.day_chain import DaySource as DaySource
+from brag_event.events.day_chain import day_chain_append as day_chain_append
+from brag_event.events.day_chain import register_day_source as register_day_source
 from brag_event.events.models import Day
 from brag_event.ledger.models import MoneyRecord
 
@@ -299,38 +305,6 @@ def day_root_of(hands: QuerySet[Hand]) -> tuple[str, int, list[str]]:
 
 
 # ------------------------------------------------------------------------- the day's own chain
-
-# An entry of a day's own chain read back: (day id, seq, canonical content, stored hash).
-DayEntry = tuple[int, int, dict[str, Any], str]
-
-
-def day_chain_append(*, day: Day, kind: str, fields: Mapping[str, Any]) -> tuple[int, str]:
-    """Chain a record of ``kind`` that belongs to no hand onto ``day``'s own chain: it takes the
-    day's next sequence number; returns ``(seq, hash)`` for the record to store.
-
-    The caller holds the day's row lock (``events.states.day_for_change``), refuses a closed
-    day (its root is published), and saves ``day`` with
-    ``update_fields=["record_seq", "record_head"]`` in the same transaction as the record —
-    an update of the day's row, so that a close computing the root in a snapshot taken before
-    it cannot commit without it (a serialization failure: the close runs again)."""
-    if day.status == Day.Status.CLOSED:
-        raise ValueError(f"day {day.number} is closed: its root is published")
-    seq = day.record_seq
-    previous = day.record_head or chain.day_record_genesis(day.number)
-    day.record_head = chain.link(previous, chain.entry_content(kind, seq, fields))
-    day.record_seq = seq + 1
-    return seq, day.record_head
-
-
-# Where a kind of day-level record is stored (its rows are :data:`DayEntry`).
-DaySource = Source[Day]
-
-DAY_SOURCES: list[DaySource] = []
-
-
-def register_day_source(source: DaySource) -> None:
-    """Make the audit and the export read another kind of day-level record."""
-    _register(DAY_SOURCES, source)
 
 
 @dataclass(frozen=True)

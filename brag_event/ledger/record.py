@@ -16,6 +16,9 @@ by each entry: a row of its own, taken last (after the domain's day, table, seat
 locks), so that the event's row stays free and a hand's action never waits on it. Each closed
 day's ``brag-day/3`` root takes the record's seq and hash as they stood at the close.
 
+The entries' hashing and the registry of kinds of rows are ``events.record``, below the apps
+that write on the record (re-exported here); the seats' entries are ``tables.record``.
+
 Every other row that decides money, seats, results or eligibility outside a hand is an entry of
 the same record, written by its own app and registered here (:func:`register_record_source`) so
 that the audit recomputes it without the ledger importing that app: dealers' shifts
@@ -26,17 +29,30 @@ is, with people merged (``players.record``). Each module's docstring gives its e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
 from django.db.models import Q
 
-from brag_event.core import sql
 from brag_event.engine import chain
 from brag_event.events.models import Event
+from brag_event.events.record import RECORD_SOURCES as RECORD_SOURCES
+from brag_event.events.record import RecordRow as RecordRow
+from brag_event.events.record import RecordRows as RecordRows
+from brag_event.events.record import RecordSource as RecordSource
+from brag_event.events.record import at_text as at_text
+from brag_event.events.record import entry as entry
+from brag_event.events.record import record_append as record_append
+from brag_event.events.record import record_extend as record_extend
+from brag_event.events.record import record_of as record_of
+from brag_event.events.record import record_stamp as record_stamp
+from brag_event.events.record import register_record_source as register_record_source
 from brag_event.tables.models import Seat
+from brag_event.tables.record import leave_fields as leave_fields
+from brag_event.tables.record import seat_record_leave as seat_record_leave
+from brag_event.tables.record import seat_record_sit as seat_record_sit
+from brag_event.tables.record import sit_fields as sit_fields
 
 from .models import Account, MoneyRecord, Transfer
 
@@ -56,60 +72,6 @@ def record_for_change(event_id: int) -> MoneyRecord:
             ignore_conflicts=True,
         )
     return MoneyRecord.objects.select_for_update(no_key=True).get(event_id=event_id)
-
-
-def record_append(record: MoneyRecord, kind: str, fields: dict[str, Any]) -> tuple[int, str]:
-    """Chain an entry onto the locked ``record`` (saved here): returns its ``(seq, hash)`` for
-    the row to store in the same transaction."""
-    (entry,) = record_extend(record, kind, [fields])
-    return entry
-
-
-def record_extend(
-    record: MoneyRecord, kind: str, entries: list[dict[str, Any]]
-) -> list[tuple[int, str]]:
-    """Chain several entries of one ``kind`` onto the locked ``record`` in order, saving it once
-    (an import posts two thousand transfers): each entry's ``(seq, hash)``."""
-    out: list[tuple[int, str]] = []
-    for fields in entries:
-        seq = record.next_seq
-        record.head = chain.link(record.head, chain.entry_content(kind, seq, fields))
-        record.next_seq = seq + 1
-        out.append((seq, record.head))
-    record.save(update_fields=["head", "next_seq"])
-    return out
-
-
-def record_of(model: Any, event_id: int, uid: str) -> Any:
-    """For a data migration that puts existing rows on the record: the event's record row
-    (``model`` is ``MoneyRecord`` as the migration sees it), created at its genesis when the
-    event has none. ``record_extend`` then chains onto it."""
-    found = model.objects.filter(event_id=event_id).first()
-    if found is None:
-        found = model.objects.create(event_id=event_id, head=chain.money_record_genesis(uid))
-    return found
-
-
-def record_stamp(model: Any, columns: tuple[str, str], stamps: list[tuple[int, int, str]]) -> None:
-    """Store many rows' entries at once — ``(id, seq, hash)`` into ``columns`` (the seq's and the
-    hash's) of ``model``'s table — a few statements for an import of thousands."""
-    seq_name, hash_name = columns
-    if len(stamps) == 1:
-        ((pk, seq, digest),) = stamps
-        model.objects.filter(pk=pk).update(**{seq_name: seq, hash_name: digest})
-        return
-    table = sql.table(model)
-    seq_col, hash_col = sql.qn(seq_name), sql.qn(hash_name)
-    with connection.cursor() as cur:
-        for i in range(0, len(stamps), 300):
-            part = stamps[i : i + 300]
-            # Identifiers from the model's _meta only; every value is a parameter.
-            values = ", ".join(["(%s, %s, %s)"] * len(part))
-            statement = (
-                f"WITH v (i, s, h) AS (VALUES {values}) UPDATE {table} "  # nosec B608
-                f"SET {seq_col} = v.s, {hash_col} = v.h FROM v WHERE {table}.id = v.i"
-            )
-            cur.execute(statement, [x for row in part for x in row])
 
 
 def account_ref(kind: str, player: int | None, seat: int | None, table: int | None) -> list[Any]:
@@ -138,89 +100,7 @@ def transfer_fields(
     }
 
 
-def sit_fields(seat: Seat) -> dict[str, Any]:
-    return {
-        "seat": seat.pk,
-        "table": seat.table_id,
-        "number": seat.number,
-        "player": seat.player_id,
-        "buy_in": seat.buy_in,
-    }
-
-
-def leave_fields(seat: Seat) -> dict[str, Any]:
-    return {"seat": seat.pk, "player": seat.player_id}
-
-
-def seat_record_sit(seat: Seat, event_id: int) -> None:
-    """A seat just taken, on the record (in the transaction that created it)."""
-    seq, digest = record_append(record_for_change(event_id), "sit", sit_fields(seat))
-    Seat.objects.filter(pk=seat.pk).update(sit_seq=seq, sit_hash=digest)
-    seat.sit_seq, seat.sit_hash = seq, digest
-
-
-def seat_record_leave(seat: Seat, event_id: int) -> None:
-    """A seat being left, on the record: sets ``leave_seq`` and ``leave_hash`` on ``seat`` (the
-    caller saves them with ``left_at``)."""
-    seat.leave_seq, seat.leave_hash = record_append(
-        record_for_change(event_id), "leave", leave_fields(seat)
-    )
-
-
 # ---------------------------------------------------------------------------------- the audit
-
-
-@dataclass(frozen=True)
-class RecordRow:
-    """A row's entry on the record, rebuilt from its columns: the ``seq`` it stores (``None``:
-    on no record), the entry's canonical content, the stored hash, the row in words ("transfer
-    41 (issue 5000, issuer → player)") and what a changed row may have had changed."""
-
-    seq: int | None
-    content: dict[str, Any]
-    digest: str
-    what: str
-    changed: str = "its columns"
-    # What is said of the row when it has no seq (else "… is on no record").
-    unrecorded: str = ""
-    # When its content does not match its hash: contents it may have had, each with what is
-    # said if the stored hash is that one's (a player's person before a forged merge).
-    alternatives: tuple[tuple[dict[str, Any], str], ...] = ()
-
-
-# A kind of row on the record: every row of that kind of ``event`` (chained or not), and, in
-# ``problems``, what its rows say that contradicts their entries (a penalty lifted with no lift
-# on the record, a large pot confirmed with no confirmation).
-RecordRows = Callable[[Event, list[str]], Iterator[RecordRow]]
-
-
-@dataclass(frozen=True)
-class RecordSource:
-    name: str
-    rows: RecordRows
-
-
-RECORD_SOURCES: list[RecordSource] = []
-
-
-def register_record_source(source: RecordSource) -> None:
-    """Put another kind of row on the event's money record, for the audit to recompute: the
-    app that writes it registers where its rows are when it is ready (``tables`` its dealers'
-    shifts, ``floor`` its lifts and large pots, ``closing`` the count, ``players`` who each
-    player is), so that the ledger imports none of them. Registering a name again does
-    nothing."""
-    if all(s.name != source.name for s in RECORD_SOURCES):
-        RECORD_SOURCES.append(source)
-
-
-def entry(kind: str, seq: int | None, fields: dict[str, Any]) -> dict[str, Any]:
-    """An entry's content as the audit rebuilds it (an unnumbered row hashes as seq 0)."""
-    return chain.entry_content(kind, seq or 0, fields)
-
-
-def at_text(value: Any) -> str | None:
-    """A time as chained: ISO 8601, or ``None``."""
-    return value.isoformat() if value is not None else None
 
 
 @dataclass

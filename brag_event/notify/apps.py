@@ -8,3 +8,12 @@ class NotifyConfig(AppConfig):
     name = "brag_event.notify"
     label = "notify"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # A check-in window opened and a seat drawn or moved are told through the players'
+        # port, so that the players and the tables import nothing of this app.
+        from brag_event.players.notices import Notices, notices_register
+
+        from .services import notice_checkin, notice_seat
+
+        notices_register(Notices(checkin=notice_checkin, seat=notice_seat))

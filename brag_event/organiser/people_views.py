@@ -21,7 +21,7 @@ from brag_event.players.people import (
     person_merge,
     person_update,
 )
-from brag_event.players.selectors import person_history
+from brag_event.standings.selectors import person_history
 
 from .forms import PeopleSearchQuery, PersonEditForm, PersonMergeForm, service_error_on
 from .views import actor

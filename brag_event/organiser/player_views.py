@@ -30,8 +30,8 @@ from brag_event.players.imports import (
 from brag_event.players.links import player_link_reissue, player_path
 from brag_event.players.models import ImportBatch, Person, Player
 from brag_event.players.roster import player_regroup, player_rename, players_search
-from brag_event.players.selectors import standings
 from brag_event.players.services import player_issue_money, player_register
+from brag_event.standings.selectors import standings
 from brag_event.tables.models import Seat
 from brag_event.tables.withdraw import player_reinstate, player_withdraw
 

@@ -19,8 +19,8 @@ from brag_event.floor.models import Penalty
 from brag_event.hands.models import Hand
 from brag_event.players.models import Qualification
 from brag_event.players.qualify import REQUALIFIED
-from brag_event.players.results import QUALIFIED, closed_cut, final_standings, snapshot_rows
 from brag_event.players.selectors import event_names_shown
+from brag_event.standings.results import QUALIFIED, closed_cut, final_standings, snapshot_rows
 
 from .closing_report import following_day
 

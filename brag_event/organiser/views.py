@@ -50,9 +50,10 @@ from brag_event.ledger.checks import ledger_check_if_due, ledger_check_run
 from brag_event.ledger.models import Transfer
 from brag_event.notify.services import outbox_summary
 from brag_event.players.qualify import Cut, day_cut, day_field, player_requalify
-from brag_event.players.results import day_order, standings_marked
-from brag_event.players.selectors import current_day, standings
+from brag_event.players.selectors import current_day
 from brag_event.public.forms import StandingsQuery
+from brag_event.standings.results import day_order, standings_marked
+from brag_event.standings.selectors import standings
 from brag_event.tables.models import Seat
 from brag_event.tables.versions import dashboard_version
 

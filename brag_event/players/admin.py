@@ -15,8 +15,8 @@ from brag_event.audit.models import Verb
 from brag_event.core.admin import ServiceErrorsMixin, admin_actor, audit_admin_edit
 from brag_event.core.forms import WholeNumberField
 from brag_event.engine import MONEY_MAX
-from brag_event.tables import versions
 
+from . import versions
 from .models import Person, Player
 from .names import name_key, player_name_clean
 from .services import player_register

@@ -9,8 +9,8 @@ class PlayersConfig(AppConfig):
     def ready(self) -> None:
         # Who each player is, on the event's money record: read by the ledger's audit, which
         # imports nothing of this app.
-        from brag_event.hands.chain import register_day_source
-        from brag_event.ledger.record import register_record_source
+        from brag_event.events.day_chain import register_day_source
+        from brag_event.events.record import register_record_source
 
         from .checkin import check_ins_source
         from .record import identities_source

@@ -6,7 +6,7 @@ players checked in, if the window says so (``tables.seating``), and lists the re
 A check-in is once a player a day: the day's row lock serialises two desks (or a desk and the
 player's phone) checking the same player in, the second finds the first one's row and answers
 with it (nothing written twice), and a unique constraint holds behind it. Each check-in is an
-entry on the day's own chain (``hands.chain.day_chain_append``): it decides who is seated, so
+entry on the day's own chain (``events.day_chain.day_chain_append``): it decides who is seated, so
 its root covers it once the day closes (docs/integrity.md)."""
 
 from __future__ import annotations
@@ -27,15 +27,15 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.engine import chain as engine_chain
+from brag_event.events import day_chain as chain
+from brag_event.events.day_chain import day_chain_append
 from brag_event.events.models import Day
 from brag_event.events.states import day_for_change
 from brag_event.events.zones import zone
-from brag_event.hands import chain
-from brag_event.hands.chain import day_chain_append
-from brag_event.notify.services import notice_checkin
-from brag_event.tables import versions
 
+from . import versions
 from .models import CheckIn, CheckInWindow, Player
+from .notices import notices
 from .qualify import day_field
 
 CHECK_IN = "check_in"  # a check-in's kind on its day's own chain
@@ -131,7 +131,7 @@ def checkin_window_set(
     versions.event_changed(day.event_id)  # the hall's banner, the players' pages
     # The players of the day's field who asked to hear it, told once this commits (and again
     # only if the times move).
-    notice_checkin(
+    notices().checkin(
         day=day,
         player_ids=day_field(day),
         opens=_said(day, opens_at),

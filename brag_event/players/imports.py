@@ -32,9 +32,8 @@ from brag_event.events.models import Event
 from brag_event.events.states import refuse_if_imported
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import account_issuer, transfers_post
-from brag_event.tables import versions
-from brag_event.tables.models import Seat
 
+from . import versions
 from .csv_file import FileRefused, file_read
 from .models import ImportBatch, Person, Player, person_number_next
 from .names import GROUP_MAX, name_key, player_group_clean
@@ -551,7 +550,11 @@ def players_import_confirm(
 def players_who_played(players: Sequence[int]) -> set[int]:
     """Those of ``players`` (ids) who have sat at a table or had money move other than money
     issued to them (and its reversal)."""
-    seated = set(Seat.objects.filter(player_id__in=players).values_list("player_id", flat=True))
+    # Through the seats' relation on the player (``Seat.player``), as ``players.disqualified``
+    # reads the floor's penalties: the players import nothing of the tables.
+    seated = set(
+        Player.objects.filter(pk__in=players, seats__isnull=False).values_list("pk", flat=True)
+    )
     other = Transfer.objects.exclude(kind__in=(Transfer.Kind.ISSUE, Transfer.Kind.REVERSAL))
     moved = set(
         other.filter(source__player_id__in=players).values_list("source__player_id", flat=True)

@@ -22,8 +22,8 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, NotFound, ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Event
-from brag_event.tables import versions
 
+from . import versions
 from .models import CLUB_MAX, Person, Player, person_number_next
 from .names import GROUP_TOO_LONG, NAME_MAX, NAME_TOO_LONG, name_key, player_name_clean
 from .record import merge_record

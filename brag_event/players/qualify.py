@@ -20,11 +20,11 @@ from brag_event.audit.services import audit_record
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
+from brag_event.events.day_chain import day_chain_append
 from brag_event.events.models import Day
 from brag_event.events.states import day_before, day_for_change
-from brag_event.hands.chain import day_chain_append
-from brag_event.tables import versions
 
+from . import versions
 from .disqualified import disqualified_ids
 from .models import Player, Qualification
 
@@ -94,7 +94,7 @@ def day_cut(
     top: int | None = None,
     field_ids: set[int] | None = None,
 ) -> Cut:
-    """The cut of ``day`` over ``rows`` (``players.selectors.standings``, ranked): among the
+    """The cut of ``day`` over ``rows`` (``standings.selectors.standings``, ranked): among the
     players of the day's field who were dealt into at least one hand that day (RULES §4b, "Who
     can qualify"), everyone who can afford the next day, or the ``top`` N of them (ties at the
     cut all qualify). ``rule``/``top`` default to the day's own."""

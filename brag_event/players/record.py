@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from brag_event.core.actors import Actor
 from brag_event.events.models import Event
-from brag_event.ledger.record import (
+from brag_event.events.record import (
     RecordRow,
     RecordSource,
     at_text,

@@ -12,8 +12,8 @@ from brag_event.core.actors import Actor
 from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Event
 from brag_event.events.states import refuse_if_imported
-from brag_event.tables import versions
 
+from . import versions
 from .models import Player
 from .names import NAME_MAX, player_name_key
 from .services import player_group_checked, player_name_checked, refuse_registered

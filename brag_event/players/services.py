@@ -17,8 +17,8 @@ from brag_event.events.models import Event
 from brag_event.events.states import refuse_if_imported
 from brag_event.ledger.models import Account, Transfer
 from brag_event.ledger.services import account_issuer, account_player, transfer_post
-from brag_event.tables import versions
 
+from . import versions
 from .models import Person, Player
 from .names import (
     GROUP_MAX,

@@ -32,10 +32,10 @@ from brag_event.players.checkin import (
 )
 from brag_event.players.links import player_link_holder, player_token
 from brag_event.players.models import Player
-from brag_event.players.results import since_close, standings_marked
 from brag_event.players.selectors import current_day
 from brag_event.series.models import Series
 from brag_event.series.selectors import series_standings
+from brag_event.standings.results import since_close, standings_marked
 from brag_event.tables.versions import dashboard_version, standings_version
 
 from .forms import PlayerCheckInForm, SeriesQuery, StandingsQuery

@@ -23,7 +23,7 @@ from typing import Any
 
 from brag_event.events.models import Day, Event
 from brag_event.players.models import Person, Player
-from brag_event.players.results import final_standings
+from brag_event.standings.results import final_standings
 
 from .models import Series
 
@@ -83,7 +83,7 @@ class SeriesStandings:
 
 def final_places(event: Event) -> list[tuple[int, int | None]] | None:
     """``(person id, place)`` of every player in the event's final results
-    (``players.results.final_standings``: the last day's players first, then those out after
+    (``standings.results.final_standings``: the last day's players first, then those out after
     each earlier day; place ``None``: the disqualified), or ``None`` while its last day has not
     closed."""
     last = event.days.order_by("-number").first()

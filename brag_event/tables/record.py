@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from brag_event.events.models import Event
-from brag_event.ledger.record import (
+from brag_event.events.record import (
     RecordRow,
     RecordSource,
     at_text,
@@ -25,7 +25,7 @@ from brag_event.ledger.record import (
     record_for_change,
 )
 
-from .models import DealerShift
+from .models import DealerShift, Seat
 
 START = "shift_start"
 END = "shift_end"
@@ -112,3 +112,35 @@ def _shifts(event: Event, problems: list[str]) -> Iterator[RecordRow]:
 def shifts_source() -> RecordSource:
     """Every dealer's shift of an event, started and ended."""
     return RecordSource("dealers' shifts", _shifts)
+
+
+# The seats taken and left, on the record (the ledger's audit reads them back: ledger.record).
+
+
+def sit_fields(seat: Seat) -> dict[str, Any]:
+    return {
+        "seat": seat.pk,
+        "table": seat.table_id,
+        "number": seat.number,
+        "player": seat.player_id,
+        "buy_in": seat.buy_in,
+    }
+
+
+def leave_fields(seat: Seat) -> dict[str, Any]:
+    return {"seat": seat.pk, "player": seat.player_id}
+
+
+def seat_record_sit(seat: Seat, event_id: int) -> None:
+    """A seat just taken, on the record (in the transaction that created it)."""
+    seq, digest = record_append(record_for_change(event_id), "sit", sit_fields(seat))
+    Seat.objects.filter(pk=seat.pk).update(sit_seq=seq, sit_hash=digest)
+    seat.sit_seq, seat.sit_hash = seq, digest
+
+
+def seat_record_leave(seat: Seat, event_id: int) -> None:
+    """A seat being left, on the record: sets ``leave_seq`` and ``leave_hash`` on ``seat`` (the
+    caller saves them with ``left_at``)."""
+    seat.leave_seq, seat.leave_hash = record_append(
+        record_for_change(event_id), "leave", leave_fields(seat)
+    )

@@ -39,17 +39,17 @@ from brag_event.events.states import (
     refuse_until_day_before_closed,
 )
 from brag_event.ledger.models import Transfer
-from brag_event.ledger.record import seat_record_sit
 from brag_event.ledger.services import account_player, account_stack, transfer_post
-from brag_event.notify.services import notice_seat
 from brag_event.players.checkin import checked_in_ids
 from brag_event.players.models import CheckIn, Player
 from brag_event.players.names import player_group_key
+from brag_event.players.notices import notices
 from brag_event.players.selectors import event_names_shown
 
 from . import versions
 from .in_play import table_in_play
 from .models import Seat, SeatingDraw, Table
+from .record import seat_record_sit
 from .services import only_qualifiers, seat_buy_in, seat_vacate, table_create
 
 PlanEntry = tuple[int, str, int]  # (player id, name, amount)
@@ -353,7 +353,7 @@ def seating_apply(*, draw: SeatingDraw, by: Actor | None) -> list[Table]:
     for seat in Seat.objects.filter(table__in=created, left_at__isnull=True).select_related(
         "player", "table__day__event"
     ):
-        notice_seat(seat=seat, moved=False)
+        notices().seat(seat=seat, moved=False)
     audit_record(
         by=by,
         verb=Verb.SEATING_APPLY,
@@ -536,7 +536,7 @@ def seat_move(*, seat: Seat, to_table: Table, to_seat: int, by: Actor | None) ->
         sitting_out=seat.sitting_out,
     )
     seat_record_sit(new, day.event_id)
-    notice_seat(seat=new, moved=True)
+    notices().seat(seat=new, moved=True)
     if amount:
         transfer_post(
             kind=Transfer.Kind.BUY_IN,

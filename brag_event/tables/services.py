@@ -17,7 +17,6 @@ from brag_event.engine import MONEY_MAX
 from brag_event.events.models import Day
 from brag_event.events.states import day_for_change, day_for_play, refuse_unless_open
 from brag_event.ledger.models import Transfer
-from brag_event.ledger.record import seat_record_leave, seat_record_sit
 from brag_event.ledger.services import (
     account_house,
     account_player,
@@ -33,6 +32,7 @@ from . import versions
 from .floor_rules import floor_rules
 from .in_play import dealt_in_play, table_in_play
 from .models import RebuyConsent, Seat, Table
+from .record import seat_record_leave, seat_record_sit
 
 
 def qualifies(day: Day, player_id: int) -> bool:

@@ -45,7 +45,12 @@ def event_changed(event_id: int, *, tables: bool = False) -> None:
     something every table of the event shows (a day's status, a player's name, the currency)."""
     event_versions.event_changed(event_id)
     if tables:
-        Table.objects.filter(day__event_id=event_id).update(version=F("version") + 1)
+        event_tables_changed(event_id)
+
+
+def event_tables_changed(event_id: int) -> None:
+    """Something every table of the event shows changed (``players.versions`` asks it)."""
+    Table.objects.filter(day__event_id=event_id).update(version=F("version") + 1)
 
 
 class Access(Protocol):

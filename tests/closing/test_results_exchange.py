@@ -33,10 +33,10 @@ from brag_event.ledger.audit import ledger_audit
 from brag_event.organiser.results import event_results
 from brag_event.players.models import Person, Player, Qualification, StandingSnapshot
 from brag_event.players.people import person_update
-from brag_event.players.selectors import person_history, standings
 from brag_event.players.services import player_register
 from brag_event.series.selectors import series_standings
 from brag_event.series.services import series_create, series_event_add
+from brag_event.standings.selectors import person_history, standings
 from tests.exchange_world import CONTACT, finished_event, minimal_document, renamed
 from tests.factories import refused, world
 from tests.once import built_once

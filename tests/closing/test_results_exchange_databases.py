@@ -106,7 +106,7 @@ LOOK = textwrap.dedent(
     django.setup()
     from brag_event.events.models import Event
     from brag_event.players.models import Person
-    from brag_event.players.selectors import person_history
+    from brag_event.standings.selectors import person_history
     from brag_event.series.selectors import series_standings
     from brag_event.series.services import series_create, series_event_add
 

@@ -24,8 +24,8 @@ from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_start, hand_void_last_action
 from brag_event.ledger.models import Transfer
 from brag_event.players.models import Player, Qualification, Standing, StandingSnapshot
-from brag_event.players.selectors import standings
 from brag_event.players.services import player_register
+from brag_event.standings.selectors import standings
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.services import seat_buy_in
 from tests.factories import act, assert_audit_ok, played, start, world

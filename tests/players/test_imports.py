@@ -21,8 +21,8 @@ from brag_event.players.imports import (
     players_import_undo,
 )
 from brag_event.players.models import ImportBatch, Player
-from brag_event.players.selectors import standings
 from brag_event.players.services import player_issue_money, player_register
+from brag_event.standings.selectors import standings
 from brag_event.tables.withdraw import player_reinstate
 from tests.factories import assert_audit_ok, refused, world
 

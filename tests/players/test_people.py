@@ -28,8 +28,8 @@ from brag_event.players.links import player_path
 from brag_event.players.models import Person, Player
 from brag_event.players.names import name_key
 from brag_event.players.people import people_search, person_merge, person_update
-from brag_event.players.selectors import person_history, standings
 from brag_event.players.services import player_register
+from brag_event.standings.selectors import person_history, standings
 from brag_event.tables.seating import seating_draw
 from tests.closing.test_day_close import play_one
 from tests.factories import assert_audit_ok, user_in, world

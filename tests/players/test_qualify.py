@@ -14,9 +14,9 @@ from brag_event.events.models import Day, Event
 from brag_event.events.services import day_open, event_create_flash
 from brag_event.players.models import Player, Qualification, StandingSnapshot
 from brag_event.players.qualify import day_cut, day_field, player_requalify
-from brag_event.players.results import standings_marked
-from brag_event.players.selectors import standings
 from brag_event.players.services import player_issue_money, player_register
+from brag_event.standings.results import standings_marked
+from brag_event.standings.selectors import standings
 from brag_event.tables.seating import seating_draw
 from tests.factories import (
     assert_audit_ok,

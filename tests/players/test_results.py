@@ -23,8 +23,8 @@ from brag_event.events.models import Day, DayClose, Event
 from brag_event.events.services import day_open, day_set_qualification, event_set_count_at_close
 from brag_event.players.models import Player
 from brag_event.players.qualify import player_requalify
-from brag_event.players.results import final_standings, since_close, standings_marked
 from brag_event.players.services import player_issue_money, player_register
+from brag_event.standings.results import final_standings, since_close, standings_marked
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.withdraw import player_withdraw
 from tests.factories import (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from brag_event.players.selectors import standings
 from brag_event.players.services import player_register
+from brag_event.standings.selectors import standings
 from tests.factories import act, start, world
 
 pytestmark = pytest.mark.django_db

@@ -119,7 +119,7 @@ class RowIn:
     hands_played: int
     hands_won: int
     qualified: bool
-    mark: str = ""  # players.results' mark at the close; "" when the file says none
+    mark: str = ""  # standings.results' mark at the close; "" when the file says none
 
 
 @dataclass(frozen=True)

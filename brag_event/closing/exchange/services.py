@@ -10,7 +10,7 @@ refusal leaves everything as it was.
 **A past event** (``Event.imported_at``): every day closed, so nothing can be played on it;
 its players, money, penalties and announcements cannot change (``events.states
 .refuse_if_imported``); its standings are its days' results as the file gave them
-(``players.selectors.standings``), since no money moved here; the ledger audit does not
+(``standings.selectors.standings``), since no money moved here; the ledger audit does not
 recompute its roots, whose records stayed where it was played (``hands.audit``). It shows on
 its people's pages and counts in a series as any finished event."""
 

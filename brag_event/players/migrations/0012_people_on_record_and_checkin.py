@@ -15,7 +15,7 @@ def seal(apps, schema_editor):
     """Every player registered before identities were chained goes onto their event's money
     record now, as the person they are now, in id order (the record states who they are as of
     this migration; closed days' roots took the record's seq at their close)."""
-    from brag_event.ledger.record import record_extend, record_of
+    from brag_event.events.record import record_extend, record_of
     from brag_event.players.record import PLAYER, player_fields
 
     Event = apps.get_model("events", "Event")

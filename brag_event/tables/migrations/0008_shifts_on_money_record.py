@@ -7,7 +7,7 @@ def seal(apps, schema_editor):
     """Every shift written before its start and end were chained goes onto its event's money
     record now, in id order: the record states them as of this migration (closed days' roots
     took the record's seq at their close, so they are unaffected)."""
-    from brag_event.ledger.record import record_extend, record_of
+    from brag_event.events.record import record_extend, record_of
     from brag_event.tables.record import COLUMNS, END, START, end_fields, start_fields
 
     Event = apps.get_model("events", "Event")

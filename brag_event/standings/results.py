@@ -27,10 +27,17 @@ from typing import Any
 from django.db.models import Sum
 
 from brag_event.events.models import Day, Event
+from brag_event.players.models import Player, Qualification, Standing, StandingSnapshot
+from brag_event.players.qualify import (
+    REQUALIFIED,
+    Cut,
+    day_cut,
+    following_day,
+    only_qualifiers,
+)
+from brag_event.players.selectors import current_day, event_names_shown
 
-from .models import Player, Qualification, StandingSnapshot
-from .qualify import REQUALIFIED, Cut, day_cut, following_day, only_qualifiers
-from .selectors import current_day, event_names_shown, standings
+from .selectors import standings
 
 # A player's mark in a day's standings (``StandingSnapshot.mark``).
 QUALIFIED = "qualified"  # through the day's cut to the next day
@@ -481,8 +488,6 @@ def _out_groups(event: Event, closed: list[Day], *, still_in: Iterable[int]) -> 
 
 
 def _hands_by_player(event: Event) -> dict[int, tuple[int, int]]:
-    from .models import Standing
-
     return {
         row["player_id"]: (int(row["played"] or 0), int(row["won"] or 0))
         for row in Standing.objects.filter(player__event=event)
