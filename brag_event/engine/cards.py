@@ -10,7 +10,7 @@ cards; :func:`strength3` is the fast path: one table look-up for three card ints
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Final
 
@@ -230,17 +230,7 @@ class HandValue:
 
     def describe(self) -> str:
         """Plain words, e.g. ``prial of threes``, ``running flush A-2-3``, ``pair of nines``."""
-        cat = self.category
-        ranks = self.ranks
-        if cat == "prial":
-            return f"prial of {_RANK_PLURALS[ranks[0]]}"
-        if cat == "pair":
-            return f"pair of {_RANK_PLURALS[ranks[0]]}, odd card {_rank_label(ranks[2])}"
-        if cat in ("run", "running_flush") and ranks == (12, 1, 0):
-            seq = "A-2-3"
-        else:
-            seq = "-".join(_rank_label(r) for r in ranks)
-        return f"{CATEGORY_LABELS[cat]} {seq}"
+        return _describe(self.strength)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HandValue):
@@ -275,6 +265,23 @@ class HandValue:
 
 
 _VALUES: Final = tuple(HandValue(s) for s in range(DISTINCT_VALUES))
+
+
+@cache
+def _describe(strength: int) -> str:
+    """:meth:`HandValue.describe` of a strength, kept: a settlement describes the hands it
+    compares, and there are only :data:`DISTINCT_VALUES` of them."""
+    cat = CATEGORIES[_INFO[strength][0]]
+    ranks = _INFO[strength][1]
+    if cat == "prial":
+        return f"prial of {_RANK_PLURALS[ranks[0]]}"
+    if cat == "pair":
+        return f"pair of {_RANK_PLURALS[ranks[0]]}, odd card {_rank_label(ranks[2])}"
+    if cat in ("run", "running_flush") and ranks == (12, 1, 0):
+        seq = "A-2-3"
+    else:
+        seq = "-".join(_rank_label(r) for r in ranks)
+    return f"{CATEGORY_LABELS[cat]} {seq}"
 
 
 def evaluate(cards: str | Sequence[str] | Sequence[Card]) -> HandValue:

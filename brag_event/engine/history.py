@@ -159,7 +159,7 @@ def _seat(s: Any, i: int) -> SeatSetup:
         raise _bad(f"seats[{i}].sitting_out must be true or false")
     if not isinstance(penalty, bool):
         raise _bad(f"seats[{i}].penalty must be true or false")
-    return SeatSetup(seat, player, stack, sitting_out, penalty)
+    return tuple.__new__(SeatSetup, (seat, player, stack, sitting_out, penalty))  # as in _action
 
 
 def _carried(carried: Any) -> tuple[int, int | None]:
@@ -193,7 +193,9 @@ def _action(raw: Any, index: int) -> Action:
             and (cards is None or type(cards) is str)
             and (reason is None or type(reason) is str)
         ):
-            return Action(kind, seat, amount, hand, cards, reason)
+            # The tuple's own constructor: a NamedTuple's ``__new__`` is a Python function,
+            # one more call per action of every replay (the fields are in Action's order).
+            return tuple.__new__(Action, (kind, seat, amount, hand, cards, reason))
     return _action_checked(raw, index)
 
 

@@ -163,8 +163,10 @@ class Rules:
         if not isinstance(data, dict):
             return cls.validate(data)
         try:
-            # The type is part of the key: True == 1 and 5 == 5.0, but only one is valid.
-            key = tuple((k, type(v), v) for k, v in sorted(data.items(), key=_first))
+            # The type is part of the key: True == 1 and 5 == 5.0, but only one is valid. The
+            # fields stay in the document's order (not sorted): the same rules written in
+            # another order are only one more entry.
+            key = tuple([(k, type(v), v) for k, v in data.items()])
             hash(key)
         except TypeError:
             return cls.validate(data)
@@ -207,10 +209,6 @@ def _field_problem(name: str, value: Any) -> str | None:
     if name == "rake_percent" and value > 100:
         return "The rake is a percentage from 0 to 100."
     return None
-
-
-def _first(item: tuple[Any, Any]) -> str:
-    return str(item[0])
 
 
 def _invalid(problem: RuleProblem) -> EngineError:

@@ -10,6 +10,7 @@ state :data:`~.model.SETTLED` with its :class:`~.model.Outcome`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .cards import strength3, value_of_strength
@@ -260,8 +261,10 @@ def pot_result(s: HandState, d: Decision) -> PotResult:
         rake = min(rake, rules.rake_cap)
     net = amount - rake
     share, odd = divmod(net, len(d.winners))
-    order = {p.seat: i for i, p in enumerate(s.players)}
-    ordered = sorted(d.winners, key=order.__getitem__)
+    ordered = list(d.winners)
+    if len(ordered) > 1:
+        order = {p.seat: i for i, p in enumerate(s.players)}
+        ordered.sort(key=order.__getitem__)
     shares = {seat: share + (1 if i < odd else 0) for i, seat in enumerate(ordered)}
     names = ", ".join(_name(s, seat) for seat in ordered)
     summary = f"{names} {'win' if len(ordered) > 1 else 'wins'} {net}"
@@ -289,7 +292,7 @@ def settle(s: HandState, values: Values) -> None:
     """Decide and pay every pot on the hands ``values`` (all of those needed)."""
     decided = list(decisions(s, values))
     assert len(decided) == len(s.pots), "a pot was left undecided"
-    results = sorted((pot_result(s, d) for d in decided), key=lambda r: r.index)
+    results = sorted((pot_result(s, d) for d in decided), key=attrgetter("index"))
     for r in results:
         for seat, won in r.shares.items():
             s.by_seat[seat].stack += won

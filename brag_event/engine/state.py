@@ -16,6 +16,7 @@ the first change, so a rejected action never changes anything. The pots are deci
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any
 
 from .actions import verify as _verify
@@ -37,6 +38,9 @@ from .model import (
     ceil_half,
 )
 from .rules import SEE_DOUBLE, Rules
+
+# A C-level sort key: the seats are sorted at every replay.
+_SEAT_NUMBER = attrgetter("seat")
 
 
 class HandState:
@@ -60,7 +64,7 @@ class HandState:
         _check_setup(rules, dealer, seat_list, carried_pot, carried_seat)
         self.rules = rules
         self.dealer = dealer
-        self.seats: tuple[SeatSetup, ...] = tuple(sorted(seat_list, key=lambda s: s.seat))
+        self.seats: tuple[SeatSetup, ...] = tuple(sorted(seat_list, key=_SEAT_NUMBER))
         self.carried_in = carried_pot
         self.carried_seat_in = carried_seat
         self.first_deal = first_deal
