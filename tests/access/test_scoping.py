@@ -875,7 +875,7 @@ def api_inputs() -> Iterator[tuple[str, str, Any]]:
                 isinstance(shape, type)
                 and issubclass(shape, serializers.Serializer)
                 and shape.__module__ == module.__name__
-                and not name.endswith("Out")  # answers
+                and not name.endswith(("Out", "Ref", "Page"))  # answers (beside the inputs)
             ):
                 for field_name, f in shape().fields.items():
                     yield name, field_name, getattr(f, "child", f)
