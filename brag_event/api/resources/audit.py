@@ -24,6 +24,8 @@ from .common import PAGE_PARAMETERS, nullable_int, page_of, paged
 from .fields import NOT_IN_EVENT, USER, EventScopedId, request_events, unknown_id
 from .state import PlayerRef
 
+# ------------------------------------------------------------------ inputs
+
 
 def _in_the_log(request: Request) -> QuerySet[Any]:
     """The users the log of the request's event names as having done something."""
@@ -53,6 +55,9 @@ class AuditQueryIn(serializers.Serializer):
     verb = serializers.ChoiceField(
         choices=Verb.choices, required=False, help_text="The kind of change"
     )
+
+
+# ------------------------------------------------------------------ answers
 
 
 class DayNumberRef(serializers.Serializer):
@@ -109,8 +114,11 @@ class AuditEntryOut(serializers.Serializer):
 AuditPage = page_of(AuditEntryOut, "AuditPage")
 
 
+# ------------------------------------------------------------------ presenters
+
+
 def audit_entry_view(e: AuditEntry) -> dict[str, Any]:
-    """An audit entry with what it was done to as references (``contract.AuditEntryOut``); the
+    """An audit entry with what it was done to as references (``AuditEntryOut``); the
     selector (``audit.selectors.audit_entries``) has fetched them with it."""
     table = e.table
     return {
@@ -133,6 +141,9 @@ def audit_entry_view(e: AuditEntry) -> dict[str, Any]:
         "device": e.device,
         "device_token": e.device_token_id,
     }
+
+
+# ------------------------------------------------------------------ views
 
 
 class EventAudit(APIView):

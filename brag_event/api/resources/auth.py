@@ -30,6 +30,8 @@ from ..services import token_issue, token_revoke
 from .common import ROLES, actor, valid
 from .fields import USER, EventScopedId
 
+# ------------------------------------------------------------------ inputs
+
 
 def _manageable(request: Request) -> QuerySet[Any]:
     return staff_manageable(request.user).filter(is_active=True)
@@ -48,6 +50,9 @@ class TokenIn(serializers.Serializer):
 class LoginIn(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=200, trim_whitespace=False)
+
+
+# ------------------------------------------------------------------ answers
 
 
 class TokenOut(serializers.Serializer):
@@ -83,6 +88,9 @@ class OkOut(serializers.Serializer):
 class LoggedInOut(serializers.Serializer):
     username = serializers.CharField()
     role = serializers.ChoiceField(choices=ROLES)
+
+
+# ------------------------------------------------------------------ views
 
 
 class Tokens(APIView):

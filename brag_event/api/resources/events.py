@@ -21,6 +21,8 @@ from ..permissions import Can
 from .common import nullable_int
 from .state import RulesOut
 
+# ------------------------------------------------------------------ answers
+
 
 class DayOut(serializers.Serializer):
     id = serializers.IntegerField()
@@ -56,6 +58,9 @@ class DayTablesOut(serializers.Serializer):
     tables = TableSummaryOut(many=True)
 
 
+# ------------------------------------------------------------------ presenters
+
+
 def day_view(day: Day) -> dict[str, Any]:
     return {
         "id": day.pk,
@@ -84,6 +89,9 @@ def table_summary(table: Table) -> dict[str, Any]:
         "live_hand": live,
         "carried_pot": table.carried_pot,
     }
+
+
+# ------------------------------------------------------------------ views
 
 
 class EventList(APIView):

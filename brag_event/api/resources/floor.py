@@ -36,8 +36,10 @@ from ..idempotency import idempotent
 from ..permissions import Can
 from .common import ErrorOut, actor, nullable_int, table_for, valid
 from .fields import EventScopedId, WholeNumberField
-from .hands import HandStateOut, hand_corrected
-from .state import AwardOut, HandOut, hand_view
+from .hands import HandStateOut
+from .state import AwardOut, HandOut, hand_corrected, hand_view
+
+# ------------------------------------------------------------------ inputs
 
 
 class MisdealIn(serializers.Serializer):
@@ -56,6 +58,9 @@ class AwardConfirmIn(serializers.Serializer):
 
     username = serializers.CharField(max_length=150, required=False)
     password = serializers.CharField(max_length=128, required=False, trim_whitespace=False)
+
+
+# ------------------------------------------------------------------ answers
 
 
 class FloorTableRef(serializers.Serializer):
@@ -85,6 +90,9 @@ class AwardConfirmedOut(serializers.Serializer):
     hand = HandOut()
 
 
+# ------------------------------------------------------------------ presenters
+
+
 def call_view(call: FloorCall) -> dict[str, Any]:
     return {
         "id": call.pk,
@@ -98,6 +106,9 @@ def call_view(call: FloorCall) -> dict[str, Any]:
         "taken_at": call.taken_at.isoformat() if call.taken_at else None,
         "resolved_at": call.resolved_at.isoformat() if call.resolved_at else None,
     }
+
+
+# ------------------------------------------------------------------ views
 
 
 class HandMisdeal(APIView):

@@ -34,10 +34,13 @@ from .state import (
     HandOut,
     RulesOut,
     TableOut,
+    hand_corrected,
     hand_view,
     table_after,
     table_etag_field,
 )
+
+# ------------------------------------------------------------------ inputs
 
 
 @extend_schema_field({"type": "string", "enum": [a for a in ACTIONS if a != "show"]})
@@ -84,6 +87,9 @@ class TakeBackIn(serializers.Serializer):
         help_text="Why the dealer takes the entry back: wrong_seat, wrong_amount, wrong_action "
         "or other",
     )
+
+
+# ------------------------------------------------------------------ answers
 
 
 class VoidOut(serializers.Serializer):
@@ -158,6 +164,9 @@ class HistoryOut(serializers.Serializer):
     meta = serializers.DictField(child=serializers.JSONField())
 
 
+# ------------------------------------------------------------------ presenters
+
+
 def _person(user: Any) -> str | None:
     """A user's name as people say it: the full name where it is set, else the user name."""
     if user is None:
@@ -197,6 +206,9 @@ def hand_entries(hand: Hand) -> list[dict[str, Any]]:
     ]
 
 
+# ------------------------------------------------------------------ views
+
+
 def apply(request: Request, hand_id: int, action: Action, seq: int) -> Response:
     """Apply an action. A stale screen gets a 409 with the current state (``StaleHand``, turned
     into that answer after the attempt was rolled back — see ``api.errors``).
@@ -218,23 +230,6 @@ def apply(request: Request, hand_id: int, action: Action, seq: int) -> Response:
         {"seq": row.seq, "hand": shown, "table": view, "table_etag": etag},
         status=201,
     )
-
-
-def hand_corrected(
-    request: Request, hand_id: int, body: type[serializers.Serializer], service: Any
-) -> Response:
-    """A supervisor's correction to a hand (a void, a misdeal): the reason and the expected
-    ``seq`` from ``body``, the ``service`` called on the tables the caller may operate; the
-    hand as it is now."""
-    data = valid(body, request)
-    hand, state = service(
-        hand=hand_id,
-        reason=data["reason"],
-        expected_seq=data.get("expected_seq"),
-        by=actor(request),
-        access=roles.TableAccess(request.user),
-    )
-    return Response({"hand": hand_view(hand, state)})
 
 
 def history_meta(hand: Hand) -> dict[str, Any]:

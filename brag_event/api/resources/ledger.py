@@ -17,6 +17,8 @@ from brag_event.ledger.models import Transfer
 from ..permissions import Can
 from .common import PAGE_PARAMETERS, nullable_int, page_of, paged
 
+# ------------------------------------------------------------------ answers
+
 
 class TransferOut(serializers.Serializer):
     id = serializers.IntegerField()
@@ -32,6 +34,9 @@ class TransferOut(serializers.Serializer):
 
 
 TransferPage = page_of(TransferOut, "TransferPage")
+
+
+# ------------------------------------------------------------------ views
 
 
 class EventLedger(APIView):

@@ -17,6 +17,8 @@ from brag_event.hands.selectors import cards_shown_to, without_cards_not_shown
 from .. import roles
 from .common import ROLES
 
+# ------------------------------------------------------------------ answers
+
 
 class MySeatOut(serializers.Serializer):
     table = serializers.IntegerField()
@@ -64,6 +66,9 @@ class MyHandOut(serializers.Serializer):
 
 class MyHandsOut(serializers.Serializer):
     hands = MyHandOut(many=True)
+
+
+# ------------------------------------------------------------------ views
 
 
 class Me(APIView):

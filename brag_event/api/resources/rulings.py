@@ -25,6 +25,8 @@ from ..permissions import Can
 from .common import actor, nullable_int, valid
 from .fields import EventScopedId, WholeNumberField
 
+# ------------------------------------------------------------------ inputs
+
 
 # A ruling's call, table, hand and players: each of an event in which the caller rules, and
 # agreeing with each other — the call made at the table, the hand played there, the players of
@@ -78,6 +80,9 @@ class LiftIn(serializers.Serializer):
     reason = serializers.CharField(max_length=200)
 
 
+# ------------------------------------------------------------------ answers
+
+
 class PenaltyOut(serializers.Serializer):
     id = serializers.IntegerField()
     player = serializers.IntegerField()
@@ -108,6 +113,9 @@ class RulingOut(serializers.Serializer):
     penalties = PenaltyOut(many=True)
 
 
+# ------------------------------------------------------------------ presenters
+
+
 def penalty_view(penalty: Penalty) -> dict[str, Any]:
     return {
         "id": penalty.pk,
@@ -136,6 +144,9 @@ def ruling_view(ruling: Ruling) -> dict[str, Any]:
         "ruled_at": ruling.ruled_at.isoformat(),
         "penalties": [penalty_view(p) for p in ruling.penalties.select_related("ruling")],
     }
+
+
+# ------------------------------------------------------------------ views
 
 
 class Rulings(APIView):

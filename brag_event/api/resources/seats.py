@@ -19,6 +19,8 @@ from .common import actor, valid
 from .fields import EventScopedId
 from .state import SeatOut, seat_view
 
+# ------------------------------------------------------------------ inputs
+
 
 class RebuyIn(serializers.Serializer):
     consenting = serializers.ListField(
@@ -31,6 +33,9 @@ class RebuyIn(serializers.Serializer):
 
 class SitOutIn(serializers.Serializer):
     sitting_out = serializers.BooleanField()
+
+
+# ------------------------------------------------------------------ views
 
 
 def seat_for(request: Request, seat_id: int) -> Seat:

@@ -22,11 +22,16 @@ from brag_event.tables.versions import standings_version
 from .common import IF_NONE_MATCH, NOT_MODIFIED, json_answer, nullable_int
 from .fields import WholeNumberField
 
+# ------------------------------------------------------------------ inputs
+
 
 class StandingsQueryIn(serializers.Serializer):
     day = WholeNumberField(
         required=False, min_value=1, max_value=1000, help_text="A day's number: that day's figures"
     )
+
+
+# ------------------------------------------------------------------ answers
 
 
 class StandingOut(serializers.Serializer):
@@ -83,6 +88,9 @@ class StandingsOut(serializers.Serializer):
         help_text="A closed day's standings never change: the organiser's decisions since its "
         "close (players let back in for the next day) are listed here, beside them",
     )
+
+
+# ------------------------------------------------------------------ views
 
 
 # Compressed here for nginx's copy of the public reads (see public.views.standings_page).

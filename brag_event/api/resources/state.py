@@ -1,6 +1,7 @@
 """A table's live state and its hand's: the answer of the table's read (``tables.TableDetail``)
-and part of every write to a hand (an action's answer carries the table's new state). The shapes
-(for the schema) and the presenters that build them as plain data."""
+and part of every write to a hand (an action's answer carries the table's new state; a
+correction's, the hand's). The shapes (for the schema) and the presenters that build them as
+plain data."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 from django.http import Http404
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from brag_event.core.conditional import keep_on_commit
 from brag_event.engine import ACTIONS, HandState
@@ -21,7 +24,11 @@ from brag_event.hands.services import next_dealer_seat
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.selectors import table_live
 
-from .common import nullable_int
+from .. import roles
+from .common import actor, nullable_int, valid
+
+# ------------------------------------------------------------------ answers
+
 
 PLAYER_STATUSES = ["active", "folded", "covered"]
 
@@ -194,6 +201,9 @@ def table_etag_field() -> serializers.CharField:
     )
 
 
+# ------------------------------------------------------------------ presenters
+
+
 # The keys of a hand's view that are the engine's alone (``engine.tablet.hand_live``).
 LIVE_KEYS = (
     "phase",
@@ -223,8 +233,8 @@ def seat_view(seat: Seat) -> dict[str, Any]:
 def hand_view(hand: Hand, state: HandState | None = None) -> dict[str, Any]:
     """A hand's live state for a tablet: everything to draw the table and the action bar.
     ``actions`` is the live log (voided actions left out); ``hand_entries`` has every entry,
-    voided ones too (``views.HandDetail`` adds them for staff). Its shape is described for the
-    schema by ``contract.HandOut``."""
+    voided ones too (``hands.HandDetail`` adds them for staff). Its shape is described for the
+    schema by ``HandOut``."""
     state = state or hand_state(hand)
     live = hand_live(state)  # the engine's part, the same function the tablet runs offline
     return {
@@ -280,6 +290,9 @@ def table_view(
     }
 
 
+# ------------------------------------------------------------------ views
+
+
 def table_read(table_id: int) -> tuple[Table, list[Seat]]:
     """The table and its seats (access was checked with its version, in this request)."""
     found = table_live(table_id)
@@ -300,3 +313,20 @@ def table_after(table_id: int, shown: dict[str, Any]) -> tuple[dict[str, Any], s
         key=f"table-{table.pk}", version=str(table.version), body=JSONRenderer().render(view)
     )
     return view, etag
+
+
+def hand_corrected(
+    request: Request, hand_id: int, body: type[serializers.Serializer], service: Any
+) -> Response:
+    """A supervisor's correction to a hand (a void, a misdeal): the reason and the expected
+    ``seq`` from ``body``, the ``service`` called on the tables the caller may operate; the
+    hand as it is now."""
+    data = valid(body, request)
+    hand, state = service(
+        hand=hand_id,
+        reason=data["reason"],
+        expected_seq=data.get("expected_seq"),
+        by=actor(request),
+        access=roles.TableAccess(request.user),
+    )
+    return Response({"hand": hand_view(hand, state)})

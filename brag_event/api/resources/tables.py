@@ -38,6 +38,8 @@ from .state import (
     table_view,
 )
 
+# ------------------------------------------------------------------ inputs
+
 
 class BuyInIn(serializers.Serializer):
     seat = WholeNumberField(min_value=1, max_value=10)
@@ -51,6 +53,9 @@ class ShiftIn(serializers.Serializer):
         default=False,
         help_text="Leave the table you are signed in to deal at, to deal here",
     )
+
+
+# ------------------------------------------------------------------ answers
 
 
 class HandStartedOut(HandOut):
@@ -105,6 +110,9 @@ class MyShiftOut(serializers.Serializer):
     relieved = MyShiftRelievedOut(
         allow_null=True, help_text="You were relieved at this table (and have not come back)"
     )
+
+
+# ------------------------------------------------------------------ views
 
 
 def refuse_day_not_open(request: Request, table_id: int) -> None:
