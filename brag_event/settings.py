@@ -190,7 +190,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["brag_event.api.parsers.LimitedJSONParser"],
     "EXCEPTION_HANDLER": "brag_event.api.errors.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "brag_event.api.contract.ContractSchema",
+    "DEFAULT_SCHEMA_CLASS": "brag_event.api.resources.common.ContractSchema",
     # Both fail open when the cache cannot be reached (brag_event.api.throttles).
     "DEFAULT_THROTTLE_CLASSES": [
         "brag_event.api.throttles.LoginThrottle",
@@ -219,12 +219,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    # The answers' enums (shapes: api/contract.py), named once.
+    # The answers' enums (shapes: api/resources/), named once.
     "ENUM_NAME_OVERRIDES": {
         "ActionEnum": "brag_event.engine.ACTIONS",
         "DayStatusEnum": "brag_event.events.models.Day.Status",
         "HandStatusEnum": "brag_event.hands.models.Hand.Status",
-        "PlayerStatusEnum": "brag_event.api.contract.PLAYER_STATUSES",
+        "PlayerStatusEnum": "brag_event.api.resources.state.PLAYER_STATUSES",
     },
 }
 

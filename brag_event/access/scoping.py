@@ -2,10 +2,10 @@
 string — is resolved among "the rows of model M that belong to event E", and the path from each
 model to its event is declared once, here (``EVENT_PATHS``).
 
-Built on ``rows_of_events``: the API's ``EventScopedId`` (``api/serializers.py``), the console's
-``EventScopedChoiceField`` and ``EventScopedMultipleChoiceField`` (below), and ``rules.event_of``
-(the event of what an address names). An id of another event is refused exactly as an id that
-names nothing: same code, same words. ``tests/access/test_scoping.py`` walks every
+Built on ``rows_of_events``: the API's ``EventScopedId`` (``api/resources/fields.py``), the
+console's ``EventScopedChoiceField`` and ``EventScopedMultipleChoiceField`` (below), and
+``rules.event_of`` (the event of what an address names). An id of another event is refused exactly
+as an id that names nothing: same code, same words. ``tests/access/test_scoping.py`` walks every
 write route of the API and the console with each id swapped for another event's.
 
 Models are named by app label (``apps.get_model``), as in ``rules``: this module stays below

@@ -57,7 +57,7 @@ def error_response(exc: BaseException) -> Response | None:
         # Read after the refused attempt was rolled back: the state another device left.
         from brag_event.hands.models import Hand
 
-        from .presenters import hand_view
+        from .resources.state import hand_view
 
         hand = Hand.objects.select_related("table").get(pk=exc.hand_id)
         stale = {**exc.details, "hand": hand_view(hand)}

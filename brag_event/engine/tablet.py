@@ -1,6 +1,6 @@
 """What the dealer's tablet shows of a hand, computed by the engine alone.
 
-The server's API builds the live part of a hand from :func:`hand_live` (``api.presenters``) and
+The server's API builds the live part of a hand from :func:`hand_live` (``api.resources.state``) and
 deals the next hand at the seat :func:`first_dealer` names (``hands.services``). The tablet runs
 this same package in the browser (Pyodide, ``static/tablet/offline/``) when the network is gone:
 :func:`answer` is its one entry point — JSON in, JSON out — and rebuilds a hand from its

@@ -33,7 +33,7 @@ def _live_sql() -> tuple[str, str]:
 
 def table_live(table_id: int) -> tuple[Table, list[Seat]] | None:
     """The table with its day and event, and its occupied seats (by number) with their
-    players: what its live state shows (``api.presenters.table_view``), or ``None`` if there is
+    players: what its live state shows (``api.resources.state.table_view``), or ``None`` if there is
     no such table. Read after every action, inside its transaction, and on every rendering of
     a table's read: written out once (``core.sql``), since the ORM's compilation of these two
     queries cost more than the rest of the table's state."""

@@ -14,6 +14,8 @@ request is also rolled back by itself."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -41,10 +43,9 @@ from brag_event.access.scoping import (
     noun_of,
     rows_of_events,
 )
-from brag_event.api import exchange, floor, people, views
-from brag_event.api import serializers as inputs
+from brag_event.api import resources
 from brag_event.api.models import DeviceToken
-from brag_event.api.serializers import EventScopedId
+from brag_event.api.resources.fields import EventScopedId
 from brag_event.closing.count import table_count_enter
 from brag_event.closing.models import SeatCount
 from brag_event.closing.services import day_close_request
@@ -863,14 +864,18 @@ ROW_NAMES = {*KIND_MODELS, "players", "consenting", "dealers", "actor", "person"
 
 
 def api_inputs() -> Iterator[tuple[str, str, Any]]:
-    """(serializer, field, field) of every input the API parses."""
-    for module in (inputs, views, floor, people, exchange):
+    """(serializer, field, field) of every input the API parses (every resource's module)."""
+    modules = [
+        importlib.import_module(f"{resources.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(resources.__path__)
+    ]
+    for module in modules:
         for name, shape in vars(module).items():
             if (
                 isinstance(shape, type)
                 and issubclass(shape, serializers.Serializer)
                 and shape.__module__ == module.__name__
-                and not name.endswith("Out")  # answers
+                and not name.endswith(("Out", "Ref", "Page"))  # answers (beside the inputs)
             ):
                 for field_name, f in shape().fields.items():
                     yield name, field_name, getattr(f, "child", f)

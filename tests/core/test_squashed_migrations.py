@@ -38,7 +38,9 @@ class Unsquashed(MigrationLoader):
             del self.disk_migrations[key]
         last = {key: (m.app_label, m.replaces[-1][1]) for key, m in gone.items()}
         for migration in self.disk_migrations.values():
-            migration.dependencies = [last.get(tuple(d), d) for d in migration.dependencies]
+            # Each loaded Migration holds its own copy of its class's list (Migration.__init__).
+            deps: list[Any] = [last.get((d[0], d[1]), d) for d in migration.dependencies]
+            setattr(migration, "dependencies", deps)  # noqa: B010 - a ClassVar to mypy
 
 
 def test_every_app_but_the_tables_has_its_history_squashed() -> None:

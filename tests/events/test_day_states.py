@@ -9,7 +9,7 @@ import pytest
 from django.apps import apps
 from django.db.models import F
 
-from brag_event.api.presenters import day_view
+from brag_event.api.resources.events import day_view
 from brag_event.closing import services as closing
 from brag_event.closing.services import day_close_fail, day_close_request
 from brag_event.core.errors import ServiceError

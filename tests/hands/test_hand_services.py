@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from brag_event.api.presenters import table_view
+from brag_event.api.resources.state import table_view
 from brag_event.audit.models import AuditEntry
 from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from brag_event.api.presenters import table_view
+from brag_event.api.resources.state import table_view
 from brag_event.tables.models import Seat, Table
 from brag_event.tables.selectors import table_live
 from brag_event.tables.services import seat_leave, seat_sit_out

@@ -71,7 +71,7 @@ def ask(page: Any, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def table_dict(table: Table) -> dict[str, Any]:
-    """The table as the tablet knows it (``api.presenters.table_view`` and the hand's rules)."""
+    """The table as the tablet knows it (``api.resources.state.table_view``, the hand's rules)."""
     return {
         "rules": table.rules.to_dict(),
         "button": table.dealer,

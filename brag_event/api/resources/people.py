@@ -19,10 +19,10 @@ from brag_event.players.people import NUMBER_MAX, person_by_number
 from brag_event.players.services import player_register
 from brag_event.standings.selectors import person_history
 
-from .idempotency import idempotent
-from .permissions import Can
-from .serializers import WholeNumberField
-from .views import actor, valid
+from ..idempotency import idempotent
+from ..permissions import Can
+from .common import actor, valid
+from .fields import WholeNumberField
 
 S = serializers
 

@@ -1,6 +1,6 @@
-"""Input shapes (parsed by DRF, documented in the OpenAPI schema). Shapes, and every id resolved
-within the request's event (``EventScopedId``, on ``access.scoping``); whether an action, an
-amount or a seat is allowed is the engine's and the services' to say."""
+"""Input fields shared by the resources' bodies: whole numbers, and every id resolved within the
+request's event (``EventScopedId``, on ``access.scoping``); whether an action, an amount or a seat
+is allowed is the engine's and the services' to say."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.fields import empty
@@ -18,10 +16,7 @@ from rest_framework.request import Request
 
 from brag_event.access.rules import EVENT_OF, event_of, events_where_can
 from brag_event.access.scoping import noun_of, rows_of_events
-from brag_event.access.selectors import staff_manageable
-from brag_event.audit.models import Verb
 from brag_event.core.errors import ServiceError
-from brag_event.engine import ACTIONS, MONEY_MAX
 
 
 class WholeNumberField(serializers.IntegerField):
@@ -70,6 +65,8 @@ def request_events(request: Request) -> set[int] | None:
 
 
 UNKNOWN = "unknown"
+
+
 USER = settings.AUTH_USER_MODEL
 
 
@@ -128,132 +125,4 @@ def unknown_id(errors: Any, field: str = "") -> ServiceError | None:
     return None
 
 
-@extend_schema_field({"type": "string", "enum": [a for a in ACTIONS if a != "show"]})
-class ActionNameField(serializers.CharField):
-    """An action's name: a string here; whether it names an action is the engine's to say."""
-
-
-class ActionIn(serializers.Serializer):
-    """The shape of an action. Everything else — the name, the seat, the amount, whether it is
-    legal now — is the engine's to check (``HandState.apply``), once, with its coded errors."""
-
-    expected_seq = WholeNumberField(
-        min_value=1, help_text="The sequence number this action is expected to get"
-    )
-    action = ActionNameField(max_length=20)
-    seat = WholeNumberField(required=False, allow_null=True, help_text="Not for showdown")
-    amount = WholeNumberField(
-        required=False, allow_null=True, help_text="What the player pays now (bet, see, cover)"
-    )
-    hand = serializers.CharField(
-        required=False, allow_null=True, max_length=10, help_text="old or new (blind hands)"
-    )
-
-
-class CardsIn(serializers.Serializer):
-    expected_seq = WholeNumberField(min_value=1)
-    seat = WholeNumberField()
-    cards = serializers.CharField(max_length=40, help_text="e.g. 'As 10d 3c'")
-
-
-class VoidIn(serializers.Serializer):
-    expected_seq = WholeNumberField(min_value=1, required=False)
-    reason = serializers.CharField(max_length=200)
-
-
-class TakeBackIn(serializers.Serializer):
-    expected_seq = WholeNumberField(
-        min_value=1,
-        required=False,
-        help_text="The hand's next sequence number as the tablet saw it",
-    )
-    reason = serializers.CharField(
-        max_length=20,
-        help_text="Why the dealer takes the entry back: wrong_seat, wrong_amount, wrong_action "
-        "or other",
-    )
-
-
-class BuyInIn(serializers.Serializer):
-    seat = WholeNumberField(min_value=1, max_value=10)
-    player = EventScopedId(model="players.Player", help_text="Player id")
-    amount = WholeNumberField(min_value=0, max_value=MONEY_MAX)
-
-
-class RebuyIn(serializers.Serializer):
-    consenting = serializers.ListField(
-        child=EventScopedId(model="players.Player"),
-        allow_empty=True,
-        max_length=20,
-        help_text="Ids of the other seated players who agree",
-    )
-
-
-class ShiftIn(serializers.Serializer):
-    leave = serializers.BooleanField(
-        required=False,
-        default=False,
-        help_text="Leave the table you are signed in to deal at, to deal here",
-    )
-
-
-class SitOutIn(serializers.Serializer):
-    sitting_out = serializers.BooleanField()
-
-
-class LoginIn(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=200, trim_whitespace=False)
-
-
-def _manageable(request: Request) -> QuerySet[Any]:
-    return staff_manageable(request.user).filter(is_active=True)
-
-
-class TokenIn(serializers.Serializer):
-    user = EventScopedId(
-        model=USER,
-        among=_manageable,
-        message="No such active user.",
-        help_text="The user the device acts as",
-    )
-    name = serializers.CharField(max_length=80)
-
-
-class StandingsQueryIn(serializers.Serializer):
-    day = WholeNumberField(
-        required=False, min_value=1, max_value=1000, help_text="A day's number: that day's figures"
-    )
-
-
 NOT_IN_EVENT = "not in this event"
-
-
-def _in_the_log(request: Request) -> QuerySet[Any]:
-    """The users the log of the request's event names as having done something."""
-    entries = rows_of_events("audit.AuditEntry", request_events(request))
-    return get_user_model().objects.filter(pk__in=entries.values("actor_id"))
-
-
-class AuditQueryIn(serializers.Serializer):
-    """``?table=&player=&actor=&verb=``, as on the organisers' audit page: every filter optional."""
-
-    table = EventScopedId(
-        model="tables.Table",
-        required=False,
-        message=NOT_IN_EVENT,
-        help_text="A table's id: its entries",
-    )
-    player = EventScopedId(
-        model="players.Player", required=False, message=NOT_IN_EVENT, help_text="A player's id"
-    )
-    actor = EventScopedId(
-        model=USER,
-        among=_in_the_log,
-        required=False,
-        message=NOT_IN_EVENT,
-        help_text="The id of the user who did it",
-    )
-    verb = serializers.ChoiceField(
-        choices=Verb.choices, required=False, help_text="The kind of change"
-    )

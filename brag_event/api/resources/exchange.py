@@ -18,11 +18,10 @@ from brag_event.closing.exchange.reader import whole_or_long
 from brag_event.closing.exchange.services import MAX_BYTES, event_import_results
 from brag_event.events.models import Event
 
-from . import contract as c
-from .idempotency import idempotent
-from .parsers import LimitedJSONParser
-from .permissions import Can
-from .views import actor
+from ..idempotency import idempotent
+from ..parsers import LimitedJSONParser
+from ..permissions import Can
+from .common import ErrorOut, actor
 
 S = serializers
 
@@ -84,7 +83,7 @@ class EventResultsExchange(APIView):
         responses={
             200: ResultsDocument,
             409: OpenApiResponse(
-                c.ErrorOut,
+                ErrorOut,
                 description="A day of the event has not closed yet (exchange_not_finished)",
             ),
         },
