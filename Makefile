@@ -116,7 +116,7 @@ test: lock-check install
 test-fast: install
 	$(PY) -m pytest -q -n $(FAST_WORKERS) --reuse-db -m "not browser and not production and not slow" \
 		--hypothesis-profile fast \
-		tests/engine tests/ledger tests/hands tests/tables tests/players tests/events tests/closing \
+		tests/engine tests/ledger tests/hands tests/tables tests/players tests/standings tests/events tests/closing \
 		tests/api tests/integrity
 
 # radon: no block of brag_event/ worse than D (radon cc exits 0 whatever it finds: its list must
