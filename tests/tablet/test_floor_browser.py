@@ -1,7 +1,8 @@
 """The floor in the browser (issue 17): the dealer calls the floor from the tablet, the
 supervisor sees the call on the floor's screen and the organiser's dashboard, takes it, declares
 a misdeal and gives a warning; the dealer's tablet says "Misdeal — shuffle and deal again" and
-the same dealer deals again. Screenshots in test-results/screenshots/floor-*.png."""
+the same dealer deals again. With ``BRAG_SHOTS=1`` its
+screenshots go to test-results/screenshots/floor-*.png."""
 
 from __future__ import annotations
 

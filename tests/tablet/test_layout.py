@@ -5,8 +5,8 @@ action elements overlap, no page is wider than the screen, every control is at l
 every name is shown whole; on the tablet, the action bar and the call to the floor are in the
 first screen, without scrolling. Then the taps a dealer needs for a typical hand.
 
-With ``BRAG_DOCS_SHOTS=1`` the screenshots go to ``docs/screenshots/`` (the README's), else to
-``test-results/screenshots/``."""
+With ``BRAG_DOCS_SHOTS=1`` the screenshots go to ``docs/screenshots/`` (the README's), with
+``BRAG_SHOTS=1`` to ``test-results/screenshots/`` (``tests/browser.shots_asked``)."""
 
 from __future__ import annotations
 
