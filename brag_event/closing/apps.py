@@ -11,9 +11,9 @@ class ClosingConfig(AppConfig):
     verbose_name = "Day close"
 
     def ready(self) -> None:
-        from brag_event.hands.chain import register_day_source
+        from brag_event.events.day_chain import register_day_source
+        from brag_event.events.record import register_record_source
         from brag_event.ledger.audit import register_check
-        from brag_event.ledger.record import register_record_source
 
         from . import record, standings
         from .signals import day_close_requested

@@ -29,18 +29,12 @@ from django.db.models import F, Q, QuerySet
 
 from brag_event.core.actors import Actor
 from brag_event.engine import chain as engine_chain
+from brag_event.events import day_chain
 from brag_event.events.models import Day, Event
-from brag_event.hands import chain
+from brag_event.events.record import RecordRow, RecordSource, at_text, entry, record_append
 from brag_event.ledger.audit import AuditRun, Found
 from brag_event.ledger.models import Transfer
-from brag_event.ledger.record import (
-    RecordRow,
-    RecordSource,
-    at_text,
-    entry,
-    record_append,
-    record_for_change,
-)
+from brag_event.ledger.record import record_for_change
 from brag_event.tables.models import Seat
 
 from .models import CloseRequest, CountWaiver, SeatCount, TableCount
@@ -169,7 +163,7 @@ def close_request_record(*, day: Day, count: bool, queued: bool, by: Actor | Non
         requested_by=by.user if by is not None and by.user_id else None,
     )
     row = CloseRequest.objects.filter(pk=request.pk).values(*REQUEST_COLUMNS).get()
-    request.seq, request.hash = chain.day_chain_append(
+    request.seq, request.hash = day_chain.day_chain_append(
         day=day, kind=CLOSE_REQUEST, fields=request_fields(row)
     )
     request.save(update_fields=["seq", "hash"])
@@ -333,7 +327,7 @@ def waivers_source() -> RecordSource:
     return RecordSource("count waivers", _waivers)
 
 
-def _requests(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
+def _requests(days: QuerySet[Day]) -> Iterator[day_chain.DayEntry]:
     qs = (
         CloseRequest.objects.filter(day__in=days.order_by().values("id"))
         .order_by("day_id", "seq")
@@ -345,9 +339,9 @@ def _requests(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
         yield row["day_id"], seq, content, row["hash"]
 
 
-def close_requests_source() -> chain.DaySource:
+def close_requests_source() -> day_chain.DaySource:
     """The requests that moved a day's close on, on its own chain."""
-    return chain.DaySource("close requests", _requests)
+    return day_chain.DaySource("close requests", _requests)
 
 
 def check_counts_kept(run: AuditRun) -> Found:

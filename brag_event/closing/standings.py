@@ -23,16 +23,11 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from brag_event.engine import chain as engine_chain
+from brag_event.events import day_chain
 from brag_event.events.models import Day, DayClose, Event
-from brag_event.hands import chain
+from brag_event.events.record import RecordRow, RecordSource, entry, record_append
 from brag_event.ledger.audit import AuditRun, Found
-from brag_event.ledger.record import (
-    RecordRow,
-    RecordSource,
-    entry,
-    record_append,
-    record_for_change,
-)
+from brag_event.ledger.record import record_for_change
 from brag_event.players.models import Player, Qualification, StandingSnapshot
 from brag_event.players.qualify import LET_BACK, following_day
 
@@ -112,13 +107,13 @@ def standings_chain(*, day: Day, close: DayClose) -> None:
     """Chain the standings the close has just written onto ``day``'s own chain (the caller holds
     the day's and the close's rows, and saves neither: this saves both)."""
     fields = standings_fields(day)
-    seq, digest = chain.day_chain_append(day=day, kind=STANDINGS, fields=fields)
+    seq, digest = day_chain.day_chain_append(day=day, kind=STANDINGS, fields=fields)
     day.save(update_fields=["record_seq", "record_head"])
     close.standings, close.standings_seq, close.standings_hash = fields, seq, digest
     close.save(update_fields=["standings", "standings_seq", "standings_hash"])
 
 
-def _standings_rows(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
+def _standings_rows(days: QuerySet[Day]) -> Iterator[day_chain.DayEntry]:
     closes = (
         DayClose.objects.filter(day__in=days.order_by().values("id"), standings_sealed=False)
         .filter(Q(standings_seq__isnull=False) | ~Q(standings_hash=""))
@@ -131,9 +126,9 @@ def _standings_rows(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
         yield day_id, number, content, digest
 
 
-def standings_source() -> chain.DaySource:
+def standings_source() -> day_chain.DaySource:
     """The closes' standings, on their days' own chains."""
-    return chain.DaySource("standings", _standings_rows)
+    return day_chain.DaySource("standings", _standings_rows)
 
 
 def _sealed_rows(event: Event, problems: list[str]) -> Iterator[RecordRow]:
@@ -161,7 +156,7 @@ def sealed_source() -> RecordSource:
 _LET_BACK_COLUMNS = ("player_id", "reason", "created_by_id", "created_at")
 
 
-def _let_back_rows(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
+def _let_back_rows(days: QuerySet[Day]) -> Iterator[day_chain.DayEntry]:
     rows = (
         Qualification.objects.filter(day__in=days.order_by().values("id"))
         .filter(Q(seq__isnull=False) | ~Q(hash=""))
@@ -180,9 +175,9 @@ def _let_back_rows(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
         yield row["day_id"], seq, engine_chain.entry_content(LET_BACK, seq, fields), row["hash"]
 
 
-def let_back_source() -> chain.DaySource:
+def let_back_source() -> day_chain.DaySource:
     """The players let back in, on their days' own chains."""
-    return chain.DaySource("players let back in", _let_back_rows)
+    return day_chain.DaySource("players let back in", _let_back_rows)
 
 
 # ------------------------------------------------------------------------------- the audit

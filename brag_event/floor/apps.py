@@ -8,8 +8,9 @@ class FloorConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from brag_event.events import day_chain
+        from brag_event.events.record import register_record_source
         from brag_event.hands import chain
-        from brag_event.ledger.record import register_record_source
         from brag_event.tables.floor_rules import FloorRules, floor_rules_register
 
         from .awards import award_ask, award_waiting, award_withdraw
@@ -26,8 +27,8 @@ class FloorConfig(AppConfig):
 
         chain.register_source(rulings_source())
         chain.register_source(awards_source())
-        chain.register_day_source(day_rulings_source())
-        chain.register_day_source(lifts_source())
+        day_chain.register_day_source(day_rulings_source())
+        day_chain.register_day_source(lifts_source())
         register_record_source(record_lifts_source())
         register_record_source(record_awards_source())
         register_record_source(record_award_from_source())

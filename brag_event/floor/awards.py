@@ -23,7 +23,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from brag_event.ledger.record import at_text, record_append, record_for_change
+from brag_event.events.record import at_text, record_append
+from brag_event.ledger.record import record_for_change
 
 from .models import AwardConfirmation
 

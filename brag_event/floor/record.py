@@ -20,10 +20,11 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from brag_event.engine import chain as engine_chain
+from brag_event.events import day_chain
 from brag_event.events.models import Day, DayRulesChange, Event
+from brag_event.events.record import RecordRow, RecordSource, at_text, entry
 from brag_event.hands import chain
 from brag_event.hands.models import Hand
-from brag_event.ledger.record import RecordRow, RecordSource, at_text, entry
 
 from .awards import WAIT, WAIT_COLUMNS, WITHDRAW, wait_fields, withdraw_fields
 from .models import AwardConfirmation, Penalty, Ruling
@@ -91,14 +92,14 @@ def rulings_source() -> chain.Source:
     return chain.Source("rulings", _rows)
 
 
-def _day_rows(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
+def _day_rows(days: QuerySet[Day]) -> Iterator[day_chain.DayEntry]:
     owned = Ruling.objects.filter(chain_day__in=days.order_by().values("id"))
     yield from _chained(owned, "chain_day_id")
 
 
-def day_rulings_source() -> chain.DaySource:
+def day_rulings_source() -> day_chain.DaySource:
     """The rulings on their day's own chain."""
-    return chain.DaySource("rulings", _day_rows)
+    return day_chain.DaySource("rulings", _day_rows)
 
 
 LIFT_COLUMNS = ("id", "player_id", "lifted_at", "lifted_by_id", "lift_reason")
@@ -120,7 +121,7 @@ def lift_fields(penalty_id: int) -> dict[str, Any]:
     return lift_row_fields(Penalty.objects.filter(pk=penalty_id).values(*LIFT_COLUMNS).get())
 
 
-def _lifts(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
+def _lifts(days: QuerySet[Day]) -> Iterator[day_chain.DayEntry]:
     # A lift is on its day's chain once it has a seq or a hash; every other lifted penalty is
     # the money record's (``_record_lifts``).
     qs = (
@@ -135,10 +136,10 @@ def _lifts(days: QuerySet[Day]) -> Iterator[chain.DayEntry]:
         yield row["day_id"], seq, content, row["lift_hash"]
 
 
-def lifts_source() -> chain.DaySource:
+def lifts_source() -> day_chain.DaySource:
     """The disqualifications lifted before the money record took them, on the chain of the day
     they were given on."""
-    return chain.DaySource("lifts", _lifts)
+    return day_chain.DaySource("lifts", _lifts)
 
 
 _ON_DAY_CHAIN = Q(lift_seq__isnull=False) | ~Q(lift_hash="")

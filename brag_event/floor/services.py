@@ -18,14 +18,16 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, Forbidden, NotFound, ServiceError, StaleHand
 from brag_event.core.transactions import service_transaction
 from brag_event.engine import HandState
+from brag_event.events import day_chain
 from brag_event.events.models import Day
+from brag_event.events.record import record_append
 from brag_event.events.states import day_for_change, refuse_unless_open
 from brag_event.hands import chain, statements
 from brag_event.hands.models import Hand, HandAction
 from brag_event.hands.selectors import hand_state
 from brag_event.hands.services import hand_apply_misdeal, hand_disqualify_seat, lock_day_of_hand
 from brag_event.ledger.models import Transfer
-from brag_event.ledger.record import record_append, record_for_change
+from brag_event.ledger.record import record_for_change
 from brag_event.ledger.services import (
     account_carried,
     account_player,
@@ -343,7 +345,7 @@ def _chain_ruling(ruling: Ruling, chained: Hand | None, day: Day) -> None:
     else:
         # No hand to go on, or the day is closing: the day's own chain, before its root.
         ruling.chain_day = day
-        ruling.seq, ruling.hash = chain.day_chain_append(
+        ruling.seq, ruling.hash = day_chain.day_chain_append(
             day=day, kind=record.KIND, fields=record.ruling_fields(ruling.pk)
         )
         ruling.save(update_fields=["chain_day", "seq", "hash"])

@@ -12,7 +12,7 @@ A record of a day that belongs to no hand (a ruling at a table with no hand yet,
 the day closes; a disqualification lifted) goes onto the day's own chain the same way:
 :func:`day_chain_append` under the day's row lock (``Day.record_seq``, ``Day.record_head``),
 :func:`register_day_source` for where it is stored; its head enters the day's root. Those two
-are ``events.day_chain`` (re-exported here), below the apps that write on a day's chain.
+are ``events.day_chain``, below the apps that write on a day's chain.
 """
 
 from __future__ import annotations
@@ -25,11 +25,7 @@ from typing import Any, Generic, TypeVar
 from django.db.models import QuerySet
 
 from brag_event.engine import chain
-from brag_event.events.day_chain import DAY_SOURCES as DAY_SOURCES
-from brag_event.events.day_chain import DayEntry as DayEntry
-from brag_event.events.day_chain import DaySource as DaySource
-from brag_event.events.day_chain import day_chain_append as day_chain_append
-from brag_event.events.day_chain import register_day_source as register_day_source
+from brag_event.events.day_chain import DAY_SOURCES, DayEntry
 from brag_event.events.models import Day
 from brag_event.ledger.models import MoneyRecord
 

@@ -17,7 +17,7 @@ locks), so that the event's row stays free and a hand's action never waits on it
 day's ``brag-day/3`` root takes the record's seq and hash as they stood at the close.
 
 The entries' hashing and the registry of kinds of rows are ``events.record``, below the apps
-that write on the record (re-exported here); the seats' entries are ``tables.record``.
+that write on the record; the seats' entries are ``tables.record``.
 
 Every other row that decides money, seats, results or eligibility outside a hand is an entry of
 the same record, written by its own app and registered here (:func:`register_record_source`) so
@@ -37,22 +37,14 @@ from django.db.models import Q
 
 from brag_event.engine import chain
 from brag_event.events.models import Event
-from brag_event.events.record import RECORD_SOURCES as RECORD_SOURCES
-from brag_event.events.record import RecordRow as RecordRow
-from brag_event.events.record import RecordRows as RecordRows
-from brag_event.events.record import RecordSource as RecordSource
-from brag_event.events.record import at_text as at_text
-from brag_event.events.record import entry as entry
-from brag_event.events.record import record_append as record_append
-from brag_event.events.record import record_extend as record_extend
-from brag_event.events.record import record_of as record_of
-from brag_event.events.record import record_stamp as record_stamp
-from brag_event.events.record import register_record_source as register_record_source
+from brag_event.events.record import (
+    RECORD_SOURCES,
+    RecordRow,
+    RecordSource,
+    entry,
+    register_record_source,
+)
 from brag_event.tables.models import Seat
-from brag_event.tables.record import leave_fields as leave_fields
-from brag_event.tables.record import seat_record_leave as seat_record_leave
-from brag_event.tables.record import seat_record_sit as seat_record_sit
-from brag_event.tables.record import sit_fields as sit_fields
 
 from .models import Account, MoneyRecord, Transfer
 

@@ -16,11 +16,12 @@ from brag_event.core import sql
 from brag_event.core.actors import Actor
 from brag_event.core.errors import ServiceError
 from brag_event.events.models import Event
+from brag_event.events.record import record_extend
 from brag_event.players.models import Player
 from brag_event.tables.models import Seat, Table
 
 from .models import Account, Transfer
-from .record import record_extend, record_for_change, transfer_fields
+from .record import record_for_change, transfer_fields
 
 if TYPE_CHECKING:  # the ledger knows hands by id only (see [tool.importlinter])
     from brag_event.hands.models import Hand, HandAction

@@ -22,11 +22,11 @@ from brag_event.events.services import (
 )
 from brag_event.hands.models import Hand
 from brag_event.hands.services import hand_start, hand_void_last_action
-from brag_event.ledger.record import seat_record_sit
 from brag_event.players.models import Player, Qualification, StandingSnapshot
 from brag_event.players.selectors import current_day
 from brag_event.players.services import player_register
 from brag_event.tables.models import Seat, Table
+from brag_event.tables.record import seat_record_sit
 from brag_event.tables.seating import (
     balance_apply,
     seat_move,

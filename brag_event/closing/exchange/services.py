@@ -29,10 +29,11 @@ from brag_event.core.actors import Actor
 from brag_event.core.errors import Conflict, ServiceError
 from brag_event.core.transactions import service_transaction
 from brag_event.events.models import Day, DayClose, Event
+from brag_event.events.record import record_append
 from brag_event.events.services import event_name_checked
 from brag_event.floor import record as floor_record
 from brag_event.floor.models import Penalty, Ruling
-from brag_event.ledger.record import record_append, record_for_change
+from brag_event.ledger.record import record_for_change
 from brag_event.players.models import (
     Person,
     Player,

@@ -27,7 +27,7 @@ def seal(apps, schema_editor):
         waiver_fields,
     )
     from brag_event.engine import chain
-    from brag_event.ledger.record import record_extend, record_of
+    from brag_event.events.record import record_extend, record_of
 
     Event = apps.get_model("events", "Event")
     Day = apps.get_model("events", "Day")

@@ -25,7 +25,7 @@ ROW = (
 
 def seal(apps, schema_editor):
     # The chain's own functions (the engine's: events imports none of the apps above it), as
-    # ledger.record.record_extend uses them.
+    # events.record.record_extend uses them.
     from brag_event.engine import chain
 
     Day = apps.get_model("events", "Day")

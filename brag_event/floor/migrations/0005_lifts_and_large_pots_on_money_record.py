@@ -8,9 +8,9 @@ def seal(apps, schema_editor):
     waiting and withdrawal go onto their event's money record now, in id order: the record
     states them as of this migration (closed days' roots took the record's seq at their close,
     so they are unaffected; the hands' chains are not touched)."""
+    from brag_event.events.record import record_extend, record_of
     from brag_event.floor.awards import WAIT, WAIT_COLUMNS, WITHDRAW, wait_fields, withdraw_fields
     from brag_event.floor.record import LIFT, LIFT_COLUMNS, lift_row_fields
-    from brag_event.ledger.record import record_extend, record_of
 
     Event = apps.get_model("events", "Event")
     MoneyRecord = apps.get_model("ledger", "MoneyRecord")
